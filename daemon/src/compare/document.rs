@@ -1,0 +1,284 @@
+//! The contract's JSON document (output-contract §2) for one comparison,
+//! sanitised, with its `comparison_id`. Key order is the contract's.
+
+use super::{comparison_status, side_status, Change, Row};
+use crate::graph::{Binding, Edge, Gap, SideGraph};
+use crate::paths::rooted;
+use crate::render::{id::comparison_id, pyjson::to_canonical_ascii, sanitize::sanitize};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::sync::OnceLock;
+
+pub const SCHEMA_VERSION: &str = "0.2";
+pub const MAX_PYTHON_BYTES: u64 = 2_000_000;
+
+/// The three advisory sentences every document carries (contract §2.5).
+pub const ADVISORY_LIMITS: [&str; 3] = [
+    "Covers supported OpenAI Agents SDK and Google ADK source wiring only.",
+    "Deployment-root reachability, runtime behavior, effects other than the outbound HTTP calls a row names, and business authority are not established.",
+    "This comparison is advisory evidence and supplies no release verdict or merge permission.",
+];
+
+/// What the document says about one side besides its graph.
+#[derive(Debug, Clone)]
+pub struct SideMeta {
+    pub requested_ref: String,
+    /// Base side only: the requested ref's own commit.
+    pub requested_commit: Option<String>,
+    pub compared_commit: String,
+    pub tree: String,
+    pub scope: String,
+}
+
+pub struct Comparison<'a> {
+    pub base_meta: &'a SideMeta,
+    pub head_meta: &'a SideMeta,
+    pub base: &'a SideGraph,
+    pub head: &'a SideGraph,
+    pub rows: &'a [Row],
+    pub max_python_files: u32,
+    pub scope_selection: Value,
+    /// `scope_selection.limits`, which turn `compared` into `partial`.
+    pub scope_limits: &'a [String],
+}
+
+/// Builds the whole single-comparison document, sanitised, id last.
+pub fn single_document(c: &Comparison<'_>) -> Value {
+    let mut doc = Map::new();
+    doc.insert("application_comparison_schema_version".into(), json!(SCHEMA_VERSION));
+    doc.insert(
+        "comparison_status".into(),
+        json!(comparison_status(c.base, c.head, c.scope_limits)),
+    );
+    doc.insert("static_analysis_only".into(), json!(true));
+    doc.insert("comparison_basis".into(), json!("source_observed_per_agent_wiring"));
+    doc.insert("input_origin".into(), json!("independent_tree_discovery"));
+    doc.insert("engine".into(), engine_object().clone());
+    doc.insert("base".into(), side_object(c.base_meta, c.base));
+    doc.insert("head".into(), side_object(c.head_meta, c.head));
+    doc.insert(
+        "options".into(),
+        json!({"max_python_files": c.max_python_files, "max_python_bytes": MAX_PYTHON_BYTES}),
+    );
+    doc.insert("source_correspondence".into(), json!([]));
+    let rows: Vec<Value> = c
+        .rows
+        .iter()
+        .map(|row| row_object(row, &c.base_meta.scope, &c.head_meta.scope))
+        .collect();
+    doc.insert("rows".into(), Value::Array(rows));
+    doc.insert("limits".into(), json!(ADVISORY_LIMITS));
+    doc.insert("scope_selection".into(), c.scope_selection.clone());
+    finish(Value::Object(doc))
+}
+
+/// Sanitises the document and appends its `comparison_id` (contract §3.2).
+fn finish(mut doc: Value) -> Value {
+    sanitize(&mut doc);
+    let id = comparison_id(&doc);
+    if let Value::Object(map) = &mut doc {
+        map.insert("comparison_id".into(), json!(id));
+    }
+    doc
+}
+
+fn side_object(meta: &SideMeta, side: &SideGraph) -> Value {
+    let mut out = Map::new();
+    out.insert("requested_ref".into(), json!(meta.requested_ref));
+    if let Some(commit) = &meta.requested_commit {
+        out.insert("requested_commit".into(), json!(commit));
+    }
+    out.insert("compared_commit".into(), json!(meta.compared_commit));
+    out.insert("tree".into(), json!(meta.tree));
+    out.insert("scope".into(), json!(meta.scope));
+    out.insert("status".into(), json!(side_status(side)));
+    let sources: Vec<Value> = side
+        .sources
+        .iter()
+        .map(|(kind, path)| json!({"type": kind, "path": path}))
+        .collect();
+    out.insert("sources".into(), Value::Array(sources));
+    let agents: Vec<Value> = side
+        .agents
+        .iter()
+        .map(|a| json!({"name": a.name, "source": a.source, "location": a.location}))
+        .collect();
+    out.insert("agents".into(), Value::Array(agents));
+    out.insert("binding_count".into(), json!(side.bindings.len()));
+    out.insert("limits".into(), json!(side.all_limits()));
+    let mut gaps: Vec<&Gap> = side.gaps.iter().collect();
+    gaps.sort_by_cached_key(|gap| gap_sort_key(gap));
+    gaps.dedup();
+    out.insert("coverage_gaps".into(), Value::Array(gaps.into_iter().map(gap_object).collect()));
+    out.insert("excluded_tests".into(), json!(side.excluded_tests));
+    Value::Object(out)
+}
+
+fn gap_object(gap: &Gap) -> Value {
+    json!({
+        "source": gap.source,
+        "agent": gap.agent,
+        "tool": gap.tool,
+        "affects": gap.affects.as_str(),
+        "reason": gap.reason,
+    })
+}
+
+/// Gaps sort by their JSON text with sorted keys (affects, agent, reason,
+/// source, tool): comparing each value's ASCII JSON token in that order is
+/// the same order, without printing whole objects.
+fn gap_sort_key(gap: &Gap) -> Vec<String> {
+    let token = |v: &Option<String>| match v {
+        Some(s) => to_canonical_ascii(&json!(s)),
+        None => "null".to_string(),
+    };
+    vec![
+        to_canonical_ascii(&json!(gap.affects.as_str())),
+        token(&gap.agent),
+        to_canonical_ascii(&json!(gap.reason)),
+        token(&gap.source),
+        token(&gap.tool),
+    ]
+}
+
+fn row_object(row: &Row, base_scope: &str, head_scope: &str) -> Value {
+    let mut out = Map::new();
+    out.insert("agent".into(), json!(row.agent));
+    out.insert("agent_source".into(), json!(row.agent_source));
+    out.insert("tool".into(), json!(row.tool));
+    out.insert("change".into(), json!(row.change.as_str()));
+    out.insert("candidate_change".into(), json!(row.candidate.map(Change::as_str)));
+    let mut uncertainty = Map::new();
+    for (side, reasons) in &row.uncertainty {
+        uncertainty.insert((*side).into(), json!(reasons));
+    }
+    out.insert("uncertainty".into(), Value::Object(uncertainty));
+    out.insert("before".into(), row.before.as_ref().map_or(Value::Null, |b| binding_object(b, base_scope)));
+    out.insert("after".into(), row.after.as_ref().map_or(Value::Null, |b| binding_object(b, head_scope)));
+    out.insert("why".into(), json!(why(row.change)));
+    out.insert("review_question".into(), json!(review_question(row)));
+    Value::Object(out)
+}
+
+fn why(change: Change) -> &'static str {
+    match change {
+        Change::Added => "The source now binds this callable to this agent.",
+        Change::Removed => {
+            "The selected source path no longer binds this callable to this agent; check scope limits for relocation."
+        }
+        Change::Changed => {
+            "The bound callable's interface or implementation changed; authority direction is not established."
+        }
+        Change::NotEstablished => {
+            "This candidate change cannot be established from the affected inputs; it is not a no-change result."
+        }
+    }
+}
+
+fn review_question(row: &Row) -> String {
+    match row.candidate {
+        Some(candidate) if row.change == Change::NotEstablished => format!(
+            "Resolve the named uncertainty before treating {}.{} as {}.",
+            row.agent,
+            row.tool,
+            candidate.as_str()
+        ),
+        _ => format!(
+            "Should {} have this {} binding to {}? Review the before/after signature and implementation locations.",
+            row.agent,
+            row.change.as_str(),
+            row.tool
+        ),
+    }
+}
+
+/// One side of a row; every path rooted (contract §2.7).
+fn binding_object(binding: &Binding, scope: &str) -> Value {
+    let mut out = Map::new();
+    out.insert("agent".into(), json!(binding.agent));
+    out.insert("agent_source".into(), json!(rooted(scope, &binding.agent_source)));
+    out.insert("tool".into(), json!(binding.tool));
+    match &binding.edge {
+        Edge::Tool(def) => {
+            let (file, line) = &binding.binding_location;
+            out.insert("binding_location".into(), json!(format!("{}:{line}", rooted(scope, file))));
+            out.insert("edge_type".into(), json!("direct_tool"));
+            out.insert(
+                "definition".into(),
+                json!({
+                    "source": rooted(scope, &def.source),
+                    "line": def.line,
+                    "implementation_sha256": def.implementation_sha256,
+                }),
+            );
+            let mut properties = Map::new();
+            for (name, kind) in &def.interface.properties {
+                properties.insert(name.clone(), json!({"type": kind}));
+            }
+            out.insert(
+                "input_schema".into(),
+                json!({"type": "object", "properties": properties, "required": def.interface.required}),
+            );
+            out.insert(
+                "output_schema".into(),
+                match &def.interface.output {
+                    Some(kind) => json!({"type": kind}),
+                    None => json!({}),
+                },
+            );
+            out.insert("signature".into(), json!(def.interface.signature));
+            out.insert("evidence_basis".into(), json!("ast_extraction"));
+            // No `reach` yet: this engine does not read what a tool's code
+            // calls, and an empty reach would claim it calls nothing.
+            out.insert(
+                "effect_evidence".into(),
+                json!({"conservative_effect": "write", "status": "unknown", "claims": []}),
+            );
+        }
+        Edge::Handoff { target_source } => {
+            out.insert("edge_type".into(), json!("handoff"));
+            out.insert("target_source".into(), json!(rooted(scope, target_source)));
+            let (file, line) = &binding.binding_location;
+            out.insert("binding_location".into(), json!(format!("{}:{line}", rooted(scope, file))));
+            out.insert("evidence_basis".into(), json!("ast_extraction"));
+        }
+    }
+    Value::Object(out)
+}
+
+/// The `engine` object (contract §2.3, §9.1): this engine's identity,
+/// computed once per process.
+pub fn engine_object() -> &'static Value {
+    static ENGINE: OnceLock<Value> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let sha = |bytes: &[u8]| format!("sha256:{:x}", Sha256::digest(bytes));
+        let distribution = std::env::current_exe()
+            .ok()
+            .and_then(|path| std::fs::read(path).ok())
+            .map(|bytes| sha(&bytes))
+            .unwrap_or_else(|| sha(crate::VERSION.as_bytes()));
+        let mut fields = Map::new();
+        fields.insert("package".into(), json!("shipgate"));
+        fields.insert("version".into(), json!(crate::VERSION));
+        // Digests emulate CPython 3.12's `ast.dump` (contract §3.1).
+        fields.insert("python_implementation".into(), json!("CPython"));
+        fields.insert("python_version".into(), json!("3.12"));
+        fields.insert("platform".into(), json!(std::env::consts::OS));
+        fields.insert("engine_distribution_sha256".into(), json!(distribution));
+        fields.insert(
+            "dependency_set_sha256".into(),
+            json!(sha(include_bytes!("../../../Cargo.lock"))),
+        );
+        fields.insert(
+            "adapter_set_sha256".into(),
+            json!(sha(format!("openai_agents_sdk facts-v{}", crate::ENGINE_FACTS_VERSION).as_bytes())),
+        );
+        fields.insert("plugin_set_sha256".into(), json!(sha(b"")));
+        fields.insert("policy_catalog_sha256".into(), json!(sha(ADVISORY_LIMITS.join("\n").as_bytes())));
+        let requirement = sha(to_canonical_ascii(&Value::Object(fields.clone())).as_bytes());
+        let mut engine = Map::new();
+        engine.insert("engine_requirement_id".into(), json!(requirement));
+        engine.extend(fields);
+        Value::Object(engine)
+    })
+}

@@ -1,0 +1,55 @@
+//! Rows and statuses from two side graphs (contract §6), and the document
+//! that carries them. Touches neither git nor the store.
+
+pub mod document;
+mod rows;
+
+pub use rows::{compare_sides, Change, Row};
+
+use crate::graph::SideGraph;
+
+/// `comparison_status` of a single comparison (contract §6.2).
+pub fn comparison_status(base: &SideGraph, head: &SideGraph, scope_limits: &[String]) -> &'static str {
+    let status = if base.is_partial() || head.is_partial() {
+        "partial"
+    } else if base.agents.is_empty() && head.agents.is_empty() {
+        "not_established"
+    } else {
+        "compared"
+    };
+    if status == "compared" && !scope_limits.is_empty() {
+        "partial"
+    } else {
+        status
+    }
+}
+
+/// A side's `status`: `absent`, `partial` (a gap) or `complete`.
+pub fn side_status(side: &SideGraph) -> &'static str {
+    if side.absent {
+        "absent"
+    } else if side.is_partial() {
+        "partial"
+    } else {
+        "complete"
+    }
+}
+
+/// Submodules are never read: one at the same commit on both sides is a
+/// limit only; one that changed (or exists on one side) is a gap, since its
+/// content could bind anything.
+pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
+    use crate::graph::Gap;
+    let base_links = base.gitlinks.clone();
+    let head_links = head.gitlinks.clone();
+    for (side, own, other) in [(&mut *base, &base_links, &head_links), (&mut *head, &head_links, &base_links)] {
+        for (path, commit) in own {
+            let short: String = commit.chars().take(12).collect();
+            if other.contains(&(path.clone(), commit.clone())) {
+                side.limits.push(format!("Submodule content is not read (unchanged commit {short}): {path}"));
+            } else {
+                side.gaps.push(Gap::file(path, format!("Submodule content is not read (commit {short}): {path}")));
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Pairing bindings by `(agent_source, agent, tool)` and deciding each row
+//! (contract §6.5): a change only where meaning differs, and
+//! `not_established` wherever a gap could hide or explain it.
+
+use crate::graph::{Affects, Binding, Edge, Gap, SideGraph};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Added,
+    Removed,
+    Changed,
+    NotEstablished,
+}
+
+impl Change {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Changed => "changed",
+            Change::NotEstablished => "not_established",
+        }
+    }
+}
+
+/// One changed or uncertain binding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub agent: String,
+    /// Scope-relative, as the head side spells it.
+    pub agent_source: String,
+    pub tool: String,
+    pub change: Change,
+    /// What the row would be without uncertainty; set only when `change`
+    /// is `NotEstablished`.
+    pub candidate: Option<Change>,
+    /// `("base" | "head", reasons)`, in the contract's key order.
+    pub uncertainty: Vec<(&'static str, Vec<String>)>,
+    pub before: Option<Binding>,
+    pub after: Option<Binding>,
+}
+
+const UNREADABLE_IMPLEMENTATION: &str = "The bound callable's implementation could not be read.";
+
+type Key = (String, String, String);
+
+fn key(binding: &Binding) -> Key {
+    (binding.agent_source.clone(), binding.agent.clone(), binding.tool_key.clone())
+}
+
+/// Rows between two sides, sorted by key.
+pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
+    let mut pairs: BTreeMap<Key, (Option<&Binding>, Option<&Binding>)> = BTreeMap::new();
+    for binding in &base.bindings {
+        pairs.entry(key(binding)).or_default().0 = Some(binding);
+    }
+    for binding in &head.bindings {
+        pairs.entry(key(binding)).or_default().1 = Some(binding);
+    }
+    pairs
+        .into_iter()
+        .filter_map(|((source, agent, tool), (before, after))| {
+            let (candidate, uncertainty) = match (before, after) {
+                (None, Some(_)) => (
+                    Change::Added,
+                    vec![
+                        ("base", reasons(base, &source, &agent, &tool, GapMatch::Absence)),
+                        ("head", reasons(head, &source, &agent, &tool, GapMatch::Tool)),
+                    ],
+                ),
+                (Some(_), None) => (
+                    Change::Removed,
+                    vec![
+                        ("head", reasons(head, &source, &agent, &tool, GapMatch::Absence)),
+                        ("base", reasons(base, &source, &agent, &tool, GapMatch::Tool)),
+                    ],
+                ),
+                (Some(b), Some(a)) => (
+                    Change::Changed,
+                    vec![
+                        ("base", both_present_reasons(base, b, &source, &agent, &tool)),
+                        ("head", both_present_reasons(head, a, &source, &agent, &tool)),
+                    ],
+                ),
+                (None, None) => return None,
+            };
+            let uncertainty: Vec<_> = uncertainty.into_iter().filter(|(_, r)| !r.is_empty()).collect();
+            let same_meaning = matches!((before, after), (Some(b), Some(a)) if same_meaning(b, a));
+            if same_meaning && uncertainty.is_empty() {
+                return None;
+            }
+            let (change, candidate) = if uncertainty.is_empty() {
+                (candidate, None)
+            } else {
+                (Change::NotEstablished, Some(candidate))
+            };
+            Some(Row {
+                agent,
+                agent_source: source,
+                tool,
+                change,
+                candidate,
+                uncertainty,
+                before: before.cloned(),
+                after: after.cloned(),
+            })
+        })
+        .collect()
+}
+
+/// What a binding means for the model: everything but where it is written.
+fn same_meaning(before: &Binding, after: &Binding) -> bool {
+    match (&before.edge, &after.edge) {
+        (Edge::Tool(b), Edge::Tool(a)) => {
+            b.interface == a.interface && b.implementation_sha256 == a.implementation_sha256
+        }
+        (Edge::Handoff { target_source: b }, Edge::Handoff { target_source: a }) => b == a,
+        _ => false,
+    }
+}
+
+#[derive(Clone, Copy)]
+enum GapMatch {
+    /// Gaps that could hide this binding on the side where it is missing.
+    Absence,
+    /// Gaps naming exactly this tool.
+    Tool,
+}
+
+fn source_covers(gap_source: &Option<String>, file: &str) -> bool {
+    match gap_source {
+        None => true,
+        Some(source) => file == source || file.starts_with(&format!("{source}/")),
+    }
+}
+
+fn gap_matches(gap: &Gap, file: &str, agent: &str, tool: &str, how: GapMatch) -> bool {
+    let agent_ok = gap.agent.as_deref().is_none_or(|a| a == agent);
+    match how {
+        GapMatch::Absence => {
+            gap.affects == Affects::BindingPresence
+                && source_covers(&gap.source, file)
+                && agent_ok
+                && gap.tool.as_deref().is_none_or(|t| t == tool)
+        }
+        GapMatch::Tool => {
+            gap.affects == Affects::BindingPresence
+                && gap.tool.as_deref() == Some(tool)
+                && agent_ok
+                && gap.source.as_deref().is_none_or(|s| s == file)
+        }
+    }
+}
+
+fn reasons(side: &SideGraph, file: &str, agent: &str, tool: &str, how: GapMatch) -> Vec<String> {
+    let set: BTreeSet<String> = side
+        .gaps
+        .iter()
+        .filter(|gap| gap_matches(gap, file, agent, tool, how))
+        .map(|gap| gap.reason.clone())
+        .collect();
+    set.into_iter().collect()
+}
+
+fn both_present_reasons(side: &SideGraph, binding: &Binding, file: &str, agent: &str, tool: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Edge::Tool(def) = &binding.edge {
+        if def.implementation_sha256.is_none() {
+            out.push(UNREADABLE_IMPLEMENTATION.to_string());
+        }
+    }
+    let tool_gaps: BTreeSet<String> = side
+        .gaps
+        .iter()
+        .filter(|gap| {
+            gap.tool.as_deref() == Some(tool)
+                && gap.agent.as_deref().is_none_or(|a| a == agent)
+                && gap.source.as_deref().is_none_or(|s| s == file)
+        })
+        .map(|gap| gap.reason.clone())
+        .collect();
+    out.extend(tool_gaps);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::schema::Interface;
+    use crate::graph::ToolDefinition;
+
+    fn tool(agent: &str, name: &str, digest: &str, line: u32) -> Binding {
+        Binding {
+            agent: agent.into(),
+            agent_source: "agent.py".into(),
+            tool_key: name.into(),
+            tool: name.into(),
+            binding_location: ("agent.py".into(), line),
+            edge: Edge::Tool(ToolDefinition {
+                source: "agent.py".into(),
+                line: Some(line),
+                implementation_sha256: Some(digest.into()),
+                interface: Interface {
+                    properties: vec![],
+                    required: vec![],
+                    output: None,
+                    signature: format!("{name}()"),
+                },
+            }),
+        }
+    }
+
+    fn side(bindings: Vec<Binding>, gaps: Vec<Gap>) -> SideGraph {
+        SideGraph { bindings, gaps, ..SideGraph::default() }
+    }
+
+    #[test]
+    fn added_removed_changed_and_moved() {
+        let base = side(vec![tool("a", "keep", "1", 3), tool("a", "moved", "2", 5), tool("a", "gone", "3", 7)], vec![]);
+        let head = side(vec![tool("a", "keep", "9", 3), tool("a", "moved", "2", 50), tool("a", "new", "4", 9)], vec![]);
+        let rows = compare_sides(&base, &head);
+        let got: Vec<_> = rows.iter().map(|r| (r.tool.as_str(), r.change)).collect();
+        assert_eq!(got, vec![("gone", Change::Removed), ("keep", Change::Changed), ("new", Change::Added)]);
+    }
+
+    #[test]
+    fn a_gap_on_the_missing_side_makes_a_candidate() {
+        let base = side(vec![tool("a", "t", "1", 3)], vec![]);
+        let gap = Gap::agent("agent.py", "a", "dynamic".into());
+        let head = side(vec![], vec![gap]);
+        let rows = compare_sides(&base, &head);
+        assert_eq!(rows[0].change, Change::NotEstablished);
+        assert_eq!(rows[0].candidate, Some(Change::Removed));
+        assert_eq!(rows[0].uncertainty, vec![("head", vec!["dynamic".to_string()])]);
+        // A gap confined to another agent does not touch this row.
+        let head = side(vec![], vec![Gap::agent("agent.py", "b", "other".into())]);
+        assert_eq!(compare_sides(&base, &head)[0].change, Change::Removed);
+    }
+}

@@ -1,0 +1,312 @@
+//! One comparison from request to rendered document: resolve revisions, list
+//! each side's scope, load or compute facts and graphs through the cache,
+//! compare, build the document. Synchronous and CPU-bound: the service runs
+//! it on the blocking pool.
+
+use crate::compare::document::{single_document, Comparison, SideMeta, MAX_PYTHON_BYTES};
+use crate::compare::{apply_submodules, compare_sides};
+use crate::error::DiffError;
+use crate::git::{Repository, ScopeLookup};
+use crate::graph::{build_side, Gap, SideGraph, SideInput, SourceFile};
+use crate::paths::{normalize_scope, rooted};
+use crate::python::{extract_facts, ModuleFacts};
+use crate::pyrepr::str_repr;
+use crate::render::{pyjson::to_pretty, text::render_text};
+use crate::store::{Cache, Namespace};
+use gix::ObjectId;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
+
+/// A comparison as asked (the client's flags).
+#[derive(Debug, Clone, Default)]
+pub struct DiffRequest {
+    pub workspace: PathBuf,
+    pub base: Option<String>,
+    pub head: Option<String>,
+    pub scope: Option<String>,
+    pub base_scope: Option<String>,
+    pub max_python_files: Option<u32>,
+    pub want_text: bool,
+}
+
+/// A comparison as answered.
+#[derive(Debug, Clone)]
+pub struct DiffOutcome {
+    pub document: Value,
+    /// The document as printed with `--json`.
+    pub json: String,
+    pub text: Option<String>,
+    pub status: String,
+}
+
+/// The analysis engine over one store.
+pub struct Engine {
+    cache: Arc<Cache>,
+}
+
+impl Engine {
+    pub fn new(cache: Arc<Cache>) -> Self {
+        Engine { cache }
+    }
+
+    pub fn cache(&self) -> &Cache {
+        &self.cache
+    }
+
+    pub fn diff(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
+        let scope = match &request.scope {
+            Some(raw) => Some(normalize_scope(raw).ok_or_else(bad_scope)?),
+            None => None,
+        };
+        let base_scope = match (&request.base_scope, &scope) {
+            (Some(_), None) => {
+                return Err(DiffError::usage(
+                    "--base-scope names the old path of an explicitly selected application; pass --scope too.",
+                ))
+            }
+            (Some(raw), Some(_)) => Some(normalize_scope(raw).ok_or_else(bad_scope)?),
+            (None, scope) => scope.clone(),
+        };
+        let max_files = request.max_python_files.unwrap_or(DEFAULT_MAX_PYTHON_FILES);
+        if max_files < 1 {
+            return Err(DiffError::usage_for("--max-python-files", "must be at least 1."));
+        }
+        let repo = Repository::discover(&request.workspace)?;
+        let revisions = repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?;
+        let base_tree = repo.commit_tree(revisions.base)?;
+        let head_tree = repo.commit_tree(revisions.head)?;
+
+        let explicit = scope.is_some();
+        let head_scope = scope.unwrap_or_else(|| ".".to_string());
+        let base_scope = base_scope.unwrap_or_else(|| ".".to_string());
+        let mut base = self.side_graph(&repo, base_tree, &base_scope, max_files)?;
+        let mut head = self.side_graph(&repo, head_tree, &head_scope, max_files)?;
+        if explicit && base.absent && head.absent {
+            return Err(DiffError::Config(format!(
+                "Neither comparison tree contains the selected scopes: base={}, head={}. Check --scope/--base-scope.",
+                str_repr(&base_scope),
+                str_repr(&head_scope)
+            )));
+        }
+        apply_submodules(&mut base, &mut head);
+        let rows = compare_sides(&base, &head);
+        let scope_selection = if explicit {
+            json!({"mode": "explicit", "scopes": [head_scope], "base_scope": base_scope, "reason": "Selected with --scope."})
+        } else {
+            root_scope_selection(&base, &head)
+        };
+        let base_meta = SideMeta {
+            requested_ref: revisions.base_ref.clone(),
+            requested_commit: Some(revisions.requested_base.to_string()),
+            compared_commit: revisions.base.to_string(),
+            tree: base_tree.to_string(),
+            scope: base_scope,
+        };
+        let head_meta = SideMeta {
+            requested_ref: revisions.head_ref.clone(),
+            requested_commit: None,
+            compared_commit: revisions.head.to_string(),
+            tree: head_tree.to_string(),
+            scope: head_scope,
+        };
+        let document = single_document(&Comparison {
+            base_meta: &base_meta,
+            head_meta: &head_meta,
+            base: &base,
+            head: &head,
+            rows: &rows,
+            max_python_files: max_files,
+            scope_selection,
+            scope_limits: &[],
+        });
+        let status = document
+            .get("comparison_status")
+            .and_then(Value::as_str)
+            .unwrap_or("partial")
+            .to_string();
+        Ok(DiffOutcome {
+            json: to_pretty(&document),
+            text: request.want_text.then(|| render_text(&document)),
+            document,
+            status,
+        })
+    }
+
+    /// Indexes a commit's root scope so that a later diff against it is warm.
+    pub fn index_commit(&self, repo: &Repository, commit: ObjectId) -> Result<(), DiffError> {
+        let tree = repo.commit_tree(commit)?;
+        self.side_graph(repo, tree, ".", DEFAULT_MAX_PYTHON_FILES).map(|_| ())
+    }
+
+    /// One side's graph for a scope of a commit's tree, from the cache when
+    /// it was built before.
+    pub fn side_graph(&self, repo: &Repository, root_tree: ObjectId, scope: &str, max_files: u32) -> Result<SideGraph, DiffError> {
+        let key = graph_key(root_tree, scope, max_files);
+        if let Some(graph) = self.cache.get::<SideGraph>(Namespace::Graphs, key.as_bytes(), Some(&self.cache.graphs)) {
+            return Ok(graph);
+        }
+        let input = self.side_input(repo, root_tree, scope, max_files)?;
+        let graph = build_side(input);
+        if let Err(err) = self.cache.put(Namespace::Graphs, key.as_bytes(), &graph) {
+            eprintln!("shipgate: could not cache a graph: {err}");
+        }
+        Ok(graph)
+    }
+
+    fn side_input(&self, repo: &Repository, root_tree: ObjectId, scope: &str, max_files: u32) -> Result<SideInput, DiffError> {
+        let scope_tree = match repo.lookup_scope(root_tree, scope)? {
+            ScopeLookup::Directory(tree) => tree,
+            ScopeLookup::Absent => {
+                return Ok(SideInput {
+                    absent: true,
+                    limits: vec![format!(
+                        "Scope {} is absent in this tree. If the application moved, select its old path with --base-scope and new path with --scope.",
+                        str_repr(scope)
+                    )],
+                    ..SideInput::default()
+                })
+            }
+            ScopeLookup::NotADirectory => {
+                return Err(DiffError::Config(format!("Application scope is not a regular directory: {scope}")))
+            }
+        };
+        let listing = repo.list_python(scope_tree)?;
+        let mut input = SideInput {
+            excluded_tests: listing.tests.iter().map(|p| rooted(scope, p)).collect(),
+            files_listed: listing.python.iter().map(|f| (f.path.clone(), f.blob.to_string())).collect(),
+            gitlinks: listing.gitlinks.iter().map(|g| (g.path.clone(), g.commit.to_string())).collect(),
+            ..SideInput::default()
+        };
+        for path in &listing.linked_python {
+            input.gaps.push(Gap::file(path, format!("Linked Python input: {path}")));
+        }
+        for path in &listing.too_deep {
+            input.gaps.push(Gap::file(path, format!("Omitted source surface: {path} is nested too deep to list")));
+        }
+        let limit = usize::try_from(max_files).unwrap_or(usize::MAX);
+        if listing.python.len() > limit {
+            input.gaps.push(Gap::scope_wide(format!("Python discovery truncated at {max_files} files.")));
+            input.gaps.push(Gap::scope_wide(format!("Python input census exceeds {max_files} files.")));
+            return Ok(input);
+        }
+        for file in &listing.python {
+            if repo.blob_size(file.blob)? > MAX_PYTHON_BYTES {
+                input.gaps.push(Gap::scope_wide(format!(
+                    "Python input exceeds {MAX_PYTHON_BYTES} bytes: {}",
+                    file.path
+                )));
+                return Ok(input);
+            }
+        }
+        let blobs: Vec<ObjectId> = listing.python.iter().map(|f| f.blob).collect();
+        let facts = self.facts_for(repo, &blobs)?;
+        input.files = listing
+            .python
+            .iter()
+            .zip(facts)
+            .map(|(file, facts)| SourceFile { path: file.path.clone(), facts })
+            .collect();
+        Ok(input)
+    }
+
+    /// Facts for each blob, in order: from the cache, else parsed (in
+    /// parallel) and stored. The same blob is never parsed twice.
+    pub fn facts_for(&self, repo: &Repository, blobs: &[ObjectId]) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
+        let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
+            .iter()
+            .map(|blob| {
+                self.cache
+                    .get::<ModuleFacts>(Namespace::Facts, &facts_key(blob), Some(&self.cache.facts))
+                    .map(Arc::new)
+            })
+            .collect();
+        let missing: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
+        if missing.is_empty() {
+            return Ok(found.into_iter().flatten().collect());
+        }
+        let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(missing.len());
+        let chunk = missing.len().div_ceil(workers.max(1));
+        let parsed: Vec<Result<Vec<(usize, ModuleFacts)>, DiffError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = missing
+                .chunks(chunk.max(1))
+                .map(|indexes| {
+                    let repo = repo.clone();
+                    scope.spawn(move || {
+                        indexes
+                            .iter()
+                            .map(|&i| Ok((i, extract_facts(&repo.read_blob(blobs[i])?))))
+                            .collect::<Result<Vec<_>, DiffError>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(DiffError::Internal("a parser thread panicked".into()))))
+                .collect()
+        });
+        for batch in parsed {
+            for (i, facts) in batch? {
+                if let Err(err) = self.cache.put(Namespace::Facts, &facts_key(&blobs[i]), &facts) {
+                    eprintln!("shipgate: could not cache facts: {err}");
+                }
+                found[i] = Some(Arc::new(facts));
+            }
+        }
+        Ok(found.into_iter().flatten().collect())
+    }
+}
+
+fn bad_scope() -> DiffError {
+    DiffError::usage_for("--scope", "Scope must be a repository-relative directory without '..'.")
+}
+
+/// Facts are keyed by the blob's object format, id and the facts version:
+/// a cache check never inflates the blob.
+fn facts_key(blob: &ObjectId) -> Vec<u8> {
+    let mut key = Vec::with_capacity(1 + blob.as_bytes().len() + 4);
+    key.push(match blob.kind() {
+        gix::hash::Kind::Sha1 => 1,
+        _ => 2,
+    });
+    key.extend_from_slice(blob.as_bytes());
+    key.extend_from_slice(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+    key
+}
+
+/// Graphs are keyed by everything they are built from.
+fn graph_key(root_tree: ObjectId, scope: &str, max_files: u32) -> blake3::Hash {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"side-graph");
+    hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+    hasher.update(root_tree.as_bytes());
+    hasher.update(scope.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(&max_files.to_be_bytes());
+    hasher.finalize()
+}
+
+/// Without `--scope` this engine compares the repository root (scope
+/// derivation from the change is not implemented yet), and says so.
+fn root_scope_selection(base: &SideGraph, head: &SideGraph) -> Value {
+    let mut changed: Vec<&str> = base
+        .files
+        .iter()
+        .filter(|f| !head.files.contains(f))
+        .chain(head.files.iter().filter(|f| !base.files.contains(f)))
+        .map(|(path, _)| path.as_str())
+        .collect();
+    changed.sort_unstable();
+    changed.dedup();
+    changed.truncate(50);
+    json!({
+        "mode": "derived",
+        "scopes": ["."],
+        "reason": ".: no --scope was given, so the repository root is compared",
+        "changed_files": changed,
+        "relations": [],
+        "limits": [],
+    })
+}

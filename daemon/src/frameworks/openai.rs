@@ -1,0 +1,185 @@
+//! The OpenAI Agents SDK reader: which calls construct an `Agent`, which
+//! functions are `@function_tool`s, and what each agent lists. Identity is by
+//! import: `Agent` is the SDK's only when imported from the absolute
+//! `agents` (or `openai_agents`) package.
+
+use super::imports::imported_name;
+use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
+
+const SDK_PACKAGES: &[&str] = &["agents", "openai_agents"];
+
+/// Whether an absolute dotted name is `<sdk package>.<member>`.
+fn is_sdk_member(absolute: &str, member: &str) -> bool {
+    SDK_PACKAGES
+        .iter()
+        .any(|package| absolute.strip_prefix(package).and_then(|r| r.strip_prefix('.')) == Some(member))
+}
+
+/// Whether the module imports the SDK at all (a `sources[]` entry).
+pub fn is_sdk_source(facts: &ModuleFacts) -> bool {
+    facts.imports.iter().any(|import| {
+        import.level == 0
+            && SDK_PACKAGES
+                .iter()
+                .any(|p| import.module == *p || import.module.starts_with(&format!("{p}.")))
+    })
+}
+
+/// One `Agent(...)` construction as the module spells it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AgentConstruction<'f> {
+    /// The plain variable it is assigned to, else its literal `name=`.
+    pub identity: Option<String>,
+    pub line: u32,
+    pub call: &'f CallFact,
+}
+
+/// A member of a `tools=` or `handoffs=` list literal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListMember {
+    /// A plain name, to be followed to its definition.
+    Name(String),
+    /// Anything else, by its kind.
+    Unread(String),
+}
+
+/// How an agent's `tools=` (or `handoffs=`) argument reads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListArgument {
+    Absent,
+    Members(Vec<ListMember>),
+    /// Not a list literal: the whole list is unread.
+    Dynamic,
+}
+
+/// The SDK agent constructions of a module, in source order.
+pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AgentConstruction<'_>> {
+    facts
+        .calls
+        .iter()
+        .filter(|call| {
+            imported_name(facts, &call.callee, &call.scope).is_some_and(|name| is_sdk_member(&name, "Agent"))
+        })
+        .map(|call| AgentConstruction {
+            identity: construction_identity(call),
+            line: call.line,
+            call,
+        })
+        .collect()
+}
+
+/// An agent assigned to a plain name is that name; otherwise its literal
+/// `name=` (or first positional string) identifies it.
+fn construction_identity(call: &CallFact) -> Option<String> {
+    if let Some(target) = &call.assigned_to {
+        if !target.contains('.') {
+            return Some(target.clone());
+        }
+    }
+    if let Some(Value::Str(name)) = call.keyword("name").map(|k| &k.value) {
+        return Some(name.clone());
+    }
+    match call.args.first() {
+        Some(Value::Str(name)) => Some(name.clone()),
+        _ => None,
+    }
+}
+
+/// Reads a list-valued keyword argument member by member.
+pub fn list_argument(call: &CallFact, keyword: &str) -> ListArgument {
+    let Some(argument) = call.keyword(keyword) else {
+        return ListArgument::Absent;
+    };
+    match &argument.value {
+        Value::List(members) | Value::Tuple(members) => ListArgument::Members(
+            members
+                .iter()
+                .map(|member| match member {
+                    Value::Name(name) => ListMember::Name(name.clone()),
+                    Value::Starred(_) => ListMember::Unread("starred expression".to_string()),
+                    Value::Call { .. } => ListMember::Unread("call".to_string()),
+                    Value::Attribute(parts) => ListMember::Unread(parts.join(".")),
+                    other => ListMember::Unread(format!("{other:?}")),
+                })
+                .collect(),
+        ),
+        _ => ListArgument::Dynamic,
+    }
+}
+
+/// The tool name a `@function_tool` function exposes (`name_override=`
+/// wins), or `None` when the function is not decorated with the SDK's
+/// `function_tool`.
+pub fn function_tool_name(facts: &ModuleFacts, function: &FunctionFact) -> Option<String> {
+    let enclosing = function.qualname.rsplit_once('.').map(|(parent, _)| parent).unwrap_or("");
+    for decorator in &function.decorators {
+        let (callee, keywords) = match decorator {
+            Value::Call { callee, keywords, .. } => (callee.as_ref(), keywords.as_slice()),
+            other => (other, &[][..]),
+        };
+        let is_tool = imported_name(facts, callee, enclosing).is_some_and(|name| is_sdk_member(&name, "function_tool"));
+        if !is_tool {
+            continue;
+        }
+        let overridden = keywords.iter().find_map(|(name, value)| match (name.as_deref(), value) {
+            (Some("name_override"), Value::Str(name)) => Some(name.clone()),
+            _ => None,
+        });
+        return Some(overridden.unwrap_or_else(|| function.name.clone()));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::extract_facts;
+
+    #[test]
+    fn agents_are_recognised_by_import_identity() {
+        let facts = extract_facts(
+            br#"from agents import Agent, function_tool
+import agents as sdk
+from livekit.agents import Agent as LkAgent
+
+@function_tool
+def lookup(q: str) -> str:
+    return q
+
+@function_tool(name_override="renamed")
+def other():
+    pass
+
+def plain():
+    pass
+
+support = Agent(name="Support", tools=[lookup, other])
+helper = sdk.Agent(name="Helper", tools=make())
+voice = LkAgent(name="voice", tools=[lookup])
+"#,
+        );
+        let agents = agent_constructions(&facts);
+        assert_eq!(agents.len(), 2, "LiveKit's Agent is not the SDK's");
+        assert_eq!(agents[0].identity.as_deref(), Some("support"));
+        assert_eq!(agents[0].line, 17);
+        assert_eq!(
+            list_argument(agents[0].call, "tools"),
+            ListArgument::Members(vec![ListMember::Name("lookup".into()), ListMember::Name("other".into())])
+        );
+        assert_eq!(agents[1].identity.as_deref(), Some("helper"));
+        assert_eq!(list_argument(agents[1].call, "tools"), ListArgument::Dynamic);
+        assert_eq!(list_argument(agents[1].call, "handoffs"), ListArgument::Absent);
+
+        let names: Vec<_> = facts.functions.iter().map(|f| function_tool_name(&facts, f)).collect();
+        assert_eq!(names, vec![Some("lookup".to_string()), Some("renamed".to_string()), None]);
+        assert!(is_sdk_source(&facts));
+    }
+
+    #[test]
+    fn unassigned_constructions_use_their_literal_name() {
+        let facts = extract_facts(b"from agents import Agent\ndef build():\n    return Agent(name='Quote')\nx = [Agent('Positional')]\n");
+        let agents = agent_constructions(&facts);
+        assert_eq!(agents[0].identity.as_deref(), Some("Quote"));
+        assert_eq!(agents[1].identity.as_deref(), Some("Positional"));
+    }
+}

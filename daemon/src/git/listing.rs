@@ -1,0 +1,151 @@
+//! Listing the Python sources of one scope of one commit's tree.
+
+use super::Repository;
+use crate::error::DiffError;
+use gix::objs::tree::EntryKind;
+use gix::ObjectId;
+
+/// Directories never read as application source (environments, builds,
+/// vendored packages): reading them would compare code the repository does
+/// not own.
+const SKIPPED_DIRECTORIES: &[&str] = &[
+    ".git",
+    "__pycache__",
+    "node_modules",
+    "venv",
+    "site-packages",
+    "build",
+    "dist",
+    ".tox",
+    ".nox",
+    ".mypy_cache",
+    ".pytest_cache",
+];
+
+/// How deep a tree is walked; deeper directories are not Python packages
+/// anyone imports, and the bound keeps a hostile tree from exhausting us.
+const MAX_TREE_DEPTH: usize = 64;
+
+/// One `.py` blob under the scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PythonFile {
+    /// Scope-relative POSIX path.
+    pub path: String,
+    pub blob: ObjectId,
+}
+
+/// A submodule entry under the scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitLink {
+    pub path: String,
+    pub commit: ObjectId,
+}
+
+/// Everything under a scope that matters to the Python readers.
+#[derive(Debug, Clone, Default)]
+pub struct Listing {
+    /// Application sources, sorted by path.
+    pub python: Vec<PythonFile>,
+    /// Test-like files, never read as the application.
+    pub tests: Vec<String>,
+    /// Symbolic links named `*.py` (scope-relative): not followed.
+    pub linked_python: Vec<String>,
+    pub gitlinks: Vec<GitLink>,
+    /// Trees deeper than the walk's bound, not listed.
+    pub too_deep: Vec<String>,
+}
+
+/// What a scope path names in a commit's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeLookup {
+    Directory(ObjectId),
+    Absent,
+    /// A file, a symbolic link or a submodule: not a directory to read.
+    NotADirectory,
+}
+
+impl Repository {
+    /// Finds the scope directory (`.` = the root) in a root tree.
+    pub fn lookup_scope(&self, root_tree: ObjectId, scope: &str) -> Result<ScopeLookup, DiffError> {
+        if scope == "." || scope.is_empty() {
+            return Ok(ScopeLookup::Directory(root_tree));
+        }
+        let repo = self.local();
+        let tree = repo.find_tree(root_tree).map_err(|err| {
+            DiffError::ObjectsMissing(format!(
+                "Tree {} could not be read (objects_missing): {err}.",
+                root_tree.to_hex_with_len(12)
+            ))
+        })?;
+        let entry = tree
+            .lookup_entry_by_path(scope)
+            .map_err(|err| DiffError::Config(format!("The tree of the scope {scope} could not be read: {err}")))?;
+        Ok(match entry {
+            None => ScopeLookup::Absent,
+            Some(entry) if entry.mode().is_tree() => ScopeLookup::Directory(entry.object_id()),
+            Some(_) => ScopeLookup::NotADirectory,
+        })
+    }
+
+    /// Lists the Python files under a tree, recursively, sorted by path.
+    pub fn list_python(&self, scope_tree: ObjectId) -> Result<Listing, DiffError> {
+        let repo = self.local();
+        let mut listing = Listing::default();
+        let mut pending: Vec<(String, ObjectId, usize)> = vec![(String::new(), scope_tree, 0)];
+        while let Some((prefix, tree_id, depth)) = pending.pop() {
+            let tree = repo.find_tree(tree_id).map_err(|err| {
+                DiffError::ObjectsMissing(format!(
+                    "Tree {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
+                    tree_id.to_hex_with_len(12)
+                ))
+            })?;
+            let decoded = tree.decode().map_err(|err| {
+                DiffError::Config(format!("Tree {} is malformed: {err}", tree_id.to_hex_with_len(12)))
+            })?;
+            for entry in &decoded.entries {
+                let name = entry.filename.to_string();
+                let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+                match entry.mode.kind() {
+                    EntryKind::Tree => {
+                        if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv") {
+                            continue;
+                        }
+                        if depth + 1 >= MAX_TREE_DEPTH {
+                            listing.too_deep.push(path);
+                        } else {
+                            pending.push((path, entry.oid.to_owned(), depth + 1));
+                        }
+                    }
+                    EntryKind::Blob | EntryKind::BlobExecutable if name.ends_with(".py") => {
+                        if crate::paths::is_test_path(&path) {
+                            listing.tests.push(path);
+                        } else {
+                            listing.python.push(PythonFile { path, blob: entry.oid.to_owned() });
+                        }
+                    }
+                    EntryKind::Link if name.ends_with(".py") => listing.linked_python.push(path),
+                    EntryKind::Commit => listing.gitlinks.push(GitLink { path, commit: entry.oid.to_owned() }),
+                    _ => {}
+                }
+            }
+        }
+        listing.python.sort_by(|a, b| a.path.cmp(&b.path));
+        listing.tests.sort();
+        listing.linked_python.sort();
+        listing.gitlinks.sort_by(|a, b| a.path.cmp(&b.path));
+        listing.too_deep.sort();
+        Ok(listing)
+    }
+
+    /// The size of a blob without inflating it.
+    pub fn blob_size(&self, blob: ObjectId) -> Result<u64, DiffError> {
+        let repo = self.local();
+        let header = repo.find_header(blob).map_err(|err| {
+            DiffError::ObjectsMissing(format!(
+                "Blob {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
+                blob.to_hex_with_len(12)
+            ))
+        })?;
+        Ok(header.size())
+    }
+}

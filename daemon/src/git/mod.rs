@@ -1,0 +1,257 @@
+//! Reading repositories through gix: revisions, merge bases, trees under a
+//! path, blobs. Knows nothing about Python beyond the `.py` suffix. Every
+//! object may be missing or malformed; nothing here panics on repository data.
+
+mod listing;
+
+pub use listing::{GitLink, Listing, PythonFile, ScopeLookup};
+
+use crate::error::DiffError;
+use gix::ObjectId;
+use std::path::{Path, PathBuf};
+
+/// An opened repository. Cheap to clone: it shares object caches across threads.
+#[derive(Clone)]
+pub struct Repository {
+    shared: gix::ThreadSafeRepository,
+    /// The work tree root (or the git dir of a bare repository), canonical.
+    root: PathBuf,
+}
+
+/// What the user asked to compare, resolved to commits.
+#[derive(Debug, Clone)]
+pub struct ResolvedRevisions {
+    pub base_ref: String,
+    pub head_ref: String,
+    /// The requested base ref's commit.
+    pub requested_base: ObjectId,
+    /// The merge base of the requested base and the head: the compared base.
+    pub base: ObjectId,
+    pub head: ObjectId,
+}
+
+impl Repository {
+    /// Finds the repository holding `workspace`, refusing with the contract's
+    /// `config_error` messages when the path is unusable.
+    pub fn discover(workspace: &Path) -> Result<Self, DiffError> {
+        let shown = workspace.display();
+        match std::fs::metadata(workspace) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Err(DiffError::Config(format!(
+                    "--workspace does not exist: {shown}. Point it at an existing checkout — clone or create the directory first. Nothing was written."
+                )))
+            }
+            Err(_) => {
+                return Err(DiffError::Config(format!(
+                    "--workspace could not be read: {shown}. Check the permissions on the path and every directory above it."
+                )))
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Err(DiffError::Config(format!(
+                    "--workspace is not a directory: {shown}. Point it at the checkout root rather than at a file inside it."
+                )))
+            }
+            Ok(_) => {}
+        }
+        let shared = gix::ThreadSafeRepository::discover(workspace).map_err(|_| {
+            DiffError::Config(format!("Workspace is not inside a git checkout: {shown}"))
+        })?;
+        let local = shared.to_thread_local();
+        let root = local
+            .workdir()
+            .unwrap_or_else(|| local.git_dir())
+            .to_path_buf();
+        let root = root.canonicalize().unwrap_or(root);
+        Ok(Repository { shared, root })
+    }
+
+    /// The repository's root directory: the identity of a watched repository.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The git directory, which the watcher observes.
+    pub fn git_dir(&self) -> PathBuf {
+        self.local().git_dir().to_path_buf()
+    }
+
+    pub(crate) fn local(&self) -> gix::Repository {
+        let mut repo = self.shared.to_thread_local();
+        repo.object_cache_size_if_unset(8 * 1024 * 1024);
+        repo
+    }
+
+    /// Resolves anything a user may type (`main`, a tag, a short SHA,
+    /// `HEAD~1`, `origin/main`) to a commit, or `None` if it names none.
+    pub fn resolve_commit(&self, rev: &str) -> Option<ObjectId> {
+        let repo = self.local();
+        let spec = format!("{rev}^{{commit}}");
+        let id = repo.rev_parse_single(spec.as_str()).ok()?;
+        Some(id.detach())
+    }
+
+    /// The base ref used when none is given (contract §1.2): `origin/HEAD`'s
+    /// branch, `origin/main`, `origin/master`, and only in a repository with
+    /// no remote at all, `main` then `master`.
+    pub fn default_base(&self) -> Option<String> {
+        let repo = self.local();
+        if let Ok(Some(reference)) = repo.try_find_reference("refs/remotes/origin/HEAD") {
+            if let gix::refs::TargetRef::Symbolic(target) = reference.target() {
+                let name = target.as_bstr().to_string();
+                if let Some(short) = name.strip_prefix("refs/remotes/") {
+                    if self.resolve_commit(short).is_some() {
+                        return Some(short.to_string());
+                    }
+                }
+            }
+        }
+        for candidate in ["origin/main", "origin/master"] {
+            if self.resolve_commit(candidate).is_some() {
+                return Some(candidate.to_string());
+            }
+        }
+        if repo.remote_names().is_empty() {
+            for candidate in ["main", "master"] {
+                if self.resolve_commit(candidate).is_some() {
+                    return Some(candidate.to_string());
+                }
+            }
+        }
+        None
+    }
+
+    /// Resolves base and head as the contract's §1.2 describes, ending in the
+    /// merge base the comparison starts from.
+    pub fn resolve_revisions(
+        &self,
+        base: Option<&str>,
+        head: Option<&str>,
+    ) -> Result<ResolvedRevisions, DiffError> {
+        let head_ref = head.unwrap_or("HEAD").to_string();
+        if head_ref.is_empty() || head_ref.starts_with('-') {
+            return Err(DiffError::usage(
+                "Head ref must be non-empty and cannot start with a dash.",
+            ));
+        }
+        let head_commit = self.resolve_commit(&head_ref).ok_or_else(|| {
+            DiffError::usage(format!(
+                "Head ref '{head_ref}' is unavailable locally. Fetch it first."
+            ))
+        })?;
+        let base_ref = match base {
+            Some(base) => base.to_string(),
+            None => self.default_base().ok_or_else(|| {
+                DiffError::usage_for(
+                    "--base",
+                    "No base ref could be detected. Pass --base <ref> explicitly (use --base HEAD for uncommitted changes only).",
+                )
+            })?,
+        };
+        if base_ref.is_empty() || base_ref.starts_with('-') {
+            return Err(DiffError::usage(
+                "Base ref must be non-empty and cannot start with a dash.",
+            ));
+        }
+        let requested_base = self.resolve_commit(&base_ref).ok_or_else(|| {
+            DiffError::usage_for(
+                "--base",
+                format!(
+                    "Base ref '{base_ref}' is not available locally. Fetch it first; this command never fetches."
+                ),
+            )
+        })?;
+        let repo = self.local();
+        let merge_base = repo.merge_base(requested_base, head_commit);
+        let base_commit = match merge_base {
+            Ok(Some(id)) => id.detach(),
+            Ok(None) | Err(_) => {
+                if repo.is_shallow().unwrap_or(false) {
+                    return Err(self.shallow_refusal());
+                }
+                return Err(DiffError::usage_for(
+                    "--base",
+                    format!(
+                        "No merge base between '{requested_base}' and {head_commit}, so there is no common point to compare from."
+                    ),
+                ));
+            }
+        };
+        Ok(ResolvedRevisions {
+            base_ref,
+            head_ref,
+            requested_base,
+            base: base_commit,
+            head: head_commit,
+        })
+    }
+
+    fn shallow_refusal(&self) -> DiffError {
+        DiffError::Config(format!(
+            "This checkout is shallow; run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI), then rerun diff.",
+            self.root.display()
+        ))
+    }
+
+    /// The root tree of a commit.
+    pub fn commit_tree(&self, commit: ObjectId) -> Result<ObjectId, DiffError> {
+        let repo = self.local();
+        let found = repo
+            .find_commit(commit)
+            .map_err(|_| self.objects_missing_for(commit))?;
+        let tree = found
+            .tree_id()
+            .map_err(|_| self.objects_missing_for(commit))?;
+        Ok(tree.detach())
+    }
+
+    /// Whether the object store holds an object (no lazy fetching, ever).
+    pub fn has_object(&self, id: ObjectId) -> bool {
+        self.local().has_object(id)
+    }
+
+    fn objects_missing_for(&self, commit: ObjectId) -> DiffError {
+        let short = commit.to_hex_with_len(8).to_string();
+        DiffError::ObjectsMissing(format!(
+            "The objects of commit {short} could not be read (objects_missing). This checkout may be a partial clone whose objects were never fetched; shipgate never fetches. Hydrate them (for example `git -C {} fetch --refetch --no-filter <remote>`, or clone without `--filter`), then rerun.",
+            self.root.display()
+        ))
+    }
+
+    /// Reads a blob's bytes.
+    pub fn read_blob(&self, id: ObjectId) -> Result<Vec<u8>, DiffError> {
+        let repo = self.local();
+        let blob = repo.find_blob(id).map_err(|err| {
+            DiffError::ObjectsMissing(format!(
+                "Blob {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
+                id.to_hex_with_len(12)
+            ))
+        })?;
+        Ok(blob.detach().data)
+    }
+
+    /// Every local branch and its head commit, for background indexing.
+    pub fn branch_heads(&self) -> Vec<(String, ObjectId)> {
+        let repo = self.local();
+        let mut heads = Vec::new();
+        let Ok(platform) = repo.references() else {
+            return heads;
+        };
+        let Ok(branches) = platform.local_branches() else {
+            return heads;
+        };
+        for reference in branches.flatten() {
+            let name = reference.name().shorten().to_string();
+            let mut reference = reference;
+            if let Ok(id) = reference.peel_to_id() {
+                heads.push((name, id.detach()));
+            }
+        }
+        heads.sort();
+        heads
+    }
+
+    /// Whether the repository is a shallow clone.
+    pub fn is_shallow(&self) -> bool {
+        self.local().is_shallow().unwrap_or(false)
+    }
+}

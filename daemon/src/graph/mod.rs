@@ -1,0 +1,132 @@
+//! One side's agent graph for one scope: which agents exist, which tools and
+//! handoffs each binds, and what could not be read (coverage gaps). Built
+//! from cached `ModuleFacts` only; never parses.
+
+mod build;
+pub mod schema;
+
+pub use build::{build_side, SideInput, SourceFile};
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// The graph of one side (base or head) of a comparison. Paths are
+/// scope-relative; the document roots them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SideGraph {
+    /// The scope directory does not exist in this commit.
+    pub absent: bool,
+    /// `(framework type, path)`, sorted.
+    pub sources: Vec<(String, String)>,
+    pub agents: Vec<AgentEntry>,
+    pub bindings: Vec<Binding>,
+    pub gaps: Vec<Gap>,
+    /// Limits that are not gaps (an absent scope, an unchanged submodule).
+    pub limits: Vec<String>,
+    pub excluded_tests: Vec<String>,
+    /// `(path, blob id)` of every Python file listed, sorted: what changed
+    /// between two sides is read from here.
+    pub files: Vec<(String, String)>,
+    /// `(path, commit id)` of submodules under the scope, not read.
+    pub gitlinks: Vec<(String, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct AgentEntry {
+    pub source: String,
+    pub name: String,
+    /// `file:line` of the construction.
+    pub location: String,
+}
+
+/// What a coverage gap can hide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Affects {
+    /// An addition or removal may be hidden.
+    BindingPresence,
+    /// Only the body's digest is unknown.
+    Implementation,
+}
+
+impl Affects {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Affects::BindingPresence => "binding_presence",
+            Affects::Implementation => "implementation",
+        }
+    }
+}
+
+/// A named part of the side that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Gap {
+    /// File or directory it covers; `None` = the whole scope.
+    pub source: Option<String>,
+    /// Agent it is confined to; `None` = any.
+    pub agent: Option<String>,
+    /// Tool it is confined to; `None` = any.
+    pub tool: Option<String>,
+    pub affects: Affects,
+    pub reason: String,
+}
+
+impl Gap {
+    pub fn scope_wide(reason: String) -> Self {
+        Gap { source: None, agent: None, tool: None, affects: Affects::BindingPresence, reason }
+    }
+
+    pub fn file(source: &str, reason: String) -> Self {
+        Gap { source: Some(source.to_string()), agent: None, tool: None, affects: Affects::BindingPresence, reason }
+    }
+
+    pub fn agent(source: &str, agent: &str, reason: String) -> Self {
+        Gap {
+            source: Some(source.to_string()),
+            agent: Some(agent.to_string()),
+            tool: None,
+            affects: Affects::BindingPresence,
+            reason,
+        }
+    }
+}
+
+/// One edge from an agent to a tool or a handoff target.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    pub agent: String,
+    pub agent_source: String,
+    /// The row key's tool part: the tool name, or `handoff:<file>:<agent>`.
+    pub tool_key: String,
+    /// The tool name, or the handoff target agent's name.
+    pub tool: String,
+    /// `(file, line)` where the agent lists it.
+    pub binding_location: (String, u32),
+    pub edge: Edge,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Edge {
+    Tool(ToolDefinition),
+    Handoff { target_source: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolDefinition {
+    pub source: String,
+    pub line: Option<u32>,
+    pub implementation_sha256: Option<String>,
+    pub interface: schema::Interface,
+}
+
+impl SideGraph {
+    /// Every gap reason and non-gap limit, de-duplicated and sorted.
+    pub fn all_limits(&self) -> Vec<String> {
+        let mut all: BTreeSet<String> = self.limits.iter().cloned().collect();
+        all.extend(self.gaps.iter().map(|gap| gap.reason.clone()));
+        all.into_iter().collect()
+    }
+
+    pub fn is_partial(&self) -> bool {
+        !self.gaps.is_empty()
+    }
+}

@@ -1,0 +1,223 @@
+//! Background indexing of watched repositories: the daemon watches each
+//! repository's git directory (HEAD, packed-refs, refs/) with notify,
+//! debounces, re-reads the branch heads (never trusting event contents) and
+//! indexes every head it has not indexed, so the next diff is warm. It only
+//! pre-warms: requests always resolve revisions themselves.
+
+use crate::engine::Engine;
+use crate::git::Repository;
+use crate::store::Namespace;
+use notify::{RecursiveMode, Watcher as _};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How long ref events settle before the heads are re-read.
+const DEBOUNCE: Duration = Duration::from_millis(300);
+
+/// What the store remembers of a watched repository.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct WatchedRecord {
+    /// Branch name → last indexed head commit.
+    indexed: BTreeMap<String, String>,
+}
+
+/// A watched repository's state, as `Status` reports it.
+#[derive(Debug, Clone, Default)]
+pub struct RepositoryStatus {
+    pub path: PathBuf,
+    pub indexed: Vec<(String, String)>,
+    pub last_error: Option<String>,
+    pub pending: u32,
+}
+
+struct Watched {
+    repo: Repository,
+    record: WatchedRecord,
+    last_error: Option<String>,
+    pending: u32,
+    /// Kept alive for as long as the repository is watched.
+    _watcher: Option<notify::RecommendedWatcher>,
+}
+
+/// Owns the watched repositories and the indexing thread.
+pub struct Indexer {
+    engine: Arc<Engine>,
+    watched: Mutex<HashMap<PathBuf, Watched>>,
+    wake: Mutex<Sender<PathBuf>>,
+}
+
+impl Indexer {
+    /// Starts the indexing thread and re-watches the repositories the store
+    /// remembers.
+    pub fn start(engine: Arc<Engine>) -> Arc<Self> {
+        let (sender, receiver) = mpsc::channel();
+        let indexer = Arc::new(Indexer { engine, watched: Mutex::new(HashMap::new()), wake: Mutex::new(sender) });
+        let worker = Arc::clone(&indexer);
+        let spawned = std::thread::Builder::new()
+            .name("shipgate-indexer".into())
+            .spawn(move || worker.run(receiver));
+        if let Err(err) = spawned {
+            eprintln!("shipgate: background indexing is off: could not start its thread: {err}");
+        }
+        let remembered = indexer.engine.cache().kv().entries(Namespace::Repositories).unwrap_or_default();
+        for (key, value) in remembered {
+            let path = PathBuf::from(String::from_utf8_lossy(&key).into_owned());
+            let record: WatchedRecord = postcard::from_bytes(&value).unwrap_or_default();
+            if let Err(err) = indexer.watch_with(&path, record) {
+                eprintln!("shipgate: no longer watching {}: {err}", path.display());
+                let _ = indexer.engine.cache().kv().remove(Namespace::Repositories, &key);
+            }
+        }
+        indexer
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Watched>> {
+        // A panic while holding the lock leaves plain data behind; keep going.
+        self.watched.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Registers a repository (any path inside it) and indexes its heads.
+    pub fn watch(&self, workspace: &Path) -> Result<PathBuf, String> {
+        let repo = Repository::discover(workspace).map_err(|err| err.to_string())?;
+        let root = repo.root().to_path_buf();
+        if !self.lock().contains_key(&root) {
+            self.watch_with(&root, WatchedRecord::default())?;
+        }
+        Ok(root)
+    }
+
+    fn watch_with(&self, path: &Path, record: WatchedRecord) -> Result<(), String> {
+        let repo = Repository::discover(path).map_err(|err| err.to_string())?;
+        let root = repo.root().to_path_buf();
+        let watcher = self.fs_watcher(&repo, &root);
+        let last_error = watcher.as_ref().err().cloned();
+        self.lock().insert(
+            root.clone(),
+            Watched { repo, record, last_error, pending: 1, _watcher: watcher.ok() },
+        );
+        self.persist(&root);
+        self.notify(root);
+        Ok(())
+    }
+
+    /// Watches the git directory itself (HEAD, packed-refs) and `refs/`
+    /// recursively; never `objects/`, which changes on every fetch.
+    fn fs_watcher(&self, repo: &Repository, root: &Path) -> Result<notify::RecommendedWatcher, String> {
+        let wake = self.wake.lock().map_err(|_| "indexer channel poisoned".to_string())?.clone();
+        let root = root.to_path_buf();
+        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            if event.is_ok() {
+                let _ = wake.send(root.clone());
+            }
+        })
+        .map_err(|err| format!("cannot watch: {err}"))?;
+        let git_dir = repo.git_dir();
+        watcher
+            .watch(&git_dir, RecursiveMode::NonRecursive)
+            .map_err(|err| format!("cannot watch {}: {err}", git_dir.display()))?;
+        let refs = git_dir.join("refs");
+        if refs.is_dir() {
+            watcher
+                .watch(&refs, RecursiveMode::Recursive)
+                .map_err(|err| format!("cannot watch {}: {err}", refs.display()))?;
+        }
+        Ok(watcher)
+    }
+
+    /// Stops watching; returns the repository root and whether it was watched.
+    pub fn unwatch(&self, workspace: &Path) -> Result<(PathBuf, bool), String> {
+        let root = match Repository::discover(workspace) {
+            Ok(repo) => repo.root().to_path_buf(),
+            Err(_) => workspace.canonicalize().unwrap_or_else(|_| workspace.to_path_buf()),
+        };
+        let was = self.lock().remove(&root).is_some();
+        let _ = self
+            .engine
+            .cache()
+            .kv()
+            .remove(Namespace::Repositories, root.to_string_lossy().as_bytes());
+        Ok((root, was))
+    }
+
+    pub fn status(&self) -> Vec<RepositoryStatus> {
+        let mut out: Vec<RepositoryStatus> = self
+            .lock()
+            .iter()
+            .map(|(path, watched)| RepositoryStatus {
+                path: path.clone(),
+                indexed: watched.record.indexed.iter().map(|(b, c)| (b.clone(), c.clone())).collect(),
+                last_error: watched.last_error.clone(),
+                pending: watched.pending,
+            })
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+
+    fn notify(&self, root: PathBuf) {
+        if let Ok(wake) = self.wake.lock() {
+            let _ = wake.send(root);
+        }
+    }
+
+    fn persist(&self, root: &Path) {
+        let record = self.lock().get(root).map(|w| w.record.clone());
+        if let Some(record) = record {
+            if let Ok(bytes) = postcard::to_stdvec(&record) {
+                let _ = self
+                    .engine
+                    .cache()
+                    .kv()
+                    .put(Namespace::Repositories, root.to_string_lossy().as_bytes(), &bytes);
+            }
+        }
+    }
+
+    /// The indexing loop: wait for a wake-up, let events settle, index.
+    fn run(&self, receiver: Receiver<PathBuf>) {
+        while let Ok(first) = receiver.recv() {
+            std::thread::sleep(DEBOUNCE);
+            let mut roots = vec![first];
+            roots.extend(receiver.try_iter());
+            roots.sort();
+            roots.dedup();
+            for root in roots {
+                self.index_repository(&root);
+            }
+        }
+    }
+
+    fn index_repository(&self, root: &Path) {
+        let Some((repo, indexed)) = self.lock().get(root).map(|w| (w.repo.clone(), w.record.indexed.clone())) else {
+            return;
+        };
+        let heads = repo.branch_heads();
+        let todo: Vec<_> = heads.into_iter().filter(|(b, c)| indexed.get(b) != Some(&c.to_string())).collect();
+        if let Some(watched) = self.lock().get_mut(root) {
+            watched.pending = u32::try_from(todo.len()).unwrap_or(u32::MAX);
+        }
+        let mut error = None;
+        for (branch, commit) in todo {
+            let result = self.engine.index_commit(&repo, commit);
+            let mut guard = self.lock();
+            let Some(watched) = guard.get_mut(root) else { return };
+            watched.pending = watched.pending.saturating_sub(1);
+            match result {
+                Ok(()) => {
+                    watched.record.indexed.insert(branch, commit.to_string());
+                }
+                Err(err) => error = Some(format!("{branch}: {err}")),
+            }
+        }
+        if let Some(watched) = self.lock().get_mut(root) {
+            watched.last_error = error;
+            watched.pending = 0;
+        }
+        self.persist(root);
+        let _ = self.engine.cache().flush();
+    }
+}

@@ -1,0 +1,34 @@
+//! The shipgate engine: git objects in, per-agent capability changes out.
+//!
+//! Layers, in data-flow order (see `ARCHITECTURE.md` at the repository root):
+//! `git` reads objects, `python` turns one blob into cached `ModuleFacts`,
+//! `frameworks` recognises agents and tools in those facts, `graph` builds
+//! one side's agent graph, `compare` makes rows and the contract document,
+//! `render` prints it. `store` caches facts and graphs in sled, `engine`
+//! drives one comparison, `index` warms the cache in the background and
+//! `service` speaks gRPC. Only `python` and `frameworks` look at syntax.
+
+pub mod cli;
+pub mod compare;
+pub mod engine;
+pub mod error;
+pub mod frameworks;
+pub mod git;
+pub mod graph;
+pub mod index;
+pub mod paths;
+pub mod pyrepr;
+pub mod python;
+pub mod render;
+pub mod server;
+pub mod service;
+pub mod store;
+
+/// Version of everything extracted from source (facts and graphs). Bump it
+/// whenever `python/`, `frameworks/` or `graph/` would produce a different
+/// value for the same bytes: cached entries of another version are never
+/// read as current.
+pub const ENGINE_FACTS_VERSION: u32 = 1;
+
+/// The daemon's release, as reported by `Status` and compared by the client.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,142 @@
+//! `shipgate-daemon`: serves comparisons over gRPC, or runs one in-process.
+
+use clap::{Parser, Subcommand};
+use shipgate_daemon::cli::{parse_duration, DiffArgs};
+use shipgate_daemon::engine::Engine;
+use shipgate_daemon::server::{open_store, serve, ServeOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Parser)]
+#[command(
+    name = "shipgate-daemon",
+    version,
+    about = "Indexes Python repositories and compares their AI agents' capabilities between commits",
+    long_about = "Indexes Python repositories that build OpenAI Agents SDK or Google ADK agents and \
+answers, for any two commits, how each agent's tools, handoffs and sub-agents changed. It reads git \
+objects only and never runs the code under review.\n\nUsually started on demand by `shipgate-client`; \
+run `serve` yourself to share one daemon between CI jobs, or `diff` for a one-shot comparison."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve gRPC (shipgate.v1 and grpc.health.v1) until stopped.
+    #[command(after_help = "Examples:\n  shipgate-daemon serve\n  shipgate-daemon serve --idle-timeout 10m\n  \
+shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-token")]
+    Serve {
+        /// Unix socket to listen on [default: derived from the data directory]
+        #[arg(long)]
+        socket: Option<PathBuf>,
+        /// Listen on TCP instead (requires --token-file)
+        #[arg(long)]
+        tcp: Option<std::net::SocketAddr>,
+        /// File holding the bearer token TCP clients must send
+        #[arg(long)]
+        token_file: Option<PathBuf>,
+        /// Store directory [default: $SHIPGATE_DATA_DIR or ~/.cache/shipgate]
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+        /// Exit after this long without requests (30s, 10m, 1h)
+        #[arg(long, value_parser = parse_duration)]
+        idle_timeout: Option<std::time::Duration>,
+    },
+    /// Run one comparison in-process (same flags and output as the client's diff).
+    #[command(after_help = "Example:\n  shipgate-daemon diff --application --workspace . --base main --head HEAD --json")]
+    Diff {
+        #[command(flatten)]
+        args: DiffArgs,
+        /// Store directory [default: $SHIPGATE_DATA_DIR or ~/.cache/shipgate]
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve { socket, tcp, token_file, data_dir, idle_timeout } => {
+            let options = ServeOptions {
+                data_dir: data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir),
+                socket,
+                tcp,
+                token_file,
+                idle_timeout,
+            };
+            let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+                Ok(runtime) => runtime,
+                Err(err) => {
+                    eprintln!("shipgate-daemon: cannot start the async runtime: {err}");
+                    return ExitCode::from(1);
+                }
+            };
+            match runtime.block_on(serve(options)) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(err) => {
+                    eprintln!("shipgate-daemon: {err}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Command::Diff { args, data_dir } => one_shot_diff(&args, data_dir),
+    }
+}
+
+/// Runs one comparison against the store; when a daemon holds that store,
+/// against a temporary one instead (same answer, cold).
+fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
+    let request = match args.to_request() {
+        Ok(request) => request,
+        Err(err) => {
+            eprintln!("{}", err.human_line());
+            return ExitCode::from(2);
+        }
+    };
+    let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
+    let mut _temporary = None;
+    let opened = open_store(&data_dir).or_else(|busy| {
+        eprintln!("shipgate-daemon: {busy}; using a temporary store for this run");
+        let dir = tempfile_dir()?;
+        let opened = open_store(&dir);
+        _temporary = Some(TempDir(dir));
+        opened
+    });
+    let (_lock, cache) = match opened {
+        Ok(opened) => opened,
+        Err(err) => {
+            eprintln!("shipgate-daemon: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let engine = Engine::new(Arc::clone(&cache));
+    let outcome = engine.diff(&request);
+    let _ = cache.flush();
+    match outcome {
+        Ok(outcome) => {
+            print!("{}", outcome.text.as_deref().unwrap_or(&outcome.json));
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("{}", err.human_line());
+            ExitCode::from(2)
+        }
+    }
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempfile_dir() -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir().join(format!("shipgate-oneshot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    Ok(dir)
+}

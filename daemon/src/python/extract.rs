@@ -1,0 +1,494 @@
+//! One pass over a parsed module, collecting `ModuleFacts`.
+
+use super::facts::*;
+use super::lines::LineIndex;
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+
+/// How deep an expression is modelled; deeper parts become `Value::Other`.
+const MAX_VALUE_DEPTH: usize = 16;
+/// How many members of one literal list are modelled.
+const MAX_LIST_MEMBERS: usize = 1000;
+
+/// Reads one module's bytes into facts. Never fails: bytes that are not
+/// UTF-8 or do not parse give facts with `syntax_error` set.
+pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let source = match std::str::from_utf8(bytes) {
+        Ok(source) => source,
+        Err(err) => {
+            return ModuleFacts {
+                syntax_error: Some(SyntaxErrorFact {
+                    message: format!("source is not UTF-8: {err}"),
+                    line: 0,
+                }),
+                ..ModuleFacts::default()
+            }
+        }
+    };
+    let lines = LineIndex::new(source);
+    let parsed = match ruff_python_parser::parse_module(source) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            return ModuleFacts {
+                syntax_error: Some(SyntaxErrorFact {
+                    message: err.error.to_string(),
+                    line: lines.line(err.location.start()),
+                }),
+                ..ModuleFacts::default()
+            }
+        }
+    };
+    let mut collector = Collector {
+        lines: &lines,
+        facts: ModuleFacts::default(),
+        scope: Vec::new(),
+        conditional_depth: 0,
+        pending_target: None,
+    };
+    for stmt in parsed.suite() {
+        collector.visit_stmt(stmt);
+    }
+    collector.facts
+}
+
+struct Collector<'a> {
+    lines: &'a LineIndex,
+    facts: ModuleFacts,
+    /// Names of the enclosing definitions.
+    scope: Vec<String>,
+    /// How many compound statements enclose the current one at module level.
+    conditional_depth: usize,
+    /// The call expression whose value the current assignment binds, and the
+    /// target's spelling.
+    pending_target: Option<(*const Expr, String)>,
+}
+
+impl Collector<'_> {
+    fn line_of(&self, node: &impl Ranged) -> u32 {
+        self.lines.line(node.start())
+    }
+
+    fn scope_name(&self) -> String {
+        self.scope.join(".")
+    }
+
+    fn at_module_level(&self) -> bool {
+        self.scope.is_empty()
+    }
+
+    fn bind(&mut self, name: &str, kind: BindingKind, line: u32) {
+        if self.at_module_level() {
+            self.facts.module_bindings.push(BindingFact {
+                name: name.to_string(),
+                kind,
+                line,
+                conditional: self.conditional_depth > 0,
+            });
+        }
+    }
+
+    fn bind_target(&mut self, target: &Expr, kind: BindingKind) {
+        match target {
+            Expr::Name(name) => {
+                let line = self.line_of(name);
+                self.bind(name.id.as_str(), kind, line);
+            }
+            Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. }) => {
+                for elt in elts {
+                    self.bind_target(elt, BindingKind::Other);
+                }
+            }
+            Expr::Starred(starred) => self.bind_target(&starred.value, BindingKind::Other),
+            _ => {}
+        }
+    }
+
+    fn record_function(&mut self, def: &ast::StmtFunctionDef) {
+        let name = def.name.id.to_string();
+        let mut qualname = self.scope.clone();
+        qualname.push(name.clone());
+        let params = parameters(&def.parameters);
+        let fact = FunctionFact {
+            name: name.clone(),
+            qualname: qualname.join("."),
+            line: self.line_of(&def.name),
+            is_async: def.is_async,
+            module_level: self.at_module_level(),
+            decorators: def
+                .decorator_list
+                .iter()
+                .map(|d| value_of(&d.expression, 0))
+                .collect(),
+            params,
+            returns: def.returns.as_deref().map(|r| value_of(r, 0)),
+            implementation_sha256: super::ast_dump::implementation_sha256(def),
+        };
+        let line = fact.line;
+        self.facts.functions.push(fact);
+        self.bind(&name, BindingKind::Function, line);
+    }
+
+    fn record_import(&mut self, module: &str, level: u32, alias: &ast::Alias, from: bool) {
+        let fact = ImportFact {
+            module: module.to_string(),
+            level,
+            name: from.then(|| alias.name.id.to_string()),
+            asname: alias.asname.as_ref().map(|a| a.id.to_string()),
+            line: self.line_of(alias),
+            scope: self.scope_name(),
+        };
+        let bound = fact.bound_name().to_string();
+        let line = fact.line;
+        self.facts.imports.push(fact);
+        self.bind(&bound, BindingKind::Import, line);
+    }
+}
+
+/// Whether a call may construct an object worth keeping: a capitalised
+/// callee (`Agent(...)`, `agents.Agent(...)`) or one that passes `tools=`.
+fn is_construction_like(call: &ast::ExprCall) -> bool {
+    let last = match call.func.as_ref() {
+        Expr::Name(name) => Some(name.id.as_str()),
+        Expr::Attribute(attr) => Some(attr.attr.id.as_str()),
+        Expr::Subscript(sub) => match sub.value.as_ref() {
+            Expr::Name(name) => Some(name.id.as_str()),
+            Expr::Attribute(attr) => Some(attr.attr.id.as_str()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let capitalised = last
+        .and_then(|name| name.chars().next())
+        .is_some_and(|c| c.is_ascii_uppercase());
+    capitalised
+        || call
+            .arguments
+            .keywords
+            .iter()
+            .any(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "tools"))
+}
+
+impl<'a> Visitor<'a> for Collector<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        match stmt {
+            Stmt::FunctionDef(def) => {
+                self.record_function(def);
+                // Decorators, defaults and annotations run in the enclosing scope.
+                for decorator in &def.decorator_list {
+                    self.visit_expr(&decorator.expression);
+                }
+                self.scope.push(def.name.id.to_string());
+                for stmt in &def.body {
+                    self.visit_stmt(stmt);
+                }
+                self.scope.pop();
+            }
+            Stmt::ClassDef(class) => {
+                let name = class.name.id.to_string();
+                let mut qualname = self.scope.clone();
+                qualname.push(name.clone());
+                let line = self.line_of(&class.name);
+                let bases = class
+                    .arguments
+                    .as_ref()
+                    .map(|a| a.args.iter().map(|b| value_of(b, 0)).collect())
+                    .unwrap_or_default();
+                self.facts.classes.push(ClassFact {
+                    name: name.clone(),
+                    qualname: qualname.join("."),
+                    line,
+                    bases,
+                });
+                self.bind(&name, BindingKind::Class, line);
+                for decorator in &class.decorator_list {
+                    self.visit_expr(&decorator.expression);
+                }
+                self.scope.push(name);
+                for stmt in &class.body {
+                    self.visit_stmt(stmt);
+                }
+                self.scope.pop();
+            }
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    self.record_import(alias.name.id.as_str(), 0, alias, false);
+                }
+            }
+            Stmt::ImportFrom(import) => {
+                let module = import.module.as_ref().map(|m| m.id.as_str()).unwrap_or("");
+                for alias in &import.names {
+                    self.record_import(module, import.level, alias, true);
+                }
+            }
+            Stmt::Assign(assign) => {
+                if let [target] = assign.targets.as_slice() {
+                    if let Some(spelled) = target_spelling(target) {
+                        self.pending_target = Some((assign.value.as_ref() as *const Expr, spelled));
+                    }
+                }
+                for target in &assign.targets {
+                    self.bind_target(target, BindingKind::Assignment);
+                }
+                visitor::walk_stmt(self, stmt);
+                self.pending_target = None;
+            }
+            Stmt::AnnAssign(assign) => {
+                if let (Some(value), Some(spelled)) = (&assign.value, target_spelling(&assign.target)) {
+                    self.pending_target = Some((value.as_ref() as *const Expr, spelled));
+                }
+                if assign.value.is_some() {
+                    self.bind_target(&assign.target, BindingKind::Assignment);
+                }
+                visitor::walk_stmt(self, stmt);
+                self.pending_target = None;
+            }
+            Stmt::AugAssign(assign) => {
+                self.bind_target(&assign.target, BindingKind::Other);
+                visitor::walk_stmt(self, stmt);
+            }
+            Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::With(_) | Stmt::Try(_) | Stmt::Match(_) => {
+                if let Stmt::For(for_stmt) = stmt {
+                    self.conditional_depth += 1;
+                    self.bind_target(&for_stmt.target, BindingKind::Other);
+                    self.conditional_depth -= 1;
+                }
+                self.conditional_depth += 1;
+                visitor::walk_stmt(self, stmt);
+                self.conditional_depth -= 1;
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let Expr::Call(call) = expr {
+            if is_construction_like(call) {
+                let assigned_to = match &self.pending_target {
+                    Some((ptr, spelled)) if std::ptr::eq(*ptr, expr) => Some(spelled.clone()),
+                    _ => None,
+                };
+                let fact = CallFact {
+                    callee: value_of(&call.func, 0),
+                    line: self.line_of(call),
+                    args: call.arguments.args.iter().map(|a| value_of(a, 0)).collect(),
+                    keywords: call
+                        .arguments
+                        .keywords
+                        .iter()
+                        .map(|k| KeywordFact {
+                            name: k.arg.as_ref().map(|a| a.id.to_string()),
+                            value: value_of(&k.value, 0),
+                            line: self.line_of(k),
+                        })
+                        .collect(),
+                    assigned_to,
+                    scope: self.scope_name(),
+                };
+                self.facts.calls.push(fact);
+            }
+        }
+        if let Expr::Named(named) = expr {
+            self.bind_target(&named.target, BindingKind::Other);
+        }
+        visitor::walk_expr(self, expr);
+    }
+}
+
+/// The spelling of a simple assignment target (`name`, `self.agent`).
+fn target_spelling(target: &Expr) -> Option<String> {
+    match value_of(target, 0) {
+        Value::Name(name) => Some(name),
+        Value::Attribute(parts) => Some(parts.join(".")),
+        _ => None,
+    }
+}
+
+fn parameters(parameters: &ast::Parameters) -> Vec<ParamFact> {
+    let mut params = Vec::new();
+    let mut push = |p: &ast::Parameter, kind: ParamKind, has_default: bool| {
+        params.push(ParamFact {
+            name: p.name.id.to_string(),
+            kind,
+            annotation: p.annotation.as_deref().map(|a| value_of(a, 0)),
+            has_default,
+        });
+    };
+    for p in &parameters.posonlyargs {
+        push(&p.parameter, ParamKind::PositionalOnly, p.default.is_some());
+    }
+    for p in &parameters.args {
+        push(&p.parameter, ParamKind::Normal, p.default.is_some());
+    }
+    if let Some(p) = &parameters.vararg {
+        push(p, ParamKind::VarPositional, false);
+    }
+    for p in &parameters.kwonlyargs {
+        push(&p.parameter, ParamKind::KeywordOnly, p.default.is_some());
+    }
+    if let Some(p) = &parameters.kwarg {
+        push(p, ParamKind::VarKeyword, false);
+    }
+    params
+}
+
+/// Models an expression as a bounded `Value`.
+fn value_of(expr: &Expr, depth: usize) -> Value {
+    if depth > MAX_VALUE_DEPTH {
+        return Value::Other("nested too deep".to_string());
+    }
+    let next = depth + 1;
+    let members = |elts: &[Expr]| -> Vec<Value> {
+        elts.iter()
+            .take(MAX_LIST_MEMBERS)
+            .map(|e| value_of(e, next))
+            .collect()
+    };
+    match expr {
+        Expr::Name(name) => Value::Name(name.id.to_string()),
+        Expr::Attribute(attr) => match value_of(&attr.value, next) {
+            Value::Name(base) => Value::Attribute(vec![base, attr.attr.id.to_string()]),
+            Value::Attribute(mut parts) => {
+                parts.push(attr.attr.id.to_string());
+                Value::Attribute(parts)
+            }
+            _ => Value::Other("attribute of an expression".to_string()),
+        },
+        Expr::StringLiteral(s) => Value::Str(s.value.to_str().to_string()),
+        Expr::NumberLiteral(n) => Value::Number(match &n.value {
+            ast::Number::Int(i) => i.to_string(),
+            ast::Number::Float(f) => f.to_string(),
+            ast::Number::Complex { real, imag } => format!("{real}+{imag}j"),
+        }),
+        Expr::BooleanLiteral(b) => Value::Bool(b.value),
+        Expr::NoneLiteral(_) => Value::None,
+        Expr::List(list) => Value::List(members(&list.elts)),
+        Expr::Tuple(tuple) => Value::Tuple(members(&tuple.elts)),
+        Expr::Starred(starred) => Value::Starred(Box::new(value_of(&starred.value, next))),
+        Expr::Call(call) => Value::Call {
+            callee: Box::new(value_of(&call.func, next)),
+            args: members(&call.arguments.args),
+            keywords: call
+                .arguments
+                .keywords
+                .iter()
+                .take(MAX_LIST_MEMBERS)
+                .map(|k| (k.arg.as_ref().map(|a| a.id.to_string()), value_of(&k.value, next)))
+                .collect(),
+        },
+        Expr::Subscript(sub) => Value::Subscript {
+            base: Box::new(value_of(&sub.value, next)),
+            index: match sub.slice.as_ref() {
+                Expr::Tuple(tuple) => members(&tuple.elts),
+                other => vec![value_of(other, next)],
+            },
+        },
+        Expr::BinOp(binop) if binop.op == ast::Operator::BitOr => {
+            let mut parts = Vec::new();
+            for side in [&binop.left, &binop.right] {
+                match value_of(side, next) {
+                    Value::Union(inner) => parts.extend(inner),
+                    other => parts.push(other),
+                }
+            }
+            Value::Union(parts)
+        }
+        other => Value::Other(kind_name(other).to_string()),
+    }
+}
+
+fn kind_name(expr: &Expr) -> &'static str {
+    match expr {
+        Expr::BinOp(_) => "binary operation",
+        Expr::BoolOp(_) => "boolean operation",
+        Expr::If(_) => "conditional expression",
+        Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => "comprehension",
+        Expr::Lambda(_) => "lambda",
+        Expr::Dict(_) => "dict",
+        Expr::Set(_) => "set",
+        Expr::FString(_) => "f-string",
+        Expr::UnaryOp(_) => "unary operation",
+        Expr::Compare(_) => "comparison",
+        Expr::Await(_) => "await",
+        _ => "expression",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AGENT: &str = r#"from agents import Agent, function_tool
+import agents.extensions as ext
+
+
+@function_tool
+def lookup(order_id: str, *, limit: int = 3) -> dict:
+    """Doc."""
+    return {}
+
+
+support = Agent(name="Support", tools=[lookup, ext.helper])
+
+if True:
+    maybe = 1
+"#;
+
+    #[test]
+    fn imports_functions_and_constructions_are_facts() {
+        let facts = extract_facts(AGENT.as_bytes());
+        assert_eq!(facts.syntax_error, None);
+        assert_eq!(facts.imports.len(), 3);
+        assert_eq!(facts.imports[0].module, "agents");
+        assert_eq!(facts.imports[0].name.as_deref(), Some("Agent"));
+        assert_eq!(facts.imports[2].bound_name(), "ext");
+        assert_eq!(facts.imports[2].line, 2);
+
+        let lookup = &facts.functions[0];
+        assert_eq!(lookup.name, "lookup");
+        assert_eq!(lookup.line, 6, "the def line, not the decorator's");
+        assert!(lookup.module_level);
+        assert_eq!(lookup.decorators, vec![Value::Name("function_tool".into())]);
+        assert_eq!(lookup.params.len(), 2);
+        assert_eq!(lookup.params[1].kind, ParamKind::KeywordOnly);
+        assert!(lookup.params[1].has_default);
+        assert_eq!(lookup.returns, Some(Value::Name("dict".into())));
+
+        let call = &facts.calls[0];
+        assert_eq!(call.callee, Value::Name("Agent".into()));
+        assert_eq!(call.assigned_to.as_deref(), Some("support"));
+        assert_eq!(call.line, 12);
+        assert_eq!(call.scope, "");
+        assert_eq!(
+            call.keyword("tools").map(|k| &k.value),
+            Some(&Value::List(vec![
+                Value::Name("lookup".into()),
+                Value::Attribute(vec!["ext".into(), "helper".into()]),
+            ]))
+        );
+
+        let maybe = facts.module_bindings.iter().find(|b| b.name == "maybe");
+        assert_eq!(maybe.map(|b| b.conditional), Some(true));
+        let support = facts.module_bindings.iter().find(|b| b.name == "support");
+        assert_eq!(support.map(|b| b.conditional), Some(false));
+    }
+
+    #[test]
+    fn syntax_errors_are_facts_not_failures() {
+        let facts = extract_facts(b"def (:\n");
+        assert!(facts.syntax_error.is_some());
+        assert!(facts.functions.is_empty());
+        let facts = extract_facts(&[0xff, 0xfe, 0x00]);
+        assert!(facts.syntax_error.is_some());
+    }
+
+    #[test]
+    fn nested_functions_carry_qualified_names() {
+        let facts = extract_facts(b"def build():\n    def inner():\n        pass\n    return Agent(name='x', tools=[inner])\n");
+        assert_eq!(facts.functions[1].qualname, "build.inner");
+        assert!(!facts.functions[1].module_level);
+        assert_eq!(facts.calls[0].scope, "build");
+        assert_eq!(facts.calls[0].assigned_to, None);
+    }
+}

@@ -1,0 +1,185 @@
+//! What one module says, as plain serde data. These values are cached by blob
+//! id, so they hold only what depends on the blob's own bytes.
+
+use serde::{Deserialize, Serialize};
+
+/// Facts of one Python module.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ModuleFacts {
+    /// Set when the module does not parse (or is not UTF-8); then nothing
+    /// else is read from it.
+    pub syntax_error: Option<SyntaxErrorFact>,
+    pub imports: Vec<ImportFact>,
+    /// Every `def`/`async def`, nested ones included, in source order.
+    pub functions: Vec<FunctionFact>,
+    pub classes: Vec<ClassFact>,
+    /// Calls that may construct an object (a capitalised callee, or a call
+    /// passing `tools=`), anywhere in the module, in source order.
+    pub calls: Vec<CallFact>,
+    /// Names bound at module level, in source order, with how.
+    pub module_bindings: Vec<BindingFact>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SyntaxErrorFact {
+    pub message: String,
+    pub line: u32,
+}
+
+/// One imported name: `import a.b as c` or `from .m import x as y`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportFact {
+    /// The module spelled after `import` / `from` (without leading dots).
+    pub module: String,
+    /// Leading dots of a relative import; 0 for absolute.
+    pub level: u32,
+    /// The imported member for `from m import name`; `None` for `import m`.
+    pub name: Option<String>,
+    pub asname: Option<String>,
+    pub line: u32,
+    /// Qualified name of the enclosing function or class; empty at module level.
+    pub scope: String,
+}
+
+impl ImportFact {
+    /// The local name this import binds.
+    pub fn bound_name(&self) -> &str {
+        if let Some(asname) = &self.asname {
+            return asname;
+        }
+        match &self.name {
+            Some(name) => name,
+            // `import a.b` binds `a`.
+            None => self.module.split('.').next().unwrap_or(&self.module),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ParamKind {
+    PositionalOnly,
+    Normal,
+    VarPositional,
+    KeywordOnly,
+    VarKeyword,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParamFact {
+    pub name: String,
+    pub kind: ParamKind,
+    pub annotation: Option<Value>,
+    pub has_default: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionFact {
+    pub name: String,
+    /// Dotted path of enclosing definitions and the name (`build.inner`).
+    pub qualname: String,
+    /// The line of the `def` keyword (decorators sit above it).
+    pub line: u32,
+    pub is_async: bool,
+    pub module_level: bool,
+    pub decorators: Vec<Value>,
+    pub params: Vec<ParamFact>,
+    pub returns: Option<Value>,
+    /// SHA-256 of the definition's normalised AST (contract §3.1).
+    pub implementation_sha256: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClassFact {
+    pub name: String,
+    pub qualname: String,
+    pub line: u32,
+    pub bases: Vec<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallFact {
+    pub callee: Value,
+    pub line: u32,
+    pub args: Vec<Value>,
+    pub keywords: Vec<KeywordFact>,
+    /// The assignment target the call's value goes to, spelled as in source
+    /// (`support`, `self.agent`); `None` when not assigned.
+    pub assigned_to: Option<String>,
+    /// Qualified name of the enclosing function or class; empty at module level.
+    pub scope: String,
+}
+
+impl CallFact {
+    pub fn keyword(&self, name: &str) -> Option<&KeywordFact> {
+        self.keywords.iter().find(|k| k.name.as_deref() == Some(name))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeywordFact {
+    /// `None` for `**mapping`.
+    pub name: Option<String>,
+    pub value: Value,
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BindingKind {
+    Function,
+    Class,
+    Assignment,
+    Import,
+    /// Any other binding statement (`for`, `with`, augmented assignment, …).
+    Other,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BindingFact {
+    pub name: String,
+    pub kind: BindingKind,
+    pub line: u32,
+    /// Bound inside an `if`/`try`/loop/`with` at module level.
+    pub conditional: bool,
+}
+
+/// A small, bounded model of an expression: enough to follow names and read
+/// literal structure, never the whole AST.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Value {
+    Name(String),
+    /// `a.b.c` as `["a", "b", "c"]`, when the base is a plain name.
+    Attribute(Vec<String>),
+    Str(String),
+    /// An int or float literal, spelled as in source.
+    Number(String),
+    Bool(bool),
+    None,
+    List(Vec<Value>),
+    Tuple(Vec<Value>),
+    Starred(Box<Value>),
+    Call {
+        callee: Box<Value>,
+        args: Vec<Value>,
+        keywords: Vec<(Option<String>, Value)>,
+    },
+    /// `base[index]`, as in annotations like `Optional[str]`.
+    Subscript {
+        base: Box<Value>,
+        index: Vec<Value>,
+    },
+    /// `a | b`, as in annotations.
+    Union(Vec<Value>),
+    /// Anything else, by its kind (`comprehension`, `binary operation`…).
+    Other(String),
+}
+
+impl Value {
+    /// The dotted spelling of a name or attribute chain.
+    pub fn dotted(&self) -> Option<String> {
+        match self {
+            Value::Name(name) => Some(name.clone()),
+            Value::Attribute(parts) => Some(parts.join(".")),
+            _ => None,
+        }
+    }
+}

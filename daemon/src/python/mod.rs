@@ -1,0 +1,11 @@
+//! Python source to cached facts. Pure: one blob's bytes in, `ModuleFacts`
+//! out; never looks at another module (what an import resolves to belongs to
+//! `graph/`). A file that does not parse yields facts that say so.
+
+pub mod ast_dump;
+mod extract;
+mod facts;
+mod lines;
+
+pub use extract::extract_facts;
+pub use facts::*;

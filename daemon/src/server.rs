@@ -1,0 +1,177 @@
+//! Running the daemon: one per data directory (a lock), a Unix socket by
+//! default or TCP with a bearer token when asked, the health service beside
+//! ours, and a graceful stop (SIGTERM, Ctrl-C, `Shutdown`, or idleness)
+//! that flushes the store.
+
+use crate::engine::Engine;
+use crate::index::Indexer;
+use crate::service::{Activity, ShipgateService};
+use crate::store::{Cache, DataDirLock, SledStore};
+use shipgate_proto::v1::shipgate_server::ShipgateServer;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+use tonic::{Request, Status};
+
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub data_dir: PathBuf,
+    /// Unix socket path; the default is derived from the data directory.
+    pub socket: Option<PathBuf>,
+    /// Listen on TCP instead; requires `token_file`.
+    pub tcp: Option<SocketAddr>,
+    pub token_file: Option<PathBuf>,
+    /// Exit after this long without a request.
+    pub idle_timeout: Option<Duration>,
+}
+
+/// Opens the store of a data directory for one process: lock first, so a
+/// second daemon refuses before touching anything.
+pub fn open_store(data_dir: &Path) -> Result<(DataDirLock, Arc<Cache>), String> {
+    let lock = DataDirLock::acquire(data_dir)?;
+    let store = SledStore::open(data_dir)?;
+    Ok((lock, Arc::new(Cache::new(Box::new(store)))))
+}
+
+pub async fn serve(options: ServeOptions) -> Result<(), String> {
+    let (_lock, cache) = open_store(&options.data_dir)?;
+    let engine = Arc::new(Engine::new(Arc::clone(&cache)));
+    let indexer = Indexer::start(Arc::clone(&engine));
+    let activity = Arc::new(Activity::new());
+    let (shutdown_tx, shutdown_rx) = watch::channel(false);
+
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<ShipgateServer<ShipgateService>>().await;
+
+    let token = match (&options.tcp, &options.token_file) {
+        (Some(_), Some(file)) => Some(read_token(file)?),
+        (Some(_), None) => return Err("--tcp requires --token-file: a TCP daemon only answers clients that send its bearer token".into()),
+        (None, _) => None,
+    };
+    let listen = match (&options.tcp, &options.socket) {
+        (Some(addr), _) => addr.to_string(),
+        (None, Some(socket)) => socket.display().to_string(),
+        (None, None) => shipgate_proto::locations::default_socket(&options.data_dir).display().to_string(),
+    };
+    let service = ShipgateService {
+        engine,
+        indexer,
+        activity: Arc::clone(&activity),
+        listen: listen.clone(),
+        shutdown: shutdown_tx,
+    };
+    let auth = move |request: Request<()>| -> Result<Request<()>, Status> {
+        check_token(token.as_deref(), &request)?;
+        Ok(request)
+    };
+    let router = tonic::transport::Server::builder()
+        .add_service(tonic::service::interceptor::InterceptedService::new(health_service, auth.clone()))
+        .add_service(ShipgateServer::with_interceptor(service, auth));
+    let stop = stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout);
+
+    let result = if let Some(addr) = options.tcp {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|err| format!("cannot listen on {addr}: {err}"))?;
+        eprintln!("shipgate-daemon {} listening on {addr} (pid {})", crate::VERSION, std::process::id());
+        router
+            .serve_with_incoming_shutdown(tokio_stream::wrappers::TcpListenerStream::new(listener), stop)
+            .await
+    } else {
+        let socket = PathBuf::from(&listen);
+        let listener = bind_socket(&socket).await?;
+        eprintln!("shipgate-daemon {} listening on {} (pid {})", crate::VERSION, socket.display(), std::process::id());
+        let served = router
+            .serve_with_incoming_shutdown(tokio_stream::wrappers::UnixListenerStream::new(listener), stop)
+            .await;
+        let _ = std::fs::remove_file(&socket);
+        served
+    };
+    let flushed = cache.flush();
+    result.map_err(|err| format!("the server failed: {err}"))?;
+    flushed.map_err(|err| format!("flushing the store failed: {err}"))
+}
+
+/// Binds the socket, replacing a stale file left by a dead daemon but never
+/// one a live daemon answers on.
+async fn bind_socket(socket: &Path) -> Result<tokio::net::UnixListener, String> {
+    if let Some(parent) = socket.parent() {
+        std::fs::create_dir_all(parent).map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
+        restrict(parent, 0o700);
+    }
+    if socket.exists() {
+        if tokio::net::UnixStream::connect(socket).await.is_ok() {
+            return Err(format!("another daemon already listens on {}", socket.display()));
+        }
+        std::fs::remove_file(socket).map_err(|err| format!("cannot remove the stale socket {}: {err}", socket.display()))?;
+    }
+    let listener =
+        tokio::net::UnixListener::bind(socket).map_err(|err| format!("cannot listen on {}: {err}", socket.display()))?;
+    restrict(socket, 0o600);
+    Ok(listener)
+}
+
+fn restrict(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+}
+
+fn read_token(file: &Path) -> Result<String, String> {
+    let token = std::fs::read_to_string(file).map_err(|err| format!("cannot read the token file {}: {err}", file.display()))?;
+    let token = token.trim().to_string();
+    if token.len() < 16 {
+        return Err(format!("the token in {} is shorter than 16 characters", file.display()));
+    }
+    Ok(token)
+}
+
+fn check_token(expected: Option<&str>, request: &Request<()>) -> Result<(), Status> {
+    let Some(expected) = expected else { return Ok(()) };
+    let given = request
+        .metadata()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    // Compare in constant time over the expected length.
+    let matches = given.len() == expected.len()
+        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+    if matches {
+        Ok(())
+    } else {
+        Err(Status::unauthenticated("a valid bearer token is required (authorization: Bearer <token>)"))
+    }
+}
+
+/// Resolves when the daemon should stop: a signal, a `Shutdown` request, or
+/// the idle timeout elapsing with no request in flight.
+async fn stop_signal(mut shutdown: watch::Receiver<bool>, activity: Arc<Activity>, idle: Option<Duration>) {
+    let idle_timer = async {
+        match idle {
+            None => std::future::pending::<()>().await,
+            Some(limit) => loop {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                if activity.idle_for() >= limit {
+                    eprintln!("shipgate-daemon: idle for {}s, exiting", limit.as_secs());
+                    return;
+                }
+            },
+        }
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminate => {}
+        _ = shutdown.wait_for(|stop| *stop) => {}
+        _ = idle_timer => {}
+    }
+}

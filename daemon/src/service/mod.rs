@@ -1,0 +1,204 @@
+//! The tonic service: validates requests, runs the engine off the async
+//! executor, maps errors to gRPC statuses. Holds no analysis logic.
+
+use crate::engine::{DiffRequest as EngineRequest, Engine};
+use crate::error::DiffError;
+use crate::index::Indexer;
+use shipgate_proto::v1::{self as pb, shipgate_server::Shipgate};
+use shipgate_proto::ERROR_KIND_METADATA;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::watch;
+use tonic::{Request, Response, Status};
+
+/// When the daemon last answered, and how many requests are in flight: the
+/// idle timer reads both.
+#[derive(Debug)]
+pub struct Activity {
+    started: Instant,
+    last_millis: AtomicU64,
+    in_flight: AtomicUsize,
+}
+
+impl Activity {
+    pub fn new() -> Self {
+        Activity { started: Instant::now(), last_millis: AtomicU64::new(0), in_flight: AtomicUsize::new(0) }
+    }
+
+    fn touch(&self) {
+        let now = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last_millis.store(now, Ordering::Relaxed);
+    }
+
+    /// Time since the last request ended, or zero while one runs.
+    pub fn idle_for(&self) -> std::time::Duration {
+        if self.in_flight.load(Ordering::Relaxed) > 0 {
+            return std::time::Duration::ZERO;
+        }
+        let last = std::time::Duration::from_millis(self.last_millis.load(Ordering::Relaxed));
+        self.started.elapsed().saturating_sub(last)
+    }
+
+    pub fn uptime(&self) -> std::time::Duration {
+        self.started.elapsed()
+    }
+
+    fn begin(self: &Arc<Self>) -> InFlight {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+        self.touch();
+        InFlight(Arc::clone(self))
+    }
+}
+
+impl Default for Activity {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Marks a request in flight until dropped.
+struct InFlight(Arc<Activity>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.touch();
+        self.0.in_flight.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The `shipgate.v1.Shipgate` service.
+pub struct ShipgateService {
+    pub engine: Arc<Engine>,
+    pub indexer: Arc<Indexer>,
+    pub activity: Arc<Activity>,
+    pub listen: String,
+    pub shutdown: watch::Sender<bool>,
+}
+
+fn error_status(err: DiffError) -> Status {
+    let message = err.human_line();
+    let mut status = match err {
+        DiffError::Usage { .. } => Status::invalid_argument(message),
+        DiffError::Config(_) | DiffError::ObjectsMissing(_) => Status::failed_precondition(message),
+        DiffError::Internal(_) => Status::internal(message),
+    };
+    if let Ok(value) = err_kind_value(&status) {
+        status.metadata_mut().insert(ERROR_KIND_METADATA, value);
+    }
+    status
+}
+
+fn err_kind_value(status: &Status) -> Result<tonic::metadata::MetadataValue<tonic::metadata::Ascii>, ()> {
+    let kind = match status.code() {
+        tonic::Code::InvalidArgument => "usage",
+        tonic::Code::FailedPrecondition if status.message().contains("(objects_missing)") => "objects_missing",
+        tonic::Code::FailedPrecondition => "config_error",
+        _ => "internal",
+    };
+    kind.parse().map_err(|_| ())
+}
+
+fn non_empty(value: String) -> Option<String> {
+    (!value.is_empty()).then_some(value)
+}
+
+fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
+    if raw.is_empty() {
+        return Err(Status::invalid_argument("workspace is required: pass the repository path"));
+    }
+    let path = PathBuf::from(raw);
+    if !path.is_absolute() {
+        return Err(Status::invalid_argument(format!(
+            "workspace must be an absolute path (the daemon does not share the caller's working directory): {raw}"
+        )));
+    }
+    Ok(path)
+}
+
+#[tonic::async_trait]
+impl Shipgate for ShipgateService {
+    async fn diff(&self, request: Request<pb::DiffRequest>) -> Result<Response<pb::DiffResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let req = request.into_inner();
+        let engine_request = EngineRequest {
+            workspace: workspace_path(&req.workspace)?,
+            base: non_empty(req.base),
+            head: non_empty(req.head),
+            scope: non_empty(req.scope),
+            base_scope: non_empty(req.base_scope),
+            max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
+            want_text: req.format == pb::OutputFormat::Text as i32,
+        };
+        let engine = Arc::clone(&self.engine);
+        let outcome = tokio::task::spawn_blocking(move || engine.diff(&engine_request))
+            .await
+            .map_err(|err| Status::internal(format!("the comparison task failed: {err}")))?
+            .map_err(error_status)?;
+        Ok(Response::new(pb::DiffResponse {
+            json: outcome.json,
+            text: outcome.text.unwrap_or_default(),
+            exit_code: 0,
+            comparison_status: outcome.status,
+        }))
+    }
+
+    async fn status(&self, _request: Request<pb::StatusRequest>) -> Result<Response<pb::StatusResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let cache = self.engine.cache();
+        let counters = |name: &str, c: &crate::store::Counters| {
+            let (hits, misses) = c.snapshot();
+            pb::CacheCounters { cache: name.to_string(), hits, misses }
+        };
+        let repositories = self
+            .indexer
+            .status()
+            .into_iter()
+            .map(|r| pb::WatchedRepository {
+                path: r.path.display().to_string(),
+                indexed: r
+                    .indexed
+                    .into_iter()
+                    .map(|(reference, commit)| pb::IndexedHead { reference, commit })
+                    .collect(),
+                last_error: r.last_error.unwrap_or_default(),
+                pending: r.pending,
+            })
+            .collect();
+        Ok(Response::new(pb::StatusResponse {
+            version: crate::VERSION.to_string(),
+            engine_facts_version: crate::ENGINE_FACTS_VERSION,
+            uptime_seconds: self.activity.uptime().as_secs(),
+            store_path: cache.kv().path().display().to_string(),
+            store_size_bytes: cache.kv().size_on_disk(),
+            repositories,
+            caches: vec![counters("facts", &cache.facts), counters("graphs", &cache.graphs)],
+            pid: std::process::id(),
+            listen: self.listen.clone(),
+        }))
+    }
+
+    async fn watch(&self, request: Request<pb::WatchRequest>) -> Result<Response<pb::WatchResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let path = workspace_path(&request.into_inner().workspace)?;
+        let indexer = Arc::clone(&self.indexer);
+        let root = tokio::task::spawn_blocking(move || indexer.watch(&path))
+            .await
+            .map_err(|err| Status::internal(err.to_string()))?
+            .map_err(Status::failed_precondition)?;
+        Ok(Response::new(pb::WatchResponse { repository: root.display().to_string() }))
+    }
+
+    async fn unwatch(&self, request: Request<pb::UnwatchRequest>) -> Result<Response<pb::UnwatchResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let path = workspace_path(&request.into_inner().workspace)?;
+        let (root, was_watched) = self.indexer.unwatch(&path).map_err(Status::failed_precondition)?;
+        Ok(Response::new(pb::UnwatchResponse { repository: root.display().to_string(), was_watched }))
+    }
+
+    async fn shutdown(&self, _request: Request<pb::ShutdownRequest>) -> Result<Response<pb::ShutdownResponse>, Status> {
+        let _ = self.shutdown.send(true);
+        Ok(Response::new(pb::ShutdownResponse {}))
+    }
+}
