@@ -39,8 +39,10 @@ pub struct DiffArgs {
 impl DiffArgs {
     /// Checks the flag combination and makes the engine request.
     pub fn to_request(&self) -> Result<DiffRequest, DiffError> {
-        let needs_application =
-            self.head.is_some() || self.scope.is_some() || self.base_scope.is_some() || self.max_python_files.is_some();
+        let needs_application = self.head.is_some()
+            || self.scope.is_some()
+            || self.base_scope.is_some()
+            || self.max_python_files.is_some();
         if !self.application && needs_application {
             return Err(DiffError::usage(
                 "--head, --scope, --base-scope and --max-python-files require --application.",
@@ -55,10 +57,14 @@ impl DiffArgs {
             None => None,
             Some(n) if n >= 1 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
             Some(_) => {
-                return Err(DiffError::usage_for("--max-python-files", "must be at least 1."));
+                return Err(DiffError::usage_for(
+                    "--max-python-files",
+                    "must be at least 1.",
+                ));
             }
         };
-        let workspace = std::path::absolute(&self.workspace).unwrap_or_else(|_| self.workspace.clone());
+        let workspace =
+            std::path::absolute(&self.workspace).unwrap_or_else(|_| self.workspace.clone());
         Ok(DiffRequest {
             workspace,
             base: self.base.clone(),
@@ -75,7 +81,9 @@ impl DiffArgs {
 pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
     let raw = raw.trim();
     let (digits, unit) = raw.split_at(raw.find(|c: char| !c.is_ascii_digit()).unwrap_or(raw.len()));
-    let value: u64 = digits.parse().map_err(|_| format!("not a duration: {raw:?} (try 30s, 10m or 1h)"))?;
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("not a duration: {raw:?} (try 30s, 10m or 1h)"))?;
     let seconds = match unit {
         "" | "s" => value,
         "m" => value * 60,
@@ -91,8 +99,14 @@ mod tests {
 
     #[test]
     fn durations_parse() {
-        assert_eq!(parse_duration("30s"), Ok(std::time::Duration::from_secs(30)));
-        assert_eq!(parse_duration("10m"), Ok(std::time::Duration::from_secs(600)));
+        assert_eq!(
+            parse_duration("30s"),
+            Ok(std::time::Duration::from_secs(30))
+        );
+        assert_eq!(
+            parse_duration("10m"),
+            Ok(std::time::Duration::from_secs(600))
+        );
         assert_eq!(parse_duration("5"), Ok(std::time::Duration::from_secs(5)));
         assert!(parse_duration("abc").is_err());
         assert!(parse_duration("5d").is_err());

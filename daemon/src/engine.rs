@@ -9,8 +9,8 @@ use crate::error::DiffError;
 use crate::git::{Repository, ScopeLookup};
 use crate::graph::{build_side, Gap, SideGraph, SideInput, SourceFile};
 use crate::paths::{normalize_scope, rooted};
-use crate::python::{extract_facts, ModuleFacts};
 use crate::pyrepr::str_repr;
+use crate::python::{extract_facts, ModuleFacts};
 use crate::render::{pyjson::to_pretty, text::render_text};
 use crate::store::{Cache, Namespace};
 use gix::ObjectId;
@@ -72,7 +72,10 @@ impl Engine {
         };
         let max_files = request.max_python_files.unwrap_or(DEFAULT_MAX_PYTHON_FILES);
         if max_files < 1 {
-            return Err(DiffError::usage_for("--max-python-files", "must be at least 1."));
+            return Err(DiffError::usage_for(
+                "--max-python-files",
+                "must be at least 1.",
+            ));
         }
         let repo = Repository::discover(&request.workspace)?;
         let revisions = repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?;
@@ -138,14 +141,24 @@ impl Engine {
     /// Indexes a commit's root scope so that a later diff against it is warm.
     pub fn index_commit(&self, repo: &Repository, commit: ObjectId) -> Result<(), DiffError> {
         let tree = repo.commit_tree(commit)?;
-        self.side_graph(repo, tree, ".", DEFAULT_MAX_PYTHON_FILES).map(|_| ())
+        self.side_graph(repo, tree, ".", DEFAULT_MAX_PYTHON_FILES)
+            .map(|_| ())
     }
 
     /// One side's graph for a scope of a commit's tree, from the cache when
     /// it was built before.
-    pub fn side_graph(&self, repo: &Repository, root_tree: ObjectId, scope: &str, max_files: u32) -> Result<SideGraph, DiffError> {
+    pub fn side_graph(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+        max_files: u32,
+    ) -> Result<SideGraph, DiffError> {
         let key = graph_key(root_tree, scope, max_files);
-        if let Some(graph) = self.cache.get::<SideGraph>(Namespace::Graphs, key.as_bytes(), Some(&self.cache.graphs)) {
+        if let Some(graph) =
+            self.cache
+                .get::<SideGraph>(Namespace::Graphs, key.as_bytes(), Some(&self.cache.graphs))
+        {
             return Ok(graph);
         }
         let input = self.side_input(repo, root_tree, scope, max_files)?;
@@ -156,7 +169,13 @@ impl Engine {
         Ok(graph)
     }
 
-    fn side_input(&self, repo: &Repository, root_tree: ObjectId, scope: &str, max_files: u32) -> Result<SideInput, DiffError> {
+    fn side_input(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+        max_files: u32,
+    ) -> Result<SideInput, DiffError> {
         let scope_tree = match repo.lookup_scope(root_tree, scope)? {
             ScopeLookup::Directory(tree) => tree,
             ScopeLookup::Absent => {
@@ -176,20 +195,37 @@ impl Engine {
         let listing = repo.list_python(scope_tree)?;
         let mut input = SideInput {
             excluded_tests: listing.tests.iter().map(|p| rooted(scope, p)).collect(),
-            files_listed: listing.python.iter().map(|f| (f.path.clone(), f.blob.to_string())).collect(),
-            gitlinks: listing.gitlinks.iter().map(|g| (g.path.clone(), g.commit.to_string())).collect(),
+            files_listed: listing
+                .python
+                .iter()
+                .map(|f| (f.path.clone(), f.blob.to_string()))
+                .collect(),
+            gitlinks: listing
+                .gitlinks
+                .iter()
+                .map(|g| (g.path.clone(), g.commit.to_string()))
+                .collect(),
             ..SideInput::default()
         };
         for path in &listing.linked_python {
-            input.gaps.push(Gap::file(path, format!("Linked Python input: {path}")));
+            input
+                .gaps
+                .push(Gap::file(path, format!("Linked Python input: {path}")));
         }
         for path in &listing.too_deep {
-            input.gaps.push(Gap::file(path, format!("Omitted source surface: {path} is nested too deep to list")));
+            input.gaps.push(Gap::file(
+                path,
+                format!("Omitted source surface: {path} is nested too deep to list"),
+            ));
         }
         let limit = usize::try_from(max_files).unwrap_or(usize::MAX);
         if listing.python.len() > limit {
-            input.gaps.push(Gap::scope_wide(format!("Python discovery truncated at {max_files} files.")));
-            input.gaps.push(Gap::scope_wide(format!("Python input census exceeds {max_files} files.")));
+            input.gaps.push(Gap::scope_wide(format!(
+                "Python discovery truncated at {max_files} files."
+            )));
+            input.gaps.push(Gap::scope_wide(format!(
+                "Python input census exceeds {max_files} files."
+            )));
             return Ok(input);
         }
         for file in &listing.python {
@@ -207,14 +243,21 @@ impl Engine {
             .python
             .iter()
             .zip(facts)
-            .map(|(file, facts)| SourceFile { path: file.path.clone(), facts })
+            .map(|(file, facts)| SourceFile {
+                path: file.path.clone(),
+                facts,
+            })
             .collect();
         Ok(input)
     }
 
     /// Facts for each blob, in order: from the cache, else parsed (in
     /// parallel) and stored. The same blob is never parsed twice.
-    pub fn facts_for(&self, repo: &Repository, blobs: &[ObjectId]) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
+    pub fn facts_for(
+        &self,
+        repo: &Repository,
+        blobs: &[ObjectId],
+    ) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
         let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
             .iter()
             .map(|blob| {
@@ -227,29 +270,40 @@ impl Engine {
         if missing.is_empty() {
             return Ok(found.into_iter().flatten().collect());
         }
-        let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(missing.len());
+        let workers = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(missing.len());
         let chunk = missing.len().div_ceil(workers.max(1));
-        let parsed: Vec<Result<Vec<(usize, ModuleFacts)>, DiffError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = missing
-                .chunks(chunk.max(1))
-                .map(|indexes| {
-                    let repo = repo.clone();
-                    scope.spawn(move || {
-                        indexes
-                            .iter()
-                            .map(|&i| Ok((i, extract_facts(&repo.read_blob(blobs[i])?))))
-                            .collect::<Result<Vec<_>, DiffError>>()
+        let parsed: Vec<Result<Vec<(usize, ModuleFacts)>, DiffError>> =
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = missing
+                    .chunks(chunk.max(1))
+                    .map(|indexes| {
+                        let repo = repo.clone();
+                        scope.spawn(move || {
+                            indexes
+                                .iter()
+                                .map(|&i| Ok((i, extract_facts(&repo.read_blob(blobs[i])?))))
+                                .collect::<Result<Vec<_>, DiffError>>()
+                        })
                     })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Err(DiffError::Internal("a parser thread panicked".into()))))
-                .collect()
-        });
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(DiffError::Internal("a parser thread panicked".into()))
+                        })
+                    })
+                    .collect()
+            });
         for batch in parsed {
             for (i, facts) in batch? {
-                if let Err(err) = self.cache.put(Namespace::Facts, &facts_key(&blobs[i]), &facts) {
+                if let Err(err) = self
+                    .cache
+                    .put(Namespace::Facts, &facts_key(&blobs[i]), &facts)
+                {
                     eprintln!("shipgate: could not cache facts: {err}");
                 }
                 found[i] = Some(Arc::new(facts));
@@ -260,7 +314,10 @@ impl Engine {
 }
 
 fn bad_scope() -> DiffError {
-    DiffError::usage_for("--scope", "Scope must be a repository-relative directory without '..'.")
+    DiffError::usage_for(
+        "--scope",
+        "Scope must be a repository-relative directory without '..'.",
+    )
 }
 
 /// Facts are keyed by the blob's object format, id and the facts version:

@@ -26,8 +26,10 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve gRPC (shipgate.v1 and grpc.health.v1) until stopped.
-    #[command(after_help = "Examples:\n  shipgate-daemon serve\n  shipgate-daemon serve --idle-timeout 10m\n  \
-shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-token")]
+    #[command(
+        after_help = "Examples:\n  shipgate-daemon serve\n  shipgate-daemon serve --idle-timeout 10m\n  \
+shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-token"
+    )]
     Serve {
         /// Unix socket to listen on [default: derived from the data directory]
         #[arg(long)]
@@ -46,7 +48,9 @@ shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-to
         idle_timeout: Option<std::time::Duration>,
     },
     /// Run one comparison in-process (same flags and output as the client's diff).
-    #[command(after_help = "Example:\n  shipgate-daemon diff --application --workspace . --base main --head HEAD --json")]
+    #[command(
+        after_help = "Example:\n  shipgate-daemon diff --application --workspace . --base main --head HEAD --json"
+    )]
     Diff {
         #[command(flatten)]
         args: DiffArgs,
@@ -59,7 +63,13 @@ shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-to
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { socket, tcp, token_file, data_dir, idle_timeout } => {
+        Command::Serve {
+            socket,
+            tcp,
+            token_file,
+            data_dir,
+            idle_timeout,
+        } => {
             let options = ServeOptions {
                 data_dir: data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir),
                 socket,
@@ -67,7 +77,10 @@ fn main() -> ExitCode {
                 token_file,
                 idle_timeout,
             };
-            let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+            let runtime = match tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+            {
                 Ok(runtime) => runtime,
                 Err(err) => {
                     eprintln!("shipgate-daemon: cannot start the async runtime: {err}");
@@ -137,6 +150,7 @@ impl Drop for TempDir {
 
 fn tempfile_dir() -> Result<PathBuf, String> {
     let dir = std::env::temp_dir().join(format!("shipgate-oneshot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
     Ok(dir)
 }

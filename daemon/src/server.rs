@@ -43,7 +43,9 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
     let (shutdown_tx, shutdown_rx) = watch::channel(false);
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
-    health_reporter.set_serving::<ShipgateServer<ShipgateService>>().await;
+    health_reporter
+        .set_serving::<ShipgateServer<ShipgateService>>()
+        .await;
 
     let token = match (&options.tcp, &options.token_file) {
         (Some(_), Some(file)) => Some(read_token(file)?),
@@ -53,7 +55,9 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
     let listen = match (&options.tcp, &options.socket) {
         (Some(addr), _) => addr.to_string(),
         (None, Some(socket)) => socket.display().to_string(),
-        (None, None) => shipgate_proto::locations::default_socket(&options.data_dir).display().to_string(),
+        (None, None) => shipgate_proto::locations::default_socket(&options.data_dir)
+            .display()
+            .to_string(),
     };
     let service = ShipgateService {
         engine,
@@ -67,7 +71,10 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         Ok(request)
     };
     let router = tonic::transport::Server::builder()
-        .add_service(tonic::service::interceptor::InterceptedService::new(health_service, auth.clone()))
+        .add_service(tonic::service::interceptor::InterceptedService::new(
+            health_service,
+            auth.clone(),
+        ))
         .add_service(ShipgateServer::with_interceptor(service, auth));
     let stop = stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout);
 
@@ -75,16 +82,31 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|err| format!("cannot listen on {addr}: {err}"))?;
-        eprintln!("shipgate-daemon {} listening on {addr} (pid {})", crate::VERSION, std::process::id());
+        eprintln!(
+            "shipgate-daemon {} listening on {addr} (pid {})",
+            crate::VERSION,
+            std::process::id()
+        );
         router
-            .serve_with_incoming_shutdown(tokio_stream::wrappers::TcpListenerStream::new(listener), stop)
+            .serve_with_incoming_shutdown(
+                tokio_stream::wrappers::TcpListenerStream::new(listener),
+                stop,
+            )
             .await
     } else {
         let socket = PathBuf::from(&listen);
         let listener = bind_socket(&socket).await?;
-        eprintln!("shipgate-daemon {} listening on {} (pid {})", crate::VERSION, socket.display(), std::process::id());
+        eprintln!(
+            "shipgate-daemon {} listening on {} (pid {})",
+            crate::VERSION,
+            socket.display(),
+            std::process::id()
+        );
         let served = router
-            .serve_with_incoming_shutdown(tokio_stream::wrappers::UnixListenerStream::new(listener), stop)
+            .serve_with_incoming_shutdown(
+                tokio_stream::wrappers::UnixListenerStream::new(listener),
+                stop,
+            )
             .await;
         let _ = std::fs::remove_file(&socket);
         served
@@ -98,17 +120,22 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
 /// one a live daemon answers on.
 async fn bind_socket(socket: &Path) -> Result<tokio::net::UnixListener, String> {
     if let Some(parent) = socket.parent() {
-        std::fs::create_dir_all(parent).map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
+        std::fs::create_dir_all(parent)
+            .map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
         restrict(parent, 0o700);
     }
     if socket.exists() {
         if tokio::net::UnixStream::connect(socket).await.is_ok() {
-            return Err(format!("another daemon already listens on {}", socket.display()));
+            return Err(format!(
+                "another daemon already listens on {}",
+                socket.display()
+            ));
         }
-        std::fs::remove_file(socket).map_err(|err| format!("cannot remove the stale socket {}: {err}", socket.display()))?;
+        std::fs::remove_file(socket)
+            .map_err(|err| format!("cannot remove the stale socket {}: {err}", socket.display()))?;
     }
-    let listener =
-        tokio::net::UnixListener::bind(socket).map_err(|err| format!("cannot listen on {}: {err}", socket.display()))?;
+    let listener = tokio::net::UnixListener::bind(socket)
+        .map_err(|err| format!("cannot listen on {}: {err}", socket.display()))?;
     restrict(socket, 0o600);
     Ok(listener)
 }
@@ -119,16 +146,22 @@ fn restrict(path: &Path, mode: u32) {
 }
 
 fn read_token(file: &Path) -> Result<String, String> {
-    let token = std::fs::read_to_string(file).map_err(|err| format!("cannot read the token file {}: {err}", file.display()))?;
+    let token = std::fs::read_to_string(file)
+        .map_err(|err| format!("cannot read the token file {}: {err}", file.display()))?;
     let token = token.trim().to_string();
     if token.len() < 16 {
-        return Err(format!("the token in {} is shorter than 16 characters", file.display()));
+        return Err(format!(
+            "the token in {} is shorter than 16 characters",
+            file.display()
+        ));
     }
     Ok(token)
 }
 
 fn check_token(expected: Option<&str>, request: &Request<()>) -> Result<(), Status> {
-    let Some(expected) = expected else { return Ok(()) };
+    let Some(expected) = expected else {
+        return Ok(());
+    };
     let given = request
         .metadata()
         .get("authorization")
@@ -137,17 +170,27 @@ fn check_token(expected: Option<&str>, request: &Request<()>) -> Result<(), Stat
         .unwrap_or("");
     // Compare in constant time over the expected length.
     let matches = given.len() == expected.len()
-        && given.bytes().zip(expected.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+        && given
+            .bytes()
+            .zip(expected.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0;
     if matches {
         Ok(())
     } else {
-        Err(Status::unauthenticated("a valid bearer token is required (authorization: Bearer <token>)"))
+        Err(Status::unauthenticated(
+            "a valid bearer token is required (authorization: Bearer <token>)",
+        ))
     }
 }
 
 /// Resolves when the daemon should stop: a signal, a `Shutdown` request, or
 /// the idle timeout elapsing with no request in flight.
-async fn stop_signal(mut shutdown: watch::Receiver<bool>, activity: Arc<Activity>, idle: Option<Duration>) {
+async fn stop_signal(
+    mut shutdown: watch::Receiver<bool>,
+    activity: Arc<Activity>,
+    idle: Option<Duration>,
+) {
     let idle_timer = async {
         match idle {
             None => std::future::pending::<()>().await,

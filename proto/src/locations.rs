@@ -27,7 +27,9 @@ pub fn default_data_dir() -> PathBuf {
     if let Some(home) = non_empty_env("HOME") {
         return PathBuf::from(home).join(".cache").join("shipgate");
     }
-    std::env::temp_dir().join(format!("shipgate-{}", user_id())).join("data")
+    std::env::temp_dir()
+        .join(format!("shipgate-{}", user_id()))
+        .join("data")
 }
 
 /// The default socket of the daemon serving `data_dir`: in the user's
@@ -38,8 +40,13 @@ pub fn default_socket(data_dir: &Path) -> PathBuf {
         Some(dir) => PathBuf::from(dir).join("shipgate"),
         None => std::env::temp_dir().join(format!("shipgate-{}", user_id())),
     };
-    let canonical = data_dir.canonicalize().unwrap_or_else(|_| data_dir.to_path_buf());
-    runtime.join(format!("{}.sock", short_hash(canonical.as_os_str().as_encoded_bytes())))
+    let canonical = data_dir
+        .canonicalize()
+        .unwrap_or_else(|_| data_dir.to_path_buf());
+    runtime.join(format!(
+        "{}.sock",
+        short_hash(canonical.as_os_str().as_encoded_bytes())
+    ))
 }
 
 fn non_empty_env(name: &str) -> Option<String> {

@@ -45,13 +45,19 @@ pub struct Comparison<'a> {
 /// Builds the whole single-comparison document, sanitised, id last.
 pub fn single_document(c: &Comparison<'_>) -> Value {
     let mut doc = Map::new();
-    doc.insert("application_comparison_schema_version".into(), json!(SCHEMA_VERSION));
+    doc.insert(
+        "application_comparison_schema_version".into(),
+        json!(SCHEMA_VERSION),
+    );
     doc.insert(
         "comparison_status".into(),
         json!(comparison_status(c.base, c.head, c.scope_limits)),
     );
     doc.insert("static_analysis_only".into(), json!(true));
-    doc.insert("comparison_basis".into(), json!("source_observed_per_agent_wiring"));
+    doc.insert(
+        "comparison_basis".into(),
+        json!("source_observed_per_agent_wiring"),
+    );
     doc.insert("input_origin".into(), json!("independent_tree_discovery"));
     doc.insert("engine".into(), engine_object().clone());
     doc.insert("base".into(), side_object(c.base_meta, c.base));
@@ -109,7 +115,10 @@ fn side_object(meta: &SideMeta, side: &SideGraph) -> Value {
     let mut gaps: Vec<&Gap> = side.gaps.iter().collect();
     gaps.sort_by_cached_key(|gap| gap_sort_key(gap));
     gaps.dedup();
-    out.insert("coverage_gaps".into(), Value::Array(gaps.into_iter().map(gap_object).collect()));
+    out.insert(
+        "coverage_gaps".into(),
+        Value::Array(gaps.into_iter().map(gap_object).collect()),
+    );
     out.insert("excluded_tests".into(), json!(side.excluded_tests));
     Value::Object(out)
 }
@@ -147,14 +156,27 @@ fn row_object(row: &Row, base_scope: &str, head_scope: &str) -> Value {
     out.insert("agent_source".into(), json!(row.agent_source));
     out.insert("tool".into(), json!(row.tool));
     out.insert("change".into(), json!(row.change.as_str()));
-    out.insert("candidate_change".into(), json!(row.candidate.map(Change::as_str)));
+    out.insert(
+        "candidate_change".into(),
+        json!(row.candidate.map(Change::as_str)),
+    );
     let mut uncertainty = Map::new();
     for (side, reasons) in &row.uncertainty {
         uncertainty.insert((*side).into(), json!(reasons));
     }
     out.insert("uncertainty".into(), Value::Object(uncertainty));
-    out.insert("before".into(), row.before.as_ref().map_or(Value::Null, |b| binding_object(b, base_scope)));
-    out.insert("after".into(), row.after.as_ref().map_or(Value::Null, |b| binding_object(b, head_scope)));
+    out.insert(
+        "before".into(),
+        row.before
+            .as_ref()
+            .map_or(Value::Null, |b| binding_object(b, base_scope)),
+    );
+    out.insert(
+        "after".into(),
+        row.after
+            .as_ref()
+            .map_or(Value::Null, |b| binding_object(b, head_scope)),
+    );
     out.insert("why".into(), json!(why(row.change)));
     out.insert("review_question".into(), json!(review_question(row)));
     Value::Object(out)
@@ -196,12 +218,18 @@ fn review_question(row: &Row) -> String {
 fn binding_object(binding: &Binding, scope: &str) -> Value {
     let mut out = Map::new();
     out.insert("agent".into(), json!(binding.agent));
-    out.insert("agent_source".into(), json!(rooted(scope, &binding.agent_source)));
+    out.insert(
+        "agent_source".into(),
+        json!(rooted(scope, &binding.agent_source)),
+    );
     out.insert("tool".into(), json!(binding.tool));
     match &binding.edge {
         Edge::Tool(def) => {
             let (file, line) = &binding.binding_location;
-            out.insert("binding_location".into(), json!(format!("{}:{line}", rooted(scope, file))));
+            out.insert(
+                "binding_location".into(),
+                json!(format!("{}:{line}", rooted(scope, file))),
+            );
             out.insert("edge_type".into(), json!("direct_tool"));
             out.insert(
                 "definition".into(),
@@ -239,7 +267,10 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
             out.insert("edge_type".into(), json!("handoff"));
             out.insert("target_source".into(), json!(rooted(scope, target_source)));
             let (file, line) = &binding.binding_location;
-            out.insert("binding_location".into(), json!(format!("{}:{line}", rooted(scope, file))));
+            out.insert(
+                "binding_location".into(),
+                json!(format!("{}:{line}", rooted(scope, file))),
+            );
             out.insert("evidence_basis".into(), json!("ast_extraction"));
         }
     }
@@ -271,10 +302,17 @@ pub fn engine_object() -> &'static Value {
         );
         fields.insert(
             "adapter_set_sha256".into(),
-            json!(sha(format!("openai_agents_sdk facts-v{}", crate::ENGINE_FACTS_VERSION).as_bytes())),
+            json!(sha(format!(
+                "openai_agents_sdk facts-v{}",
+                crate::ENGINE_FACTS_VERSION
+            )
+            .as_bytes())),
         );
         fields.insert("plugin_set_sha256".into(), json!(sha(b"")));
-        fields.insert("policy_catalog_sha256".into(), json!(sha(ADVISORY_LIMITS.join("\n").as_bytes())));
+        fields.insert(
+            "policy_catalog_sha256".into(),
+            json!(sha(ADVISORY_LIMITS.join("\n").as_bytes())),
+        );
         let requirement = sha(to_canonical_ascii(&Value::Object(fields.clone())).as_bytes());
         let mut engine = Map::new();
         engine.insert("engine_requirement_id".into(), json!(requirement));

@@ -9,7 +9,11 @@ pub use rows::{compare_sides, Change, Row};
 use crate::graph::SideGraph;
 
 /// `comparison_status` of a single comparison (contract §6.2).
-pub fn comparison_status(base: &SideGraph, head: &SideGraph, scope_limits: &[String]) -> &'static str {
+pub fn comparison_status(
+    base: &SideGraph,
+    head: &SideGraph,
+    scope_limits: &[String],
+) -> &'static str {
     let status = if base.is_partial() || head.is_partial() {
         "partial"
     } else if base.agents.is_empty() && head.agents.is_empty() {
@@ -42,13 +46,21 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
     use crate::graph::Gap;
     let base_links = base.gitlinks.clone();
     let head_links = head.gitlinks.clone();
-    for (side, own, other) in [(&mut *base, &base_links, &head_links), (&mut *head, &head_links, &base_links)] {
+    for (side, own, other) in [
+        (&mut *base, &base_links, &head_links),
+        (&mut *head, &head_links, &base_links),
+    ] {
         for (path, commit) in own {
             let short: String = commit.chars().take(12).collect();
             if other.contains(&(path.clone(), commit.clone())) {
-                side.limits.push(format!("Submodule content is not read (unchanged commit {short}): {path}"));
+                side.limits.push(format!(
+                    "Submodule content is not read (unchanged commit {short}): {path}"
+                ));
             } else {
-                side.gaps.push(Gap::file(path, format!("Submodule content is not read (commit {short}): {path}")));
+                side.gaps.push(Gap::file(
+                    path,
+                    format!("Submodule content is not read (commit {short}): {path}"),
+                ));
             }
         }
     }

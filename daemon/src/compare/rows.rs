@@ -46,7 +46,11 @@ const UNREADABLE_IMPLEMENTATION: &str = "The bound callable's implementation cou
 type Key = (String, String, String);
 
 fn key(binding: &Binding) -> Key {
-    (binding.agent_source.clone(), binding.agent.clone(), binding.tool_key.clone())
+    (
+        binding.agent_source.clone(),
+        binding.agent.clone(),
+        binding.tool_key.clone(),
+    )
 }
 
 /// Rows between two sides, sorted by key.
@@ -65,27 +69,48 @@ pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
                 (None, Some(_)) => (
                     Change::Added,
                     vec![
-                        ("base", reasons(base, &source, &agent, &tool, GapMatch::Absence)),
-                        ("head", reasons(head, &source, &agent, &tool, GapMatch::Tool)),
+                        (
+                            "base",
+                            reasons(base, &source, &agent, &tool, GapMatch::Absence),
+                        ),
+                        (
+                            "head",
+                            reasons(head, &source, &agent, &tool, GapMatch::Tool),
+                        ),
                     ],
                 ),
                 (Some(_), None) => (
                     Change::Removed,
                     vec![
-                        ("head", reasons(head, &source, &agent, &tool, GapMatch::Absence)),
-                        ("base", reasons(base, &source, &agent, &tool, GapMatch::Tool)),
+                        (
+                            "head",
+                            reasons(head, &source, &agent, &tool, GapMatch::Absence),
+                        ),
+                        (
+                            "base",
+                            reasons(base, &source, &agent, &tool, GapMatch::Tool),
+                        ),
                     ],
                 ),
                 (Some(b), Some(a)) => (
                     Change::Changed,
                     vec![
-                        ("base", both_present_reasons(base, b, &source, &agent, &tool)),
-                        ("head", both_present_reasons(head, a, &source, &agent, &tool)),
+                        (
+                            "base",
+                            both_present_reasons(base, b, &source, &agent, &tool),
+                        ),
+                        (
+                            "head",
+                            both_present_reasons(head, a, &source, &agent, &tool),
+                        ),
                     ],
                 ),
                 (None, None) => return None,
             };
-            let uncertainty: Vec<_> = uncertainty.into_iter().filter(|(_, r)| !r.is_empty()).collect();
+            let uncertainty: Vec<_> = uncertainty
+                .into_iter()
+                .filter(|(_, r)| !r.is_empty())
+                .collect();
             let same_meaning = matches!((before, after), (Some(b), Some(a)) if same_meaning(b, a));
             if same_meaning && uncertainty.is_empty() {
                 return None;
@@ -163,7 +188,13 @@ fn reasons(side: &SideGraph, file: &str, agent: &str, tool: &str, how: GapMatch)
     set.into_iter().collect()
 }
 
-fn both_present_reasons(side: &SideGraph, binding: &Binding, file: &str, agent: &str, tool: &str) -> Vec<String> {
+fn both_present_reasons(
+    side: &SideGraph,
+    binding: &Binding,
+    file: &str,
+    agent: &str,
+    tool: &str,
+) -> Vec<String> {
     let mut out = Vec::new();
     if let Edge::Tool(def) = &binding.edge {
         if def.implementation_sha256.is_none() {
@@ -212,16 +243,41 @@ mod tests {
     }
 
     fn side(bindings: Vec<Binding>, gaps: Vec<Gap>) -> SideGraph {
-        SideGraph { bindings, gaps, ..SideGraph::default() }
+        SideGraph {
+            bindings,
+            gaps,
+            ..SideGraph::default()
+        }
     }
 
     #[test]
     fn added_removed_changed_and_moved() {
-        let base = side(vec![tool("a", "keep", "1", 3), tool("a", "moved", "2", 5), tool("a", "gone", "3", 7)], vec![]);
-        let head = side(vec![tool("a", "keep", "9", 3), tool("a", "moved", "2", 50), tool("a", "new", "4", 9)], vec![]);
+        let base = side(
+            vec![
+                tool("a", "keep", "1", 3),
+                tool("a", "moved", "2", 5),
+                tool("a", "gone", "3", 7),
+            ],
+            vec![],
+        );
+        let head = side(
+            vec![
+                tool("a", "keep", "9", 3),
+                tool("a", "moved", "2", 50),
+                tool("a", "new", "4", 9),
+            ],
+            vec![],
+        );
         let rows = compare_sides(&base, &head);
         let got: Vec<_> = rows.iter().map(|r| (r.tool.as_str(), r.change)).collect();
-        assert_eq!(got, vec![("gone", Change::Removed), ("keep", Change::Changed), ("new", Change::Added)]);
+        assert_eq!(
+            got,
+            vec![
+                ("gone", Change::Removed),
+                ("keep", Change::Changed),
+                ("new", Change::Added)
+            ]
+        );
     }
 
     #[test]
@@ -232,7 +288,10 @@ mod tests {
         let rows = compare_sides(&base, &head);
         assert_eq!(rows[0].change, Change::NotEstablished);
         assert_eq!(rows[0].candidate, Some(Change::Removed));
-        assert_eq!(rows[0].uncertainty, vec![("head", vec!["dynamic".to_string()])]);
+        assert_eq!(
+            rows[0].uncertainty,
+            vec![("head", vec!["dynamic".to_string()])]
+        );
         // A gap confined to another agent does not touch this row.
         let head = side(vec![], vec![Gap::agent("agent.py", "b", "other".into())]);
         assert_eq!(compare_sides(&base, &head)[0].change, Change::Removed);

@@ -49,7 +49,12 @@ fn binding_import<'f>(facts: &'f ModuleFacts, name: &str, scope: &str) -> Option
         current = if level.is_empty() {
             None
         } else {
-            Some(level.rsplit_once('.').map(|(parent, _)| parent).unwrap_or(""))
+            Some(
+                level
+                    .rsplit_once('.')
+                    .map(|(parent, _)| parent)
+                    .unwrap_or(""),
+            )
         };
     }
     None
@@ -67,11 +72,27 @@ mod tests {
         );
         let name = |n: &str| Value::Name(n.to_string());
         let attr = |p: &[&str]| Value::Attribute(p.iter().map(|s| s.to_string()).collect());
-        assert_eq!(imported_name(&facts, &name("A"), "").as_deref(), Some("agents.Agent"));
-        assert_eq!(imported_name(&facts, &attr(&["agents", "Agent"]), "").as_deref(), Some("agents.Agent"));
-        assert_eq!(imported_name(&facts, &attr(&["openai", "types", "X"]), "").as_deref(), Some("openai.types.X"));
-        assert_eq!(imported_name(&facts, &name("Local"), ""), None, "relative imports are not absolute names");
+        assert_eq!(
+            imported_name(&facts, &name("A"), "").as_deref(),
+            Some("agents.Agent")
+        );
+        assert_eq!(
+            imported_name(&facts, &attr(&["agents", "Agent"]), "").as_deref(),
+            Some("agents.Agent")
+        );
+        assert_eq!(
+            imported_name(&facts, &attr(&["openai", "types", "X"]), "").as_deref(),
+            Some("openai.types.X")
+        );
+        assert_eq!(
+            imported_name(&facts, &name("Local"), ""),
+            None,
+            "relative imports are not absolute names"
+        );
         assert_eq!(imported_name(&facts, &name("Agent"), ""), None);
-        assert_eq!(imported_name(&facts, &name("Agent"), "build").as_deref(), Some("google.adk.Agent"));
+        assert_eq!(
+            imported_name(&facts, &name("Agent"), "build").as_deref(),
+            Some("google.adk.Agent")
+        );
     }
 }

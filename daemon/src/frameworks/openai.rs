@@ -10,9 +10,12 @@ const SDK_PACKAGES: &[&str] = &["agents", "openai_agents"];
 
 /// Whether an absolute dotted name is `<sdk package>.<member>`.
 fn is_sdk_member(absolute: &str, member: &str) -> bool {
-    SDK_PACKAGES
-        .iter()
-        .any(|package| absolute.strip_prefix(package).and_then(|r| r.strip_prefix('.')) == Some(member))
+    SDK_PACKAGES.iter().any(|package| {
+        absolute
+            .strip_prefix(package)
+            .and_then(|r| r.strip_prefix('.'))
+            == Some(member)
+    })
 }
 
 /// Whether the module imports the SDK at all (a `sources[]` entry).
@@ -58,7 +61,8 @@ pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AgentConstruction<'_>> {
         .calls
         .iter()
         .filter(|call| {
-            imported_name(facts, &call.callee, &call.scope).is_some_and(|name| is_sdk_member(&name, "Agent"))
+            imported_name(facts, &call.callee, &call.scope)
+                .is_some_and(|name| is_sdk_member(&name, "Agent"))
         })
         .map(|call| AgentConstruction {
             identity: construction_identity(call),
@@ -111,20 +115,29 @@ pub fn list_argument(call: &CallFact, keyword: &str) -> ListArgument {
 /// wins), or `None` when the function is not decorated with the SDK's
 /// `function_tool`.
 pub fn function_tool_name(facts: &ModuleFacts, function: &FunctionFact) -> Option<String> {
-    let enclosing = function.qualname.rsplit_once('.').map(|(parent, _)| parent).unwrap_or("");
+    let enclosing = function
+        .qualname
+        .rsplit_once('.')
+        .map(|(parent, _)| parent)
+        .unwrap_or("");
     for decorator in &function.decorators {
         let (callee, keywords) = match decorator {
-            Value::Call { callee, keywords, .. } => (callee.as_ref(), keywords.as_slice()),
+            Value::Call {
+                callee, keywords, ..
+            } => (callee.as_ref(), keywords.as_slice()),
             other => (other, &[][..]),
         };
-        let is_tool = imported_name(facts, callee, enclosing).is_some_and(|name| is_sdk_member(&name, "function_tool"));
+        let is_tool = imported_name(facts, callee, enclosing)
+            .is_some_and(|name| is_sdk_member(&name, "function_tool"));
         if !is_tool {
             continue;
         }
-        let overridden = keywords.iter().find_map(|(name, value)| match (name.as_deref(), value) {
-            (Some("name_override"), Value::Str(name)) => Some(name.clone()),
-            _ => None,
-        });
+        let overridden = keywords
+            .iter()
+            .find_map(|(name, value)| match (name.as_deref(), value) {
+                (Some("name_override"), Value::Str(name)) => Some(name.clone()),
+                _ => None,
+            });
         return Some(overridden.unwrap_or_else(|| function.name.clone()));
     }
     None
@@ -164,14 +177,34 @@ voice = LkAgent(name="voice", tools=[lookup])
         assert_eq!(agents[0].line, 17);
         assert_eq!(
             list_argument(agents[0].call, "tools"),
-            ListArgument::Members(vec![ListMember::Name("lookup".into()), ListMember::Name("other".into())])
+            ListArgument::Members(vec![
+                ListMember::Name("lookup".into()),
+                ListMember::Name("other".into())
+            ])
         );
         assert_eq!(agents[1].identity.as_deref(), Some("helper"));
-        assert_eq!(list_argument(agents[1].call, "tools"), ListArgument::Dynamic);
-        assert_eq!(list_argument(agents[1].call, "handoffs"), ListArgument::Absent);
+        assert_eq!(
+            list_argument(agents[1].call, "tools"),
+            ListArgument::Dynamic
+        );
+        assert_eq!(
+            list_argument(agents[1].call, "handoffs"),
+            ListArgument::Absent
+        );
 
-        let names: Vec<_> = facts.functions.iter().map(|f| function_tool_name(&facts, f)).collect();
-        assert_eq!(names, vec![Some("lookup".to_string()), Some("renamed".to_string()), None]);
+        let names: Vec<_> = facts
+            .functions
+            .iter()
+            .map(|f| function_tool_name(&facts, f))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                Some("lookup".to_string()),
+                Some("renamed".to_string()),
+                None
+            ]
+        );
         assert!(is_sdk_source(&facts));
     }
 

@@ -77,9 +77,11 @@ impl Repository {
                 root_tree.to_hex_with_len(12)
             ))
         })?;
-        let entry = tree
-            .lookup_entry_by_path(scope)
-            .map_err(|err| DiffError::Config(format!("The tree of the scope {scope} could not be read: {err}")))?;
+        let entry = tree.lookup_entry_by_path(scope).map_err(|err| {
+            DiffError::Config(format!(
+                "The tree of the scope {scope} could not be read: {err}"
+            ))
+        })?;
         Ok(match entry {
             None => ScopeLookup::Absent,
             Some(entry) if entry.mode().is_tree() => ScopeLookup::Directory(entry.object_id()),
@@ -100,14 +102,22 @@ impl Repository {
                 ))
             })?;
             let decoded = tree.decode().map_err(|err| {
-                DiffError::Config(format!("Tree {} is malformed: {err}", tree_id.to_hex_with_len(12)))
+                DiffError::Config(format!(
+                    "Tree {} is malformed: {err}",
+                    tree_id.to_hex_with_len(12)
+                ))
             })?;
             for entry in &decoded.entries {
                 let name = entry.filename.to_string();
-                let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}/{name}") };
+                let path = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}/{name}")
+                };
                 match entry.mode.kind() {
                     EntryKind::Tree => {
-                        if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv") {
+                        if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv")
+                        {
                             continue;
                         }
                         if depth + 1 >= MAX_TREE_DEPTH {
@@ -120,11 +130,17 @@ impl Repository {
                         if crate::paths::is_test_path(&path) {
                             listing.tests.push(path);
                         } else {
-                            listing.python.push(PythonFile { path, blob: entry.oid.to_owned() });
+                            listing.python.push(PythonFile {
+                                path,
+                                blob: entry.oid.to_owned(),
+                            });
                         }
                     }
                     EntryKind::Link if name.ends_with(".py") => listing.linked_python.push(path),
-                    EntryKind::Commit => listing.gitlinks.push(GitLink { path, commit: entry.oid.to_owned() }),
+                    EntryKind::Commit => listing.gitlinks.push(GitLink {
+                        path,
+                        commit: entry.oid.to_owned(),
+                    }),
                     _ => {}
                 }
             }

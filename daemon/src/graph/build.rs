@@ -44,12 +44,23 @@ pub fn build_side(input: SideInput) -> SideGraph {
     let mut gaps: BTreeSet<Gap> = input.gaps.into_iter().collect();
     for file in &input.files {
         if file.facts.syntax_error.is_some() {
-            gaps.insert(Gap::file(&file.path, format!("Python input could not be parsed: {}", file.path)));
+            gaps.insert(Gap::file(
+                &file.path,
+                format!("Python input could not be parsed: {}", file.path),
+            ));
             continue;
         }
         if openai::is_sdk_source(&file.facts) {
-            graph.sources.push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
-            ModuleReader { path: &file.path, facts: &file.facts, graph: &mut graph, gaps: &mut gaps }.read();
+            graph
+                .sources
+                .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
+            ModuleReader {
+                path: &file.path,
+                facts: &file.facts,
+                graph: &mut graph,
+                gaps: &mut gaps,
+            }
+            .read();
         }
     }
     graph.sources.sort();
@@ -98,7 +109,10 @@ impl ModuleReader<'_> {
                 self.gaps.insert(Gap::agent(
                     self.path,
                     identity,
-                    format!("Ambiguous agent identity: {}", tuple_repr(&[self.path, identity])),
+                    format!(
+                        "Ambiguous agent identity: {}",
+                        tuple_repr(&[self.path, identity])
+                    ),
                 ));
                 continue;
             }
@@ -147,9 +161,18 @@ impl ModuleReader<'_> {
                 str_repr(name)
             )
         };
-        let bindings: Vec<_> = self.facts.module_bindings.iter().filter(|b| b.name == name).collect();
+        let bindings: Vec<_> = self
+            .facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name)
+            .collect();
         let Some(first) = bindings.first() else {
-            let why = format!("{} is not bound at module level in {}.", str_repr(name), self.path);
+            let why = format!(
+                "{} is not bound at module level in {}.",
+                str_repr(name),
+                self.path
+            );
             return self.agent_gap(agent, unresolved(why));
         };
         if bindings.iter().all(|b| b.kind == BindingKind::Function) && bindings.len() > 1 {
@@ -181,7 +204,11 @@ impl ModuleReader<'_> {
             );
             return self.agent_gap(agent, unresolved(why));
         }
-        let function = self.facts.functions.iter().find(|f| f.module_level && f.name == name);
+        let function = self
+            .facts
+            .functions
+            .iter()
+            .find(|f| f.module_level && f.name == name);
         let Some(function) = function.filter(|_| first.kind == BindingKind::Function) else {
             let why = format!(
                 "{} at {}:{} is not a function definition this reader follows.",
@@ -216,7 +243,12 @@ impl ModuleReader<'_> {
     }
 
     /// Handoffs to agents constructed in the same module, by their identity.
-    fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>, sites: &BTreeMap<&str, usize>) {
+    fn read_handoffs(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        sites: &BTreeMap<&str, usize>,
+    ) {
         let members = match openai::list_argument(construction.call, "handoffs") {
             ListArgument::Absent => return,
             ListArgument::Members(members) => members,
@@ -233,7 +265,9 @@ impl ModuleReader<'_> {
                         tool_key: format!("handoff:{}:{target}", self.path),
                         tool: target.clone(),
                         binding_location: (self.path.to_string(), construction.line),
-                        edge: Edge::Handoff { target_source: self.path.to_string() },
+                        edge: Edge::Handoff {
+                            target_source: self.path.to_string(),
+                        },
                     });
                 }
                 _ => self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs")),
@@ -278,11 +312,36 @@ other = Agent(name="Other", tools=make())
     #[test]
     fn tools_handoffs_and_gaps_are_read() {
         let graph = side(&[("agent.py", AGENT), ("broken.py", "def (:\n")]);
-        assert_eq!(graph.sources, vec![("openai_agents_sdk".to_string(), "agent.py".to_string())]);
-        let agents: Vec<_> = graph.agents.iter().map(|a| (a.name.as_str(), a.location.as_str())).collect();
-        assert_eq!(agents, vec![("other", "agent.py:12"), ("support", "agent.py:10"), ("triage", "agent.py:11")]);
-        let keys: Vec<_> = graph.bindings.iter().map(|b| (b.agent.as_str(), b.tool_key.as_str())).collect();
-        assert_eq!(keys, vec![("support", "lookup"), ("triage", "handoff:agent.py:support"), ("triage", "lookup")]);
+        assert_eq!(
+            graph.sources,
+            vec![("openai_agents_sdk".to_string(), "agent.py".to_string())]
+        );
+        let agents: Vec<_> = graph
+            .agents
+            .iter()
+            .map(|a| (a.name.as_str(), a.location.as_str()))
+            .collect();
+        assert_eq!(
+            agents,
+            vec![
+                ("other", "agent.py:12"),
+                ("support", "agent.py:10"),
+                ("triage", "agent.py:11")
+            ]
+        );
+        let keys: Vec<_> = graph
+            .bindings
+            .iter()
+            .map(|b| (b.agent.as_str(), b.tool_key.as_str()))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("support", "lookup"),
+                ("triage", "handoff:agent.py:support"),
+                ("triage", "lookup")
+            ]
+        );
         let reasons: Vec<_> = graph.gaps.iter().map(|g| g.reason.as_str()).collect();
         assert_eq!(
             reasons,
@@ -293,7 +352,10 @@ other = Agent(name="Other", tools=make())
                 "Python input could not be parsed: broken.py",
             ]
         );
-        assert!(graph.gaps.iter().all(|g| g.affects == Affects::BindingPresence));
+        assert!(graph
+            .gaps
+            .iter()
+            .all(|g| g.affects == Affects::BindingPresence));
         match &graph.bindings[0].edge {
             Edge::Tool(def) => {
                 assert_eq!(def.line, Some(4));
@@ -310,6 +372,9 @@ other = Agent(name="Other", tools=make())
             "from agents import Agent\nx = Agent(name='a', tools=[])\nx = Agent(name='b', tools=[])\n",
         )]);
         assert!(graph.bindings.is_empty());
-        assert_eq!(graph.gaps[0].reason, "Ambiguous agent identity: ('a.py', 'x')");
+        assert_eq!(
+            graph.gaps[0].reason,
+            "Ambiguous agent identity: ('a.py', 'x')"
+        );
     }
 }

@@ -72,11 +72,23 @@ pub struct Gap {
 
 impl Gap {
     pub fn scope_wide(reason: String) -> Self {
-        Gap { source: None, agent: None, tool: None, affects: Affects::BindingPresence, reason }
+        Gap {
+            source: None,
+            agent: None,
+            tool: None,
+            affects: Affects::BindingPresence,
+            reason,
+        }
     }
 
     pub fn file(source: &str, reason: String) -> Self {
-        Gap { source: Some(source.to_string()), agent: None, tool: None, affects: Affects::BindingPresence, reason }
+        Gap {
+            source: Some(source.to_string()),
+            agent: None,
+            tool: None,
+            affects: Affects::BindingPresence,
+            reason,
+        }
     }
 
     pub fn agent(source: &str, agent: &str, reason: String) -> Self {

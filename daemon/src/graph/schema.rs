@@ -62,7 +62,10 @@ fn json_type(annotation: Option<&Value>) -> String {
     match last {
         Some("int" | "float") => "number",
         Some("bool") => "boolean",
-        Some("list" | "List" | "tuple" | "Tuple" | "set" | "Set" | "frozenset" | "FrozenSet" | "Sequence") => "array",
+        Some(
+            "list" | "List" | "tuple" | "Tuple" | "set" | "Set" | "frozenset" | "FrozenSet"
+            | "Sequence",
+        ) => "array",
         Some("dict" | "Dict" | "Mapping") => "object",
         _ => "string",
     }
@@ -85,7 +88,11 @@ pub fn unparse(value: &Value) -> String {
         Value::Starred(inner) => format!("*{}", unparse(inner)),
         Value::Subscript { base, index } => format!("{}[{}]", unparse(base), join(index)),
         Value::Union(parts) => parts.iter().map(unparse).collect::<Vec<_>>().join(" | "),
-        Value::Call { callee, args, keywords } => {
+        Value::Call {
+            callee,
+            args,
+            keywords,
+        } => {
             let mut parts: Vec<String> = args.iter().map(unparse).collect();
             for (name, value) in keywords {
                 parts.push(match name {
@@ -119,7 +126,11 @@ mod tests {
         let i = interface_of(
             "def refund(ctx, order_id: str, amount: float, n: int, tags: list[str], opt: Optional[str] = None, x=3, *args, y: Dict[str, int], **kw) -> dict[str, int]:\n    pass\n",
         );
-        let types: Vec<(&str, &str)> = i.properties.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+        let types: Vec<(&str, &str)> = i
+            .properties
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
         assert_eq!(
             types,
             vec![
@@ -134,13 +145,22 @@ mod tests {
         );
         assert_eq!(i.required, vec!["order_id", "amount", "n", "tags", "y"]);
         assert_eq!(i.output.as_deref(), Some("object"));
-        assert_eq!(i.signature, "refund(order_id, amount, n, tags, opt, x, y) -> dict[str, int]");
+        assert_eq!(
+            i.signature,
+            "refund(order_id, amount, n, tags, opt, x, y) -> dict[str, int]"
+        );
     }
 
     #[test]
     fn return_annotations_are_unparsed() {
-        assert_eq!(interface_of("def f() -> 'a' 'b':\n    pass\n").signature, "f() -> 'ab'");
-        assert_eq!(interface_of("def f() -> int | None:\n    pass\n").signature, "f() -> int | None");
+        assert_eq!(
+            interface_of("def f() -> 'a' 'b':\n    pass\n").signature,
+            "f() -> 'ab'"
+        );
+        assert_eq!(
+            interface_of("def f() -> int | None:\n    pass\n").signature,
+            "f() -> int | None"
+        );
         let none = interface_of("def f():\n    pass\n");
         assert_eq!(none.signature, "f()");
         assert_eq!(none.output, None);

@@ -55,7 +55,11 @@ impl Indexer {
     /// remembers.
     pub fn start(engine: Arc<Engine>) -> Arc<Self> {
         let (sender, receiver) = mpsc::channel();
-        let indexer = Arc::new(Indexer { engine, watched: Mutex::new(HashMap::new()), wake: Mutex::new(sender) });
+        let indexer = Arc::new(Indexer {
+            engine,
+            watched: Mutex::new(HashMap::new()),
+            wake: Mutex::new(sender),
+        });
         let worker = Arc::clone(&indexer);
         let spawned = std::thread::Builder::new()
             .name("shipgate-indexer".into())
@@ -63,13 +67,22 @@ impl Indexer {
         if let Err(err) = spawned {
             eprintln!("shipgate: background indexing is off: could not start its thread: {err}");
         }
-        let remembered = indexer.engine.cache().kv().entries(Namespace::Repositories).unwrap_or_default();
+        let remembered = indexer
+            .engine
+            .cache()
+            .kv()
+            .entries(Namespace::Repositories)
+            .unwrap_or_default();
         for (key, value) in remembered {
             let path = PathBuf::from(String::from_utf8_lossy(&key).into_owned());
             let record: WatchedRecord = postcard::from_bytes(&value).unwrap_or_default();
             if let Err(err) = indexer.watch_with(&path, record) {
                 eprintln!("shipgate: no longer watching {}: {err}", path.display());
-                let _ = indexer.engine.cache().kv().remove(Namespace::Repositories, &key);
+                let _ = indexer
+                    .engine
+                    .cache()
+                    .kv()
+                    .remove(Namespace::Repositories, &key);
             }
         }
         indexer
@@ -77,7 +90,9 @@ impl Indexer {
 
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Watched>> {
         // A panic while holding the lock leaves plain data behind; keep going.
-        self.watched.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.watched
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Registers a repository (any path inside it) and indexes its heads.
@@ -97,7 +112,13 @@ impl Indexer {
         let last_error = watcher.as_ref().err().cloned();
         self.lock().insert(
             root.clone(),
-            Watched { repo, record, last_error, pending: 1, _watcher: watcher.ok() },
+            Watched {
+                repo,
+                record,
+                last_error,
+                pending: 1,
+                _watcher: watcher.ok(),
+            },
         );
         self.persist(&root);
         self.notify(root);
@@ -106,15 +127,24 @@ impl Indexer {
 
     /// Watches the git directory itself (HEAD, packed-refs) and `refs/`
     /// recursively; never `objects/`, which changes on every fetch.
-    fn fs_watcher(&self, repo: &Repository, root: &Path) -> Result<notify::RecommendedWatcher, String> {
-        let wake = self.wake.lock().map_err(|_| "indexer channel poisoned".to_string())?.clone();
+    fn fs_watcher(
+        &self,
+        repo: &Repository,
+        root: &Path,
+    ) -> Result<notify::RecommendedWatcher, String> {
+        let wake = self
+            .wake
+            .lock()
+            .map_err(|_| "indexer channel poisoned".to_string())?
+            .clone();
         let root = root.to_path_buf();
-        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            if event.is_ok() {
-                let _ = wake.send(root.clone());
-            }
-        })
-        .map_err(|err| format!("cannot watch: {err}"))?;
+        let mut watcher =
+            notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                if event.is_ok() {
+                    let _ = wake.send(root.clone());
+                }
+            })
+            .map_err(|err| format!("cannot watch: {err}"))?;
         let git_dir = repo.git_dir();
         watcher
             .watch(&git_dir, RecursiveMode::NonRecursive)
@@ -132,7 +162,9 @@ impl Indexer {
     pub fn unwatch(&self, workspace: &Path) -> Result<(PathBuf, bool), String> {
         let root = match Repository::discover(workspace) {
             Ok(repo) => repo.root().to_path_buf(),
-            Err(_) => workspace.canonicalize().unwrap_or_else(|_| workspace.to_path_buf()),
+            Err(_) => workspace
+                .canonicalize()
+                .unwrap_or_else(|_| workspace.to_path_buf()),
         };
         let was = self.lock().remove(&root).is_some();
         let _ = self
@@ -149,7 +181,12 @@ impl Indexer {
             .iter()
             .map(|(path, watched)| RepositoryStatus {
                 path: path.clone(),
-                indexed: watched.record.indexed.iter().map(|(b, c)| (b.clone(), c.clone())).collect(),
+                indexed: watched
+                    .record
+                    .indexed
+                    .iter()
+                    .map(|(b, c)| (b.clone(), c.clone()))
+                    .collect(),
                 last_error: watched.last_error.clone(),
                 pending: watched.pending,
             })
@@ -168,11 +205,11 @@ impl Indexer {
         let record = self.lock().get(root).map(|w| w.record.clone());
         if let Some(record) = record {
             if let Ok(bytes) = postcard::to_stdvec(&record) {
-                let _ = self
-                    .engine
-                    .cache()
-                    .kv()
-                    .put(Namespace::Repositories, root.to_string_lossy().as_bytes(), &bytes);
+                let _ = self.engine.cache().kv().put(
+                    Namespace::Repositories,
+                    root.to_string_lossy().as_bytes(),
+                    &bytes,
+                );
             }
         }
     }
@@ -192,11 +229,18 @@ impl Indexer {
     }
 
     fn index_repository(&self, root: &Path) {
-        let Some((repo, indexed)) = self.lock().get(root).map(|w| (w.repo.clone(), w.record.indexed.clone())) else {
+        let Some((repo, indexed)) = self
+            .lock()
+            .get(root)
+            .map(|w| (w.repo.clone(), w.record.indexed.clone()))
+        else {
             return;
         };
         let heads = repo.branch_heads();
-        let todo: Vec<_> = heads.into_iter().filter(|(b, c)| indexed.get(b) != Some(&c.to_string())).collect();
+        let todo: Vec<_> = heads
+            .into_iter()
+            .filter(|(b, c)| indexed.get(b) != Some(&c.to_string()))
+            .collect();
         if let Some(watched) = self.lock().get_mut(root) {
             watched.pending = u32::try_from(todo.len()).unwrap_or(u32::MAX);
         }
@@ -204,7 +248,9 @@ impl Indexer {
         for (branch, commit) in todo {
             let result = self.engine.index_commit(&repo, commit);
             let mut guard = self.lock();
-            let Some(watched) = guard.get_mut(root) else { return };
+            let Some(watched) = guard.get_mut(root) else {
+                return;
+            };
             watched.pending = watched.pending.saturating_sub(1);
             match result {
                 Ok(()) => {

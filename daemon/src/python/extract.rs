@@ -235,7 +235,9 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.pending_target = None;
             }
             Stmt::AnnAssign(assign) => {
-                if let (Some(value), Some(spelled)) = (&assign.value, target_spelling(&assign.target)) {
+                if let (Some(value), Some(spelled)) =
+                    (&assign.value, target_spelling(&assign.target))
+                {
                     self.pending_target = Some((value.as_ref() as *const Expr, spelled));
                 }
                 if assign.value.is_some() {
@@ -248,7 +250,12 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.bind_target(&assign.target, BindingKind::Other);
                 visitor::walk_stmt(self, stmt);
             }
-            Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::With(_) | Stmt::Try(_) | Stmt::Match(_) => {
+            Stmt::If(_)
+            | Stmt::For(_)
+            | Stmt::While(_)
+            | Stmt::With(_)
+            | Stmt::Try(_)
+            | Stmt::Match(_) => {
                 if let Stmt::For(for_stmt) = stmt {
                     self.conditional_depth += 1;
                     self.bind_target(&for_stmt.target, BindingKind::Other);
@@ -374,7 +381,12 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
                 .keywords
                 .iter()
                 .take(MAX_LIST_MEMBERS)
-                .map(|k| (k.arg.as_ref().map(|a| a.id.to_string()), value_of(&k.value, next)))
+                .map(|k| {
+                    (
+                        k.arg.as_ref().map(|a| a.id.to_string()),
+                        value_of(&k.value, next),
+                    )
+                })
                 .collect(),
         },
         Expr::Subscript(sub) => Value::Subscript {
@@ -403,7 +415,9 @@ fn kind_name(expr: &Expr) -> &'static str {
         Expr::BinOp(_) => "binary operation",
         Expr::BoolOp(_) => "boolean operation",
         Expr::If(_) => "conditional expression",
-        Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => "comprehension",
+        Expr::ListComp(_) | Expr::SetComp(_) | Expr::DictComp(_) | Expr::Generator(_) => {
+            "comprehension"
+        }
         Expr::Lambda(_) => "lambda",
         Expr::Dict(_) => "dict",
         Expr::Set(_) => "set",

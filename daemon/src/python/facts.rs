@@ -111,7 +111,9 @@ pub struct CallFact {
 
 impl CallFact {
     pub fn keyword(&self, name: &str) -> Option<&KeywordFact> {
-        self.keywords.iter().find(|k| k.name.as_deref() == Some(name))
+        self.keywords
+            .iter()
+            .find(|k| k.name.as_deref() == Some(name))
     }
 }
 

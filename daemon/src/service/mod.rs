@@ -24,7 +24,11 @@ pub struct Activity {
 
 impl Activity {
     pub fn new() -> Self {
-        Activity { started: Instant::now(), last_millis: AtomicU64::new(0), in_flight: AtomicUsize::new(0) }
+        Activity {
+            started: Instant::now(),
+            last_millis: AtomicU64::new(0),
+            in_flight: AtomicUsize::new(0),
+        }
     }
 
     fn touch(&self) {
@@ -90,10 +94,14 @@ fn error_status(err: DiffError) -> Status {
     status
 }
 
-fn err_kind_value(status: &Status) -> Result<tonic::metadata::MetadataValue<tonic::metadata::Ascii>, ()> {
+fn err_kind_value(
+    status: &Status,
+) -> Result<tonic::metadata::MetadataValue<tonic::metadata::Ascii>, ()> {
     let kind = match status.code() {
         tonic::Code::InvalidArgument => "usage",
-        tonic::Code::FailedPrecondition if status.message().contains("(objects_missing)") => "objects_missing",
+        tonic::Code::FailedPrecondition if status.message().contains("(objects_missing)") => {
+            "objects_missing"
+        }
         tonic::Code::FailedPrecondition => "config_error",
         _ => "internal",
     };
@@ -106,7 +114,9 @@ fn non_empty(value: String) -> Option<String> {
 
 fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
     if raw.is_empty() {
-        return Err(Status::invalid_argument("workspace is required: pass the repository path"));
+        return Err(Status::invalid_argument(
+            "workspace is required: pass the repository path",
+        ));
     }
     let path = PathBuf::from(raw);
     if !path.is_absolute() {
@@ -119,7 +129,10 @@ fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
 
 #[tonic::async_trait]
 impl Shipgate for ShipgateService {
-    async fn diff(&self, request: Request<pb::DiffRequest>) -> Result<Response<pb::DiffResponse>, Status> {
+    async fn diff(
+        &self,
+        request: Request<pb::DiffRequest>,
+    ) -> Result<Response<pb::DiffResponse>, Status> {
         let _in_flight = self.activity.begin();
         let req = request.into_inner();
         let engine_request = EngineRequest {
@@ -144,12 +157,19 @@ impl Shipgate for ShipgateService {
         }))
     }
 
-    async fn status(&self, _request: Request<pb::StatusRequest>) -> Result<Response<pb::StatusResponse>, Status> {
+    async fn status(
+        &self,
+        _request: Request<pb::StatusRequest>,
+    ) -> Result<Response<pb::StatusResponse>, Status> {
         let _in_flight = self.activity.begin();
         let cache = self.engine.cache();
         let counters = |name: &str, c: &crate::store::Counters| {
             let (hits, misses) = c.snapshot();
-            pb::CacheCounters { cache: name.to_string(), hits, misses }
+            pb::CacheCounters {
+                cache: name.to_string(),
+                hits,
+                misses,
+            }
         };
         let repositories = self
             .indexer
@@ -173,13 +193,19 @@ impl Shipgate for ShipgateService {
             store_path: cache.kv().path().display().to_string(),
             store_size_bytes: cache.kv().size_on_disk(),
             repositories,
-            caches: vec![counters("facts", &cache.facts), counters("graphs", &cache.graphs)],
+            caches: vec![
+                counters("facts", &cache.facts),
+                counters("graphs", &cache.graphs),
+            ],
             pid: std::process::id(),
             listen: self.listen.clone(),
         }))
     }
 
-    async fn watch(&self, request: Request<pb::WatchRequest>) -> Result<Response<pb::WatchResponse>, Status> {
+    async fn watch(
+        &self,
+        request: Request<pb::WatchRequest>,
+    ) -> Result<Response<pb::WatchResponse>, Status> {
         let _in_flight = self.activity.begin();
         let path = workspace_path(&request.into_inner().workspace)?;
         let indexer = Arc::clone(&self.indexer);
@@ -187,17 +213,31 @@ impl Shipgate for ShipgateService {
             .await
             .map_err(|err| Status::internal(err.to_string()))?
             .map_err(Status::failed_precondition)?;
-        Ok(Response::new(pb::WatchResponse { repository: root.display().to_string() }))
+        Ok(Response::new(pb::WatchResponse {
+            repository: root.display().to_string(),
+        }))
     }
 
-    async fn unwatch(&self, request: Request<pb::UnwatchRequest>) -> Result<Response<pb::UnwatchResponse>, Status> {
+    async fn unwatch(
+        &self,
+        request: Request<pb::UnwatchRequest>,
+    ) -> Result<Response<pb::UnwatchResponse>, Status> {
         let _in_flight = self.activity.begin();
         let path = workspace_path(&request.into_inner().workspace)?;
-        let (root, was_watched) = self.indexer.unwatch(&path).map_err(Status::failed_precondition)?;
-        Ok(Response::new(pb::UnwatchResponse { repository: root.display().to_string(), was_watched }))
+        let (root, was_watched) = self
+            .indexer
+            .unwatch(&path)
+            .map_err(Status::failed_precondition)?;
+        Ok(Response::new(pb::UnwatchResponse {
+            repository: root.display().to_string(),
+            was_watched,
+        }))
     }
 
-    async fn shutdown(&self, _request: Request<pb::ShutdownRequest>) -> Result<Response<pb::ShutdownResponse>, Status> {
+    async fn shutdown(
+        &self,
+        _request: Request<pb::ShutdownRequest>,
+    ) -> Result<Response<pb::ShutdownResponse>, Status> {
         let _ = self.shutdown.send(true);
         Ok(Response::new(pb::ShutdownResponse {}))
     }

@@ -15,8 +15,12 @@ pub struct DataDirLock {
 
 impl DataDirLock {
     pub fn acquire(data_dir: &Path) -> Result<Self, String> {
-        std::fs::create_dir_all(data_dir)
-            .map_err(|err| format!("cannot create the data directory {}: {err}", data_dir.display()))?;
+        std::fs::create_dir_all(data_dir).map_err(|err| {
+            format!(
+                "cannot create the data directory {}: {err}",
+                data_dir.display()
+            )
+        })?;
         let path = data_dir.join("daemon.lock");
         let mut file = OpenOptions::new()
             .read(true)
@@ -29,7 +33,11 @@ impl DataDirLock {
             let mut holder = String::new();
             let _ = file.read_to_string(&mut holder);
             let holder = holder.trim();
-            let who = if holder.is_empty() { "another process".to_string() } else { format!("pid {holder}") };
+            let who = if holder.is_empty() {
+                "another process".to_string()
+            } else {
+                format!("pid {holder}")
+            };
             return Err(format!(
                 "another shipgate daemon ({who}) already serves the data directory {}; stop it with `shipgate-client shutdown` or pick another --data-dir",
                 data_dir.display()
@@ -52,7 +60,10 @@ mod tests {
         let dir = tempfile::tempdir().map_err(|e| e.to_string()).unwrap();
         let first = DataDirLock::acquire(dir.path()).unwrap();
         let second = DataDirLock::acquire(dir.path()).unwrap_err();
-        assert!(second.contains(&format!("pid {}", std::process::id())), "{second}");
+        assert!(
+            second.contains(&format!("pid {}", std::process::id())),
+            "{second}"
+        );
         drop(first);
         assert!(DataDirLock::acquire(dir.path()).is_ok());
     }

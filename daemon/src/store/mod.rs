@@ -53,7 +53,10 @@ pub struct Counters {
 
 impl Counters {
     pub fn snapshot(&self) -> (u64, u64) {
-        (self.hits.load(Ordering::Relaxed), self.misses.load(Ordering::Relaxed))
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
     }
 }
 
@@ -66,7 +69,11 @@ pub struct Cache {
 
 impl Cache {
     pub fn new(kv: Box<dyn KvStore>) -> Self {
-        Cache { kv, facts: Counters::default(), graphs: Counters::default() }
+        Cache {
+            kv,
+            facts: Counters::default(),
+            graphs: Counters::default(),
+        }
     }
 
     pub fn kv(&self) -> &dyn KvStore {
@@ -75,7 +82,12 @@ impl Cache {
 
     /// Reads a typed value; an undecodable one is treated as absent (and
     /// will be overwritten), never as an error of the request.
-    pub fn get<T: DeserializeOwned>(&self, namespace: Namespace, key: &[u8], counters: Option<&Counters>) -> Option<T> {
+    pub fn get<T: DeserializeOwned>(
+        &self,
+        namespace: Namespace,
+        key: &[u8],
+        counters: Option<&Counters>,
+    ) -> Option<T> {
         let found = self
             .kv
             .get(namespace, key)
@@ -83,15 +95,25 @@ impl Cache {
             .flatten()
             .and_then(|bytes| postcard::from_bytes::<T>(&bytes).ok());
         if let Some(counters) = counters {
-            let counter = if found.is_some() { &counters.hits } else { &counters.misses };
+            let counter = if found.is_some() {
+                &counters.hits
+            } else {
+                &counters.misses
+            };
             counter.fetch_add(1, Ordering::Relaxed);
         }
         found
     }
 
     /// Writes a typed value. A failed write loses only a cache entry.
-    pub fn put<T: Serialize>(&self, namespace: Namespace, key: &[u8], value: &T) -> Result<(), String> {
-        let bytes = postcard::to_stdvec(value).map_err(|err| format!("encoding a cache value: {err}"))?;
+    pub fn put<T: Serialize>(
+        &self,
+        namespace: Namespace,
+        key: &[u8],
+        value: &T,
+    ) -> Result<(), String> {
+        let bytes =
+            postcard::to_stdvec(value).map_err(|err| format!("encoding a cache value: {err}"))?;
         self.kv.put(namespace, key, &bytes)
     }
 

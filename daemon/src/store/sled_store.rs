@@ -35,7 +35,10 @@ impl SledStore {
                         .unwrap_or(0)
                 ));
                 std::fs::rename(&path, &aside).map_err(|err| {
-                    format!("the store at {} is unusable ({first}) and could not be moved aside: {err}", path.display())
+                    format!(
+                        "the store at {} is unusable ({first}) and could not be moved aside: {err}",
+                        path.display()
+                    )
                 })?;
                 eprintln!(
                     "shipgate: the store at {} was unusable ({first}); moved it to {} and started a new one",
@@ -58,10 +61,14 @@ impl SledStore {
             Some(format) if format.as_ref() == STORE_FORMAT => {}
             Some(_) => return Err("the store has another format".to_string()),
             None => {
-                db.insert(FORMAT_KEY, STORE_FORMAT).map_err(|err| err.to_string())?;
+                db.insert(FORMAT_KEY, STORE_FORMAT)
+                    .map_err(|err| err.to_string())?;
             }
         }
-        let tree = |name: &str| db.open_tree(name).map_err(|err| format!("opening tree {name}: {err}"));
+        let tree = |name: &str| {
+            db.open_tree(name)
+                .map_err(|err| format!("opening tree {name}: {err}"))
+        };
         Ok(SledStore {
             facts: tree(Namespace::Facts.tree_name())?,
             graphs: tree(Namespace::Graphs.tree_name())?,
@@ -89,17 +96,27 @@ impl KvStore for SledStore {
     }
 
     fn put(&self, namespace: Namespace, key: &[u8], value: &[u8]) -> Result<(), String> {
-        self.tree(namespace).insert(key, value).map(|_| ()).map_err(|err| err.to_string())
+        self.tree(namespace)
+            .insert(key, value)
+            .map(|_| ())
+            .map_err(|err| err.to_string())
     }
 
     fn remove(&self, namespace: Namespace, key: &[u8]) -> Result<(), String> {
-        self.tree(namespace).remove(key).map(|_| ()).map_err(|err| err.to_string())
+        self.tree(namespace)
+            .remove(key)
+            .map(|_| ())
+            .map_err(|err| err.to_string())
     }
 
     fn entries(&self, namespace: Namespace) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
         self.tree(namespace)
             .iter()
-            .map(|entry| entry.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(|err| err.to_string()))
+            .map(|entry| {
+                entry
+                    .map(|(k, v)| (k.to_vec(), v.to_vec()))
+                    .map_err(|err| err.to_string())
+            })
             .collect()
     }
 
@@ -129,7 +146,10 @@ mod tests {
             store.flush().unwrap();
         }
         let store = SledStore::open(dir.path()).unwrap();
-        assert_eq!(store.get(Namespace::Facts, b"k").unwrap(), Some(b"v".to_vec()));
+        assert_eq!(
+            store.get(Namespace::Facts, b"k").unwrap(),
+            Some(b"v".to_vec())
+        );
         store.db.insert(FORMAT_KEY, b"other".as_slice()).unwrap();
         store.flush().unwrap();
         drop(store);
@@ -138,7 +158,11 @@ mod tests {
         let moved = std::fs::read_dir(dir.path())
             .unwrap()
             .filter_map(Result::ok)
-            .any(|e| e.file_name().to_string_lossy().starts_with("store.damaged-"));
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("store.damaged-")
+            });
         assert!(moved);
     }
 }
