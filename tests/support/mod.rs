@@ -1,0 +1,220 @@
+//! Test support: real git repositories built from per-commit file maps, the
+//! real daemon on a temporary socket and store, and the real client binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The workspace's binaries, built once per test process (cargo builds a
+/// package's binaries only for that package's own integration tests).
+pub fn binaries() -> &'static (PathBuf, PathBuf) {
+    static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "-p", "shipgate-daemon", "-p", "shipgate-client"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the binaries failed");
+        let test_exe = std::env::current_exe().expect("test executable path");
+        // target/<profile>/deps/<test> → target/<profile>
+        let dir = test_exe.parent().and_then(Path::parent).expect("target dir").to_path_buf();
+        (dir.join("shipgate-daemon"), dir.join("shipgate-client"))
+    })
+}
+
+/// A git repository in a temporary directory.
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+impl Repo {
+    pub fn new() -> Self {
+        let repo = Repo { dir: tempfile::tempdir().expect("temp dir") };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.email", "test@example.com"]);
+        repo.git(&["config", "user.name", "Test"]);
+        repo.git(&["config", "commit.gpgsign", "false"]);
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        let output = Command::new("git").args(args).current_dir(self.path()).output().expect("git runs");
+        assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// Writes (`Some`) or deletes (`None`) files, commits, returns the commit id.
+    pub fn commit(&self, files: &[(&str, Option<&str>)], message: &str) -> String {
+        for (path, content) in files {
+            let full = self.path().join(path);
+            match content {
+                Some(content) => {
+                    std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+                    std::fs::write(&full, content).expect("write");
+                }
+                None => {
+                    let _ = std::fs::remove_file(&full);
+                }
+            }
+        }
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    pub fn tag(&self, name: &str) {
+        self.git(&["tag", "-f", name]);
+    }
+}
+
+/// A running daemon on its own socket and store; stopped when dropped.
+pub struct Daemon {
+    pub child: Child,
+    pub socket: PathBuf,
+    pub data_dir: PathBuf,
+}
+
+impl Daemon {
+    pub fn start(data_dir: &Path, socket: &Path) -> Self {
+        let (daemon, _) = binaries();
+        let child = Command::new(daemon)
+            .args(["serve", "--socket"])
+            .arg(socket)
+            .arg("--data-dir")
+            .arg(data_dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("daemon starts");
+        let daemon = Daemon { child, socket: socket.to_path_buf(), data_dir: data_dir.to_path_buf() };
+        wait_for_socket(socket);
+        daemon
+    }
+
+    /// Stops with SIGTERM and waits, as a service manager would.
+    pub fn stop(mut self) {
+        self.terminate();
+    }
+
+    fn terminate(&mut self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.terminate();
+        }
+    }
+}
+
+pub fn wait_for_socket(socket: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if std::os::unix::net::UnixStream::connect(socket).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no daemon answered on {}", socket.display());
+}
+
+/// A test's private daemon location: a store and a socket in a temp dir.
+pub struct Place {
+    pub dir: tempfile::TempDir,
+}
+
+impl Place {
+    pub fn new() -> Self {
+        Place { dir: tempfile::tempdir().expect("temp dir") }
+    }
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+    pub fn socket(&self) -> PathBuf {
+        self.dir.path().join("d.sock")
+    }
+    pub fn start_daemon(&self) -> Daemon {
+        Daemon::start(&self.data_dir(), &self.socket())
+    }
+
+    /// Runs the real client against this place's daemon.
+    pub fn client(&self, args: &[&str]) -> Output {
+        let (daemon, client) = binaries();
+        Command::new(client)
+            .args(args)
+            .env("SHIPGATE_SOCKET", self.socket())
+            .env("SHIPGATE_DATA_DIR", self.data_dir())
+            .env("SHIPGATE_DAEMON", daemon)
+            .env_remove("SHIPGATE_ADDR")
+            .output()
+            .expect("client runs")
+    }
+
+    /// `diff --application` through the client; returns (exit, stdout, stderr).
+    pub fn diff(&self, repo: &Repo, extra: &[&str]) -> (i32, String, String) {
+        let workspace = repo.path().to_string_lossy().into_owned();
+        let mut args = vec!["diff", "--application", "--workspace", workspace.as_str()];
+        args.extend_from_slice(extra);
+        let output = self.client(&args);
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+
+    /// `diff --json`, parsed; panics with stderr when it failed.
+    pub fn diff_json(&self, repo: &Repo, extra: &[&str]) -> serde_json::Value {
+        let mut args = extra.to_vec();
+        args.push("--json");
+        let (code, stdout, stderr) = self.diff(repo, &args);
+        assert_eq!(code, 0, "diff failed: {stderr}");
+        serde_json::from_str(&stdout).expect("the JSON document parses")
+    }
+
+    /// Cache counters from `status --json`: (hits, misses) of one cache.
+    pub fn counters(&self, cache: &str) -> (u64, u64) {
+        let output = self.client(&["status", "--json"]);
+        assert!(output.status.success(), "status failed: {}", String::from_utf8_lossy(&output.stderr));
+        let status: serde_json::Value = serde_json::from_slice(&output.stdout).expect("status JSON");
+        let c = &status["caches"][cache];
+        (c["hits"].as_u64().expect("hits"), c["misses"].as_u64().expect("misses"))
+    }
+}
+
+/// `(agent, tool, change)` of every row, in document order.
+pub fn rows(doc: &serde_json::Value) -> Vec<(String, String, String)> {
+    doc["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["agent"].as_str().unwrap_or_default().to_string(),
+                r["tool"].as_str().unwrap_or_default().to_string(),
+                r["change"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
