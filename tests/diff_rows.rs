@@ -31,7 +31,10 @@ support = Agent(name="Support", tools=[lookup_order, cancel_order, track])
 /// branch with `head_files` committed on top.
 fn repo_with_head(head_files: &[(&str, Option<&str>)]) -> Repo {
     let repo = Repo::new();
-    repo.commit(&[("app/agent.py", Some(BASE)), ("app/__init__.py", Some(""))], "base");
+    repo.commit(
+        &[("app/agent.py", Some(BASE)), ("app/__init__.py", Some(""))],
+        "base",
+    );
     repo.git(&["checkout", "-q", "-b", "head"]);
     repo.commit(head_files, "head");
     repo
@@ -47,18 +50,27 @@ fn t(agent: &str, tool: &str, change: &str) -> (String, String, String) {
 
 #[test]
 fn an_added_tool_is_one_added_row_with_its_definition() {
-    let head = BASE.replace("tools=[lookup_order, cancel_order, track]", "tools=[lookup_order, cancel_order, track, refund]")
+    let head = BASE.replace(
+        "tools=[lookup_order, cancel_order, track]",
+        "tools=[lookup_order, cancel_order, track, refund]",
+    )
         + "\n\n@function_tool\ndef refund(order_id: str, amount: float) -> str:\n    return 'ok'\n";
     let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(row_tuples(&doc), vec![t("support", "refund", "added")]);
     let row = &doc["rows"][0];
     assert_eq!(row["agent_source"], "agent.py", "scope-relative on the row");
     assert_eq!(row["before"], serde_json::Value::Null);
-    assert_eq!(row["after"]["agent_source"], "app/agent.py", "rooted on the side");
+    assert_eq!(
+        row["after"]["agent_source"], "app/agent.py",
+        "rooted on the side"
+    );
     assert_eq!(row["after"]["binding_location"], "app/agent.py:20");
     assert_eq!(row["after"]["definition"]["source"], "app/agent.py");
     assert_eq!(row["after"]["definition"]["line"], 24);
@@ -67,18 +79,30 @@ fn an_added_tool_is_one_added_row_with_its_definition() {
         row["after"]["input_schema"],
         serde_json::json!({"type": "object", "properties": {"order_id": {"type": "string"}, "amount": {"type": "number"}}, "required": ["order_id", "amount"]})
     );
-    assert_eq!(row["why"], "The source now binds this callable to this agent.");
+    assert_eq!(
+        row["why"],
+        "The source now binds this callable to this agent."
+    );
     assert_eq!(doc["base"]["status"], "complete");
     assert_eq!(doc["head"]["binding_count"], 4);
     assert_eq!(doc["scope_selection"]["mode"], "explicit");
 
-    let (code, text, _) = place.diff(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
+    let (code, text, _) = place.diff(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
     assert_eq!(code, 0);
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("Application comparison: compared ("), "{text}");
+    assert!(
+        lines[0].starts_with("Application comparison: compared ("),
+        "{text}"
+    );
     assert_eq!(lines[1], "ADDED  support → refund");
     assert_eq!(lines[2], "  before: no observed binding");
-    assert_eq!(lines[3], "  after: refund(order_id, amount) -> str at app/agent.py:20");
+    assert_eq!(
+        lines[3],
+        "  after: refund(order_id, amount) -> str at app/agent.py:20"
+    );
     assert_eq!(
         lines.last().copied(),
         Some("This comparison is advisory evidence and supplies no release verdict or merge permission.")
@@ -87,12 +111,21 @@ fn an_added_tool_is_one_added_row_with_its_definition() {
 
 #[test]
 fn a_tool_dropped_from_the_list_is_removed() {
-    let head = BASE.replace("tools=[lookup_order, cancel_order, track]", "tools=[lookup_order, track]");
+    let head = BASE.replace(
+        "tools=[lookup_order, cancel_order, track]",
+        "tools=[lookup_order, track]",
+    );
     let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
-    assert_eq!(row_tuples(&doc), vec![t("support", "cancel_order", "removed")]);
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(
+        row_tuples(&doc),
+        vec![t("support", "cancel_order", "removed")]
+    );
     assert_eq!(doc["rows"][0]["after"], serde_json::Value::Null);
     assert_eq!(doc["rows"][0]["candidate_change"], serde_json::Value::Null);
 }
@@ -101,14 +134,21 @@ fn a_tool_dropped_from_the_list_is_removed() {
 fn a_body_change_is_changed_but_docstrings_and_moves_are_not() {
     let head = BASE
         .replace("return \"somewhere\"", "return \"elsewhere\"")
-        .replace("\"\"\"Look up an order.\"\"\"", "\"\"\"Look up an order by its id.\"\"\"");
+        .replace(
+            "\"\"\"Look up an order.\"\"\"",
+            "\"\"\"Look up an order by its id.\"\"\"",
+        );
     // Move cancel_order below the agent: its lines change, its meaning does not.
-    let cancel = "@function_tool\ndef cancel_order(order_id: str) -> str:\n    return \"cancelled\"\n\n\n";
+    let cancel =
+        "@function_tool\ndef cancel_order(order_id: str) -> str:\n    return \"cancelled\"\n\n\n";
     let head = head.replace(cancel, "") + "\n\n" + cancel.trim_end() + "\n";
     let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(row_tuples(&doc), vec![t("support", "track", "changed")]);
     let row = &doc["rows"][0];
@@ -121,28 +161,43 @@ fn a_body_change_is_changed_but_docstrings_and_moves_are_not() {
 
 #[test]
 fn a_docstring_only_change_has_no_row() {
-    let head = BASE.replace("\"\"\"Look up an order.\"\"\"", "\"\"\"Find an order.\"\"\"");
+    let head = BASE.replace(
+        "\"\"\"Look up an order.\"\"\"",
+        "\"\"\"Find an order.\"\"\"",
+    );
     let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let (code, text, _) = place.diff(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
+    let (code, text, _) = place.diff(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
     assert_eq!(code, 0);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("Application comparison: compared ("));
-    assert_eq!(lines[1], "No established binding/interface/implementation changes in the observed surface.");
+    assert_eq!(
+        lines[1],
+        "No established binding/interface/implementation changes in the observed surface."
+    );
     assert_eq!(lines.len(), 3, "{text}");
 }
 
 #[test]
 fn a_file_that_does_not_parse_is_a_gap_and_other_agents_are_still_compared() {
-    let head = BASE.replace("tools=[lookup_order, cancel_order, track]", "tools=[lookup_order, cancel_order]");
+    let head = BASE.replace(
+        "tools=[lookup_order, cancel_order, track]",
+        "tools=[lookup_order, cancel_order]",
+    );
     let repo = repo_with_head(&[
         ("app/agent.py", Some(&head)),
         ("app/broken.py", Some("from agents import Agent\ndef (:\n")),
     ]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(doc["head"]["status"], "partial");
     assert_eq!(doc["base"]["status"], "complete");
@@ -150,18 +205,27 @@ fn a_file_that_does_not_parse_is_a_gap_and_other_agents_are_still_compared() {
         doc["head"]["coverage_gaps"],
         serde_json::json!([{"source": "broken.py", "agent": null, "tool": null, "affects": "binding_presence", "reason": "Python input could not be parsed: broken.py"}])
     );
-    assert_eq!(doc["head"]["limits"], serde_json::json!(["Python input could not be parsed: broken.py"]));
+    assert_eq!(
+        doc["head"]["limits"],
+        serde_json::json!(["Python input could not be parsed: broken.py"])
+    );
     // The gap covers broken.py only: agent.py's removal stays established.
     assert_eq!(row_tuples(&doc), vec![t("support", "track", "removed")]);
 }
 
 #[test]
 fn a_dynamic_tool_list_makes_candidates_not_established() {
-    let head = BASE.replace("tools=[lookup_order, cancel_order, track]", "tools=build_tools()");
+    let head = BASE.replace(
+        "tools=[lookup_order, cancel_order, track]",
+        "tools=build_tools()",
+    );
     let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head", "--scope", "app"]);
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
     assert_eq!(doc["comparison_status"], "partial");
     let reason = "OpenAI Agents SDK agent 'support' at agent.py:20 uses a dynamic tools expression; its binding graph is incomplete.";
     assert_eq!(
@@ -192,10 +256,16 @@ fn unknown_refs_and_bad_scopes_exit_2_with_what_to_do() {
     );
     let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--head", "nothead"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("Head ref 'nothead' is unavailable locally. Fetch it first."), "{stderr}");
+    assert!(
+        stderr.contains("Head ref 'nothead' is unavailable locally. Fetch it first."),
+        "{stderr}"
+    );
     let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--scope", "../x"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("Scope must be a repository-relative directory without '..'."), "{stderr}");
+    assert!(
+        stderr.contains("Scope must be a repository-relative directory without '..'."),
+        "{stderr}"
+    );
     let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--scope", "nothere"]);
     assert_eq!(code, 2);
     assert!(
@@ -204,17 +274,32 @@ fn unknown_refs_and_bad_scopes_exit_2_with_what_to_do() {
     );
     let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--base-scope", "app"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("--base-scope names the old path"), "{stderr}");
+    assert!(
+        stderr.contains("--base-scope names the old path"),
+        "{stderr}"
+    );
 
     let not_a_repo = tempfile::tempdir().expect("temp dir");
-    let output = place.client(&["diff", "--application", "--workspace", &not_a_repo.path().to_string_lossy(), "--base", "main"]);
+    let output = place.client(&[
+        "diff",
+        "--application",
+        "--workspace",
+        &not_a_repo.path().to_string_lossy(),
+        "--base",
+        "main",
+    ]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("Workspace is not inside a git checkout"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("Workspace is not inside a git checkout")
+    );
 }
 
 #[test]
 fn the_in_process_diff_prints_what_the_client_prints() {
-    let head = BASE.replace("tools=[lookup_order, cancel_order, track]", "tools=[lookup_order]");
+    let head = BASE.replace(
+        "tools=[lookup_order, cancel_order, track]",
+        "tools=[lookup_order]",
+    );
     let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
     let place = Place::new();
     let _daemon = place.start_daemon();

@@ -53,6 +53,7 @@ impl Repo {
 /// `modules` service modules and `agents` agent modules.
 pub fn generate(dir: &Path, modules: usize, agents: usize) -> Repo {
     let plan = Plan::new(modules, agents);
+    std::fs::create_dir_all(dir).expect("creating the repository directory");
     git(dir, &["init", "-q"]);
     git(dir, &["config", "user.name", "shipgate bench"]);
     git(dir, &["config", "user.email", "bench@shipgate.invalid"]);
@@ -315,13 +316,13 @@ const NOUNS: [&str; 10] = [
 
 const REGIONS: [&str; 4] = ["eu-west-1", "us-east-1", "ap-south-1", "eu-central-1"];
 
-/// One service module: a header, then 2–5 functions or classes (about 40–120
+/// One service module: a header, then 3–5 functions or classes (about 50–120
 /// lines in all).
 fn service_module(index: usize, edit: ServiceEdit) -> String {
     let mut rng = Lcg::new(index as u64);
     let noun = rng.pick(&NOUNS);
     let mut out = service_header(index, noun, edit, &mut rng);
-    let count = 2 + rng.below(4);
+    let count = 3 + rng.below(3);
     for k in 0..count {
         // The body edit bumps a constant of the first function only.
         let bump = if k == 0 && edit == ServiceEdit::Body {
@@ -337,6 +338,7 @@ fn service_module(index: usize, edit: ServiceEdit) -> String {
             k,
             knob: 5 + rng.below(90) + bump,
         }));
+        out.push('\n');
     }
     out
 }
@@ -350,10 +352,7 @@ fn service_header(index: usize, noun: &str, edit: ServiceEdit, rng: &mut Lcg) ->
     };
     let sibling = match module {
         0 => String::new(),
-        m => format!(
-            "from .mod_{:03} import ROUTES as SIBLING_ROUTES\n",
-            m - 1
-        ),
+        m => format!("from .mod_{:03} import ROUTES as SIBLING_ROUTES\n\n", m - 1),
     };
     format!(
         r#""""Service {service}, module {module}: {noun} handling.
@@ -369,8 +368,7 @@ from typing import Any
 
 import requests
 
-{sibling}
-LOG = logging.getLogger(__name__)
+{sibling}LOG = logging.getLogger(__name__)
 BASE_URL = "https://svc-{service:03}.internal.example.com/api/v{version}"
 DEFAULTS = {{"timeout": {timeout}, "retries": 3, "region": "{region}"}}
 ROUTES = ["{noun}", "health", "metrics"]
@@ -393,7 +391,8 @@ struct Ctx<'a> {
 
 type Template = fn(&Ctx<'_>) -> String;
 
-const SERVICE_TEMPLATES: [Template; 5] = [fetch_fn, store_class, normalise_fn, notify_fn, report_fn];
+const SERVICE_TEMPLATES: [Template; 5] =
+    [fetch_fn, store_class, normalise_fn, notify_fn, report_fn];
 
 fn fetch_fn(c: &Ctx<'_>) -> String {
     format!(
@@ -623,7 +622,10 @@ impl AgentSpec {
     }
 
     fn last_tool(&self) -> ToolSpec {
-        *self.tools.last().expect("an agent has at least three tools")
+        *self
+            .tools
+            .last()
+            .expect("an agent has at least three tools")
     }
 
     fn render(&self, edit: AgentEdit) -> String {
@@ -651,14 +653,15 @@ impl AgentSpec {
 
     fn header(&self) -> String {
         format!(
-            r#""""{role} assistant {index}: answers customer questions with a few API tools."""
+            r#""""{title} assistant {index}: answers customer questions with a few API tools."""
 
 from agents import Agent, function_tool
 import requests
 
 API = "https://{role}-{index:03}.internal.example.com/v1"
 "#,
-            role = capitalised(self.role),
+            title = capitalised(self.role),
+            role = self.role,
             index = self.index,
         )
     }

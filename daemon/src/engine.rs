@@ -15,6 +15,7 @@ use crate::render::{pyjson::to_pretty, text::render_text};
 use crate::store::{Cache, Namespace};
 use gix::ObjectId;
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -348,16 +349,13 @@ fn graph_key(root_tree: ObjectId, scope: &str, max_files: u32) -> blake3::Hash {
 /// Without `--scope` this engine compares the repository root (scope
 /// derivation from the change is not implemented yet), and says so.
 fn root_scope_selection(base: &SideGraph, head: &SideGraph) -> Value {
-    let mut changed: Vec<&str> = base
-        .files
-        .iter()
-        .filter(|f| !head.files.contains(f))
-        .chain(head.files.iter().filter(|f| !base.files.contains(f)))
+    let base_files: BTreeSet<&(String, String)> = base.files.iter().collect();
+    let head_files: BTreeSet<&(String, String)> = head.files.iter().collect();
+    let changed: BTreeSet<&str> = base_files
+        .symmetric_difference(&head_files)
         .map(|(path, _)| path.as_str())
         .collect();
-    changed.sort_unstable();
-    changed.dedup();
-    changed.truncate(50);
+    let changed: Vec<&str> = changed.into_iter().take(50).collect();
     json!({
         "mode": "derived",
         "scopes": ["."],

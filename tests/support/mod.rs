@@ -15,14 +15,25 @@ pub fn binaries() -> &'static (PathBuf, PathBuf) {
     BUILT.get_or_init(|| {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "shipgate-daemon", "-p", "shipgate-client"])
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "shipgate-daemon",
+                "-p",
+                "shipgate-client",
+            ])
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .expect("cargo runs");
         assert!(status.success(), "building the binaries failed");
         let test_exe = std::env::current_exe().expect("test executable path");
         // target/<profile>/deps/<test> → target/<profile>
-        let dir = test_exe.parent().and_then(Path::parent).expect("target dir").to_path_buf();
+        let dir = test_exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("target dir")
+            .to_path_buf();
         (dir.join("shipgate-daemon"), dir.join("shipgate-client"))
     })
 }
@@ -34,7 +45,9 @@ pub struct Repo {
 
 impl Repo {
     pub fn new() -> Self {
-        let repo = Repo { dir: tempfile::tempdir().expect("temp dir") };
+        let repo = Repo {
+            dir: tempfile::tempdir().expect("temp dir"),
+        };
         repo.git(&["init", "-q", "-b", "main"]);
         repo.git(&["config", "user.email", "test@example.com"]);
         repo.git(&["config", "user.name", "Test"]);
@@ -47,8 +60,16 @@ impl Repo {
     }
 
     pub fn git(&self, args: &[&str]) -> String {
-        let output = Command::new("git").args(args).current_dir(self.path()).output().expect("git runs");
-        assert!(output.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        let output = Command::new("git")
+            .args(args)
+            .current_dir(self.path())
+            .output()
+            .expect("git runs");
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         String::from_utf8_lossy(&output.stdout).trim().to_string()
     }
 
@@ -96,7 +117,11 @@ impl Daemon {
             .stderr(Stdio::null())
             .spawn()
             .expect("daemon starts");
-        let daemon = Daemon { child, socket: socket.to_path_buf(), data_dir: data_dir.to_path_buf() };
+        let daemon = Daemon {
+            child,
+            socket: socket.to_path_buf(),
+            data_dir: data_dir.to_path_buf(),
+        };
         wait_for_socket(socket);
         daemon
     }
@@ -107,7 +132,10 @@ impl Daemon {
     }
 
     fn terminate(&mut self) {
-        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status();
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -146,7 +174,9 @@ pub struct Place {
 
 impl Place {
     pub fn new() -> Self {
-        Place { dir: tempfile::tempdir().expect("temp dir") }
+        Place {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
     }
     pub fn data_dir(&self) -> PathBuf {
         self.dir.path().join("data")
@@ -196,10 +226,18 @@ impl Place {
     /// Cache counters from `status --json`: (hits, misses) of one cache.
     pub fn counters(&self, cache: &str) -> (u64, u64) {
         let output = self.client(&["status", "--json"]);
-        assert!(output.status.success(), "status failed: {}", String::from_utf8_lossy(&output.stderr));
-        let status: serde_json::Value = serde_json::from_slice(&output.stdout).expect("status JSON");
+        assert!(
+            output.status.success(),
+            "status failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let status: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("status JSON");
         let c = &status["caches"][cache];
-        (c["hits"].as_u64().expect("hits"), c["misses"].as_u64().expect("misses"))
+        (
+            c["hits"].as_u64().expect("hits"),
+            c["misses"].as_u64().expect("misses"),
+        )
     }
 }
 

@@ -174,7 +174,7 @@ voice = LkAgent(name="voice", tools=[lookup])
         let agents = agent_constructions(&facts);
         assert_eq!(agents.len(), 2, "LiveKit's Agent is not the SDK's");
         assert_eq!(agents[0].identity.as_deref(), Some("support"));
-        assert_eq!(agents[0].line, 17);
+        assert_eq!(agents[0].line, 16);
         assert_eq!(
             list_argument(agents[0].call, "tools"),
             ListArgument::Members(vec![

@@ -237,6 +237,13 @@ impl Indexer {
             return;
         };
         let heads = repo.branch_heads();
+        if let Some(watched) = self.lock().get_mut(root) {
+            // Deleted branches are no longer reported as indexed.
+            watched
+                .record
+                .indexed
+                .retain(|branch, _| heads.iter().any(|(b, _)| b == branch));
+        }
         let todo: Vec<_> = heads
             .into_iter()
             .filter(|(b, c)| indexed.get(b) != Some(&c.to_string()))

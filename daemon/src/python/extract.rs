@@ -472,7 +472,7 @@ if True:
         let call = &facts.calls[0];
         assert_eq!(call.callee, Value::Name("Agent".into()));
         assert_eq!(call.assigned_to.as_deref(), Some("support"));
-        assert_eq!(call.line, 12);
+        assert_eq!(call.line, 11);
         assert_eq!(call.scope, "");
         assert_eq!(
             call.keyword("tools").map(|k| &k.value),

@@ -32,13 +32,16 @@ impl Namespace {
     }
 }
 
+/// One `(key, value)` pair of a namespace.
+pub type Entry = (Vec<u8>, Vec<u8>);
+
 /// The few operations the engine needs from an embedded key-value store.
 pub trait KvStore: Send + Sync {
     fn get(&self, namespace: Namespace, key: &[u8]) -> Result<Option<Vec<u8>>, String>;
     fn put(&self, namespace: Namespace, key: &[u8], value: &[u8]) -> Result<(), String>;
     fn remove(&self, namespace: Namespace, key: &[u8]) -> Result<(), String>;
     /// Every `(key, value)` of a namespace (small namespaces only).
-    fn entries(&self, namespace: Namespace) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String>;
+    fn entries(&self, namespace: Namespace) -> Result<Vec<Entry>, String>;
     fn flush(&self) -> Result<(), String>;
     fn size_on_disk(&self) -> u64;
     fn path(&self) -> &std::path::Path;

@@ -3,7 +3,7 @@
 //! capacity, few trees, periodic flushes, and a damaged store is moved aside
 //! and rebuilt instead of trusted.
 
-use super::{KvStore, Namespace};
+use super::{Entry, KvStore, Namespace};
 use std::path::{Path, PathBuf};
 
 /// Bumped when the layout of keys or values changes incompatibly.
@@ -109,7 +109,7 @@ impl KvStore for SledStore {
             .map_err(|err| err.to_string())
     }
 
-    fn entries(&self, namespace: Namespace) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+    fn entries(&self, namespace: Namespace) -> Result<Vec<Entry>, String> {
         self.tree(namespace)
             .iter()
             .map(|entry| {
