@@ -166,3 +166,61 @@ fn watched_repositories_index_new_branch_heads() {
         "the head graph was pre-built by the watcher"
     );
 }
+
+#[test]
+fn tcp_requires_a_token_and_answers_with_it() {
+    let (binary, client) = support::binaries();
+    let place = Place::new();
+    let refused = std::process::Command::new(binary)
+        .args(["serve", "--tcp", "127.0.0.1:0", "--data-dir"])
+        .arg(place.data_dir())
+        .output()
+        .expect("daemon runs");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--tcp requires --token-file"));
+
+    let token_file = place.dir.path().join("token");
+    std::fs::write(&token_file, "0123456789abcdef0123\n").expect("write token");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut daemon = std::process::Command::new(binary)
+        .args(["serve", "--tcp", &addr, "--token-file"])
+        .arg(&token_file)
+        .arg("--data-dir")
+        .arg(place.data_dir())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("daemon starts");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(&addr).is_err() {
+        assert!(Instant::now() < deadline, "the TCP daemon never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let repo = two_commit_repo();
+    let run = |token: Option<&std::path::Path>| {
+        let mut command = std::process::Command::new(client);
+        command
+            .args(["diff", "--application", "--json", "--workspace"])
+            .arg(repo.path())
+            .args(ARGS)
+            .env("SHIPGATE_ADDR", format!("http://{addr}"))
+            .env_remove("SHIPGATE_SOCKET")
+            .env_remove("SHIPGATE_TOKEN_FILE");
+        if let Some(token) = token {
+            command.env("SHIPGATE_TOKEN_FILE", token);
+        }
+        command.output().expect("client runs")
+    };
+    let without = run(None);
+    assert_eq!(without.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&without.stderr).contains("bearer token"), "{}", String::from_utf8_lossy(&without.stderr));
+    let with = run(Some(&token_file));
+    assert_eq!(with.status.code(), Some(0), "{}", String::from_utf8_lossy(&with.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&with.stdout).expect("JSON");
+    assert_eq!(rows(&doc), vec![("bot".into(), "ping".into(), "changed".into())]);
+    let _ = daemon.kill();
+    let _ = daemon.wait();
+}
