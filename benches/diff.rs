@@ -153,6 +153,8 @@ struct Keys {
 }
 
 impl Keys {
+    /// Lists whole namespaces (a few thousand entries here): setup only,
+    /// never inside the timing.
     fn of(cache: &Cache) -> Self {
         let keys = |namespace| {
             cache

@@ -216,11 +216,23 @@ fn tcp_requires_a_token_and_answers_with_it() {
     };
     let without = run(None);
     assert_eq!(without.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&without.stderr).contains("bearer token"), "{}", String::from_utf8_lossy(&without.stderr));
+    assert!(
+        String::from_utf8_lossy(&without.stderr).contains("bearer token"),
+        "{}",
+        String::from_utf8_lossy(&without.stderr)
+    );
     let with = run(Some(&token_file));
-    assert_eq!(with.status.code(), Some(0), "{}", String::from_utf8_lossy(&with.stderr));
+    assert_eq!(
+        with.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&with.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_slice(&with.stdout).expect("JSON");
-    assert_eq!(rows(&doc), vec![("bot".into(), "ping".into(), "changed".into())]);
+    assert_eq!(
+        rows(&doc),
+        vec![("bot".into(), "ping".into(), "changed".into())]
+    );
     let _ = daemon.kill();
     let _ = daemon.wait();
 }

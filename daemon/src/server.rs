@@ -82,7 +82,9 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .map_err(|err| format!("cannot listen on {addr}: {err}"))?;
-        let bound = listener.local_addr().map_or_else(|_| addr.to_string(), |a| a.to_string());
+        let bound = listener
+            .local_addr()
+            .map_or_else(|_| addr.to_string(), |a| a.to_string());
         eprintln!(
             "shipgate-daemon {} listening on {bound} (pid {})",
             crate::VERSION,
