@@ -5,6 +5,7 @@ use super::lines::LineIndex;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
+use sha2::{Digest, Sha256};
 
 /// How deep an expression is modelled; deeper parts become `Value::Other`.
 const MAX_VALUE_DEPTH: usize = 16;
@@ -14,6 +15,7 @@ const MAX_LIST_MEMBERS: usize = 1000;
 /// Reads one module's bytes into facts. Never fails: bytes that are not
 /// UTF-8 or do not parse give facts with `syntax_error` set.
 pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
+    let source_sha256 = format!("{:x}", Sha256::digest(bytes));
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let source = match std::str::from_utf8(bytes) {
         Ok(source) => source,
@@ -23,12 +25,16 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
                     message: format!("source is not UTF-8: {err}"),
                     line: 0,
                 }),
+                source_sha256,
                 ..ModuleFacts::default()
             }
         }
     };
-    let lines = LineIndex::new(source);
-    let parsed = match ruff_python_parser::parse_module(source) {
+    // CPython reads `\r\n` and `\r` as `\n` before tokenizing; string
+    // constants (and so digests) must see the same text.
+    let source = super::ast_dump::normalize_newlines(source);
+    let lines = LineIndex::new(&source);
+    let parsed = match ruff_python_parser::parse_module(&source) {
         Ok(parsed) => parsed,
         Err(err) => {
             return ModuleFacts {
@@ -36,30 +42,44 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
                     message: err.error.to_string(),
                     line: lines.line(err.location.start()),
                 }),
+                source_sha256,
                 ..ModuleFacts::default()
             }
         }
     };
     let mut collector = Collector {
         lines: &lines,
-        facts: ModuleFacts::default(),
-        scope: Vec::new(),
+        facts: ModuleFacts {
+            source_sha256,
+            ..ModuleFacts::default()
+        },
+        scopes: Vec::new(),
         conditional_depth: 0,
+        type_checking_depth: 0,
         pending_target: None,
     };
-    for stmt in parsed.suite() {
-        collector.visit_stmt(stmt);
-    }
+    collector.walk_body(parsed.suite());
     collector.facts
+}
+
+/// An enclosing definition while its body is walked.
+struct ScopeFrame {
+    name: String,
+    /// Index into `facts.functions` for a function; `None` for a class.
+    function: Option<usize>,
+    /// `conditional_depth` when the body was entered: deeper is conditional
+    /// within this scope.
+    entry_depth: usize,
 }
 
 struct Collector<'a> {
     lines: &'a LineIndex,
     facts: ModuleFacts,
-    /// Names of the enclosing definitions.
-    scope: Vec<String>,
-    /// How many compound statements enclose the current one at module level.
+    scopes: Vec<ScopeFrame>,
+    /// How many compound statements enclose the current one.
     conditional_depth: usize,
+    /// How many `if TYPE_CHECKING:` bodies enclose the current statement.
+    type_checking_depth: usize,
     /// The call expression whose value the current assignment binds, and the
     /// target's spelling.
     pending_target: Option<(*const Expr, String)>,
@@ -71,22 +91,49 @@ impl Collector<'_> {
     }
 
     fn scope_name(&self) -> String {
-        self.scope.join(".")
+        let names: Vec<&str> = self.scopes.iter().map(|f| f.name.as_str()).collect();
+        names.join(".")
     }
 
     fn at_module_level(&self) -> bool {
-        self.scope.is_empty()
+        self.scopes.is_empty()
+    }
+
+    /// Whether the current statement is conditional within its own scope.
+    fn conditional(&self) -> bool {
+        let entry = self.scopes.last().map_or(0, |f| f.entry_depth);
+        self.conditional_depth > entry
+    }
+
+    fn current_function(&mut self) -> Option<&mut FunctionFact> {
+        match self.scopes.last() {
+            Some(ScopeFrame {
+                function: Some(index),
+                ..
+            }) => self.facts.functions.get_mut(*index),
+            _ => None,
+        }
+    }
+
+    fn bind_value(&mut self, name: &str, kind: BindingKind, line: u32, value: Option<Value>) {
+        let fact = BindingFact {
+            name: name.to_string(),
+            kind,
+            line,
+            conditional: self.conditional(),
+            type_checking: self.type_checking_depth > 0,
+            value,
+        };
+        if self.at_module_level() {
+            self.facts.module_bindings.push(fact);
+        } else if let Some(function) = self.current_function() {
+            function.locals.push(fact);
+        }
+        // Class bodies bind attributes, not names a reference can reach.
     }
 
     fn bind(&mut self, name: &str, kind: BindingKind, line: u32) {
-        if self.at_module_level() {
-            self.facts.module_bindings.push(BindingFact {
-                name: name.to_string(),
-                kind,
-                line,
-                conditional: self.conditional_depth > 0,
-            });
-        }
+        self.bind_value(name, kind, line, None);
     }
 
     fn bind_target(&mut self, target: &Expr, kind: BindingKind) {
@@ -101,19 +148,71 @@ impl Collector<'_> {
                 }
             }
             Expr::Starred(starred) => self.bind_target(&starred.value, BindingKind::Other),
+            Expr::Attribute(_) => self.record_attribute_store(target),
             _ => {}
         }
     }
 
-    fn record_function(&mut self, def: &ast::StmtFunctionDef) {
+    /// Records `a.b = …` (with a plain-name base) as a store into `a`.
+    fn record_attribute_store(&mut self, target: &Expr) {
+        if let Value::Attribute(parts) = value_of(target, 0) {
+            let line = self.line_of(target);
+            let scope = self.scope_name();
+            self.facts.attribute_stores.push(AttributeStore {
+                target: parts,
+                line,
+                scope,
+            });
+        }
+    }
+
+    /// Records `setattr(obj, "name", value)` as a store into `obj`.
+    fn record_setattr(&mut self, call: &ast::ExprCall) {
+        let is_setattr =
+            matches!(call.func.as_ref(), Expr::Name(name) if name.id.as_str() == "setattr");
+        let Some(object) = call.arguments.args.first().filter(|_| is_setattr) else {
+            return;
+        };
+        let mut target = match value_of(object, 0) {
+            Value::Name(name) => vec![name],
+            Value::Attribute(parts) => parts,
+            _ => return,
+        };
+        target.push(match call.arguments.args.get(1) {
+            Some(Expr::StringLiteral(name)) => name.value.to_str().to_string(),
+            _ => "*".to_string(),
+        });
+        let line = self.line_of(call);
+        let scope = self.scope_name();
+        self.facts.attribute_stores.push(AttributeStore {
+            target,
+            line,
+            scope,
+        });
+    }
+
+    fn record_function(&mut self, def: &ast::StmtFunctionDef) -> usize {
         let name = def.name.id.to_string();
-        let mut qualname = self.scope.clone();
-        qualname.push(name.clone());
+        let line = self.line_of(&def.name);
+        self.bind(&name, BindingKind::Function, line);
+        let mut qualname: Vec<&str> = self.scopes.iter().map(|f| f.name.as_str()).collect();
+        qualname.push(&name);
         let params = parameters(&def.parameters);
+        let locals = params
+            .iter()
+            .map(|p| BindingFact {
+                name: p.name.clone(),
+                kind: BindingKind::Parameter,
+                line,
+                conditional: false,
+                type_checking: false,
+                value: None,
+            })
+            .collect();
         let fact = FunctionFact {
-            name: name.clone(),
             qualname: qualname.join("."),
-            line: self.line_of(&def.name),
+            name,
+            line,
             is_async: def.is_async,
             module_level: self.at_module_level(),
             decorators: def
@@ -124,10 +223,12 @@ impl Collector<'_> {
             params,
             returns: def.returns.as_deref().map(|r| value_of(r, 0)),
             implementation_sha256: super::ast_dump::implementation_sha256(def),
+            locals,
+            nonlocals: Vec::new(),
+            globals: Vec::new(),
         };
-        let line = fact.line;
         self.facts.functions.push(fact);
-        self.bind(&name, BindingKind::Function, line);
+        self.facts.functions.len() - 1
     }
 
     fn record_import(&mut self, module: &str, level: u32, alias: &ast::Alias, from: bool) {
@@ -138,11 +239,110 @@ impl Collector<'_> {
             asname: alias.asname.as_ref().map(|a| a.id.to_string()),
             line: self.line_of(alias),
             scope: self.scope_name(),
+            conditional: self.conditional(),
+            type_checking: self.type_checking_depth > 0,
         };
         let bound = fact.bound_name().to_string();
         let line = fact.line;
         self.facts.imports.push(fact);
         self.bind(&bound, BindingKind::Import, line);
+    }
+
+    fn walk_body(&mut self, body: &[Stmt]) {
+        for stmt in body {
+            self.visit_stmt(stmt);
+        }
+    }
+
+    fn enter(&mut self, name: String, function: Option<usize>) {
+        let entry_depth = self.conditional_depth;
+        self.scopes.push(ScopeFrame {
+            name,
+            function,
+            entry_depth,
+        });
+    }
+
+    /// `if`: the body of `if TYPE_CHECKING:` never runs; every branch is
+    /// conditional.
+    fn visit_if(&mut self, stmt: &ast::StmtIf) {
+        self.visit_expr(&stmt.test);
+        let type_checking = usize::from(is_type_checking(&stmt.test));
+        self.conditional_depth += 1;
+        self.type_checking_depth += type_checking;
+        self.walk_body(&stmt.body);
+        self.type_checking_depth -= type_checking;
+        for clause in &stmt.elif_else_clauses {
+            if let Some(test) = &clause.test {
+                self.visit_expr(test);
+            }
+            self.walk_body(&clause.body);
+        }
+        self.conditional_depth -= 1;
+    }
+
+    fn visit_class(&mut self, class: &ast::StmtClassDef) {
+        let name = class.name.id.to_string();
+        let mut qualname: Vec<&str> = self.scopes.iter().map(|f| f.name.as_str()).collect();
+        qualname.push(&name);
+        let line = self.line_of(&class.name);
+        let bases = class
+            .arguments
+            .as_ref()
+            .map(|a| a.args.iter().map(|b| value_of(b, 0)).collect())
+            .unwrap_or_default();
+        self.facts.classes.push(ClassFact {
+            qualname: qualname.join("."),
+            name: name.clone(),
+            line,
+            bases,
+        });
+        self.bind(&name, BindingKind::Class, line);
+        for decorator in &class.decorator_list {
+            self.visit_expr(&decorator.expression);
+        }
+        if let Some(arguments) = &class.arguments {
+            for arg in arguments.args.iter() {
+                self.visit_expr(arg);
+            }
+        }
+        self.enter(name, None);
+        self.walk_body(&class.body);
+        self.scopes.pop();
+    }
+
+    fn visit_assign(&mut self, assign: &ast::StmtAssign) {
+        if let [target] = assign.targets.as_slice() {
+            if let Some(spelled) = target_spelling(target) {
+                self.pending_target = Some((assign.value.as_ref() as *const Expr, spelled));
+            }
+            if let Expr::Name(name) = target {
+                let line = self.line_of(name);
+                self.bind_value(
+                    name.id.as_str(),
+                    BindingKind::Assignment,
+                    line,
+                    Some(value_of(&assign.value, 0)),
+                );
+            } else {
+                self.bind_target(target, BindingKind::Assignment);
+            }
+        } else {
+            for target in &assign.targets {
+                self.bind_target(target, BindingKind::Assignment);
+            }
+        }
+        self.visit_expr(&assign.value);
+        self.pending_target = None;
+    }
+}
+
+/// `TYPE_CHECKING` or `typing.TYPE_CHECKING`.
+fn is_type_checking(test: &Expr) -> bool {
+    match test {
+        Expr::Name(name) => name.id.as_str() == "TYPE_CHECKING",
+        Expr::Attribute(attr) => attr.attr.id.as_str() == "TYPE_CHECKING",
+        _ => false,
     }
 }
 
@@ -174,43 +374,16 @@ impl<'a> Visitor<'a> for Collector<'_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::FunctionDef(def) => {
-                self.record_function(def);
                 // Decorators, defaults and annotations run in the enclosing scope.
                 for decorator in &def.decorator_list {
                     self.visit_expr(&decorator.expression);
                 }
-                self.scope.push(def.name.id.to_string());
-                for stmt in &def.body {
-                    self.visit_stmt(stmt);
-                }
-                self.scope.pop();
+                let index = self.record_function(def);
+                self.enter(def.name.id.to_string(), Some(index));
+                self.walk_body(&def.body);
+                self.scopes.pop();
             }
-            Stmt::ClassDef(class) => {
-                let name = class.name.id.to_string();
-                let mut qualname = self.scope.clone();
-                qualname.push(name.clone());
-                let line = self.line_of(&class.name);
-                let bases = class
-                    .arguments
-                    .as_ref()
-                    .map(|a| a.args.iter().map(|b| value_of(b, 0)).collect())
-                    .unwrap_or_default();
-                self.facts.classes.push(ClassFact {
-                    name: name.clone(),
-                    qualname: qualname.join("."),
-                    line,
-                    bases,
-                });
-                self.bind(&name, BindingKind::Class, line);
-                for decorator in &class.decorator_list {
-                    self.visit_expr(&decorator.expression);
-                }
-                self.scope.push(name);
-                for stmt in &class.body {
-                    self.visit_stmt(stmt);
-                }
-                self.scope.pop();
-            }
+            Stmt::ClassDef(class) => self.visit_class(class),
             Stmt::Import(import) => {
                 for alias in &import.names {
                     self.record_import(alias.name.id.as_str(), 0, alias, false);
@@ -222,26 +395,26 @@ impl<'a> Visitor<'a> for Collector<'_> {
                     self.record_import(module, import.level, alias, true);
                 }
             }
-            Stmt::Assign(assign) => {
-                if let [target] = assign.targets.as_slice() {
-                    if let Some(spelled) = target_spelling(target) {
-                        self.pending_target = Some((assign.value.as_ref() as *const Expr, spelled));
-                    }
-                }
-                for target in &assign.targets {
-                    self.bind_target(target, BindingKind::Assignment);
-                }
-                visitor::walk_stmt(self, stmt);
-                self.pending_target = None;
-            }
+            Stmt::Assign(assign) => self.visit_assign(assign),
             Stmt::AnnAssign(assign) => {
                 if let (Some(value), Some(spelled)) =
                     (&assign.value, target_spelling(&assign.target))
                 {
                     self.pending_target = Some((value.as_ref() as *const Expr, spelled));
                 }
-                if assign.value.is_some() {
-                    self.bind_target(&assign.target, BindingKind::Assignment);
+                if let Some(value) = &assign.value {
+                    match assign.target.as_ref() {
+                        Expr::Name(name) => {
+                            let line = self.line_of(name);
+                            self.bind_value(
+                                name.id.as_str(),
+                                BindingKind::Assignment,
+                                line,
+                                Some(value_of(value, 0)),
+                            );
+                        }
+                        other => self.bind_target(other, BindingKind::Assignment),
+                    }
                 }
                 visitor::walk_stmt(self, stmt);
                 self.pending_target = None;
@@ -250,18 +423,24 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.bind_target(&assign.target, BindingKind::Other);
                 visitor::walk_stmt(self, stmt);
             }
-            Stmt::If(_)
-            | Stmt::For(_)
-            | Stmt::While(_)
-            | Stmt::With(_)
-            | Stmt::Try(_)
-            | Stmt::Match(_) => {
-                if let Stmt::For(for_stmt) = stmt {
-                    self.conditional_depth += 1;
-                    self.bind_target(&for_stmt.target, BindingKind::Other);
-                    self.conditional_depth -= 1;
+            Stmt::If(if_stmt) => self.visit_if(if_stmt),
+            Stmt::Nonlocal(nonlocal) => {
+                let names: Vec<String> = nonlocal.names.iter().map(|n| n.id.to_string()).collect();
+                if let Some(function) = self.current_function() {
+                    function.nonlocals.extend(names);
                 }
+            }
+            Stmt::Global(global) => {
+                let names: Vec<String> = global.names.iter().map(|n| n.id.to_string()).collect();
+                if let Some(function) = self.current_function() {
+                    function.globals.extend(names);
+                }
+            }
+            Stmt::For(_) | Stmt::While(_) | Stmt::With(_) | Stmt::Try(_) | Stmt::Match(_) => {
                 self.conditional_depth += 1;
+                if let Stmt::For(for_stmt) = stmt {
+                    self.bind_target(&for_stmt.target, BindingKind::Other);
+                }
                 visitor::walk_stmt(self, stmt);
                 self.conditional_depth -= 1;
             }
@@ -271,6 +450,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
 
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Call(call) = expr {
+            self.record_setattr(call);
             if is_construction_like(call) {
                 let assigned_to = match &self.pending_target {
                     Some((ptr, spelled)) if std::ptr::eq(*ptr, expr) => Some(spelled.clone()),

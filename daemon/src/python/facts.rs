@@ -18,6 +18,22 @@ pub struct ModuleFacts {
     pub calls: Vec<CallFact>,
     /// Names bound at module level, in source order, with how.
     pub module_bindings: Vec<BindingFact>,
+    /// Stores into another object's attribute (`tools.lookup = x`,
+    /// `setattr(tools, "lookup", x)`), anywhere in the module.
+    pub attribute_stores: Vec<AttributeStore>,
+    /// Lowercase hex SHA-256 of the module's raw bytes (import evidence).
+    pub source_sha256: String,
+}
+
+/// `a.b.c = value` or `setattr(a, "c", value)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttributeStore {
+    /// The object path written to, `["a", "b", "c"]`; a computed attribute
+    /// name (`setattr(a, name, v)`) is `"*"`.
+    pub target: Vec<String>,
+    pub line: u32,
+    /// Qualified name of the enclosing function or class; empty at module level.
+    pub scope: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,6 +55,10 @@ pub struct ImportFact {
     pub line: u32,
     /// Qualified name of the enclosing function or class; empty at module level.
     pub scope: String,
+    /// Made inside an `if`/`try`/loop/`with` of its scope.
+    pub conditional: bool,
+    /// Made under `if TYPE_CHECKING:`: never runs.
+    pub type_checking: bool,
 }
 
 impl ImportFact {
@@ -86,6 +106,12 @@ pub struct FunctionFact {
     pub returns: Option<Value>,
     /// SHA-256 of the definition's normalised AST (contract §3.1).
     pub implementation_sha256: String,
+    /// Names the body binds directly (not inside nested definitions).
+    pub locals: Vec<BindingFact>,
+    /// Names declared `nonlocal` in the body.
+    pub nonlocals: Vec<String>,
+    /// Names declared `global` in the body.
+    pub globals: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -125,23 +151,29 @@ pub struct KeywordFact {
     pub line: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BindingKind {
     Function,
     Class,
     Assignment,
     Import,
+    /// A parameter of the enclosing function.
+    Parameter,
     /// Any other binding statement (`for`, `with`, augmented assignment, …).
     Other,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BindingFact {
     pub name: String,
     pub kind: BindingKind,
     pub line: u32,
-    /// Bound inside an `if`/`try`/loop/`with` at module level.
+    /// Bound inside an `if`/`try`/loop/`with` of its scope.
     pub conditional: bool,
+    /// Bound under `if TYPE_CHECKING:`: never runs.
+    pub type_checking: bool,
+    /// For a single-target assignment, the value assigned.
+    pub value: Option<Value>,
 }
 
 /// A small, bounded model of an expression: enough to follow names and read
