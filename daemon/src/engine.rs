@@ -195,6 +195,8 @@ impl Engine {
         };
         let listing = repo.list_python(scope_tree)?;
         let mut input = SideInput {
+            scope: scope.to_string(),
+            linked: listing.linked_python.clone(),
             excluded_tests: listing.tests.iter().map(|p| rooted(scope, p)).collect(),
             files_listed: listing
                 .python

@@ -2,7 +2,7 @@
 //! sanitised, with its `comparison_id`. Key order is the contract's.
 
 use super::{comparison_status, side_status, Change, Row};
-use crate::graph::{Binding, Edge, Gap, SideGraph};
+use crate::graph::{Binding, Edge, Gap, ImportPath, SideGraph, ToolDefinition};
 use crate::paths::rooted;
 use crate::render::{id::comparison_id, pyjson::to_canonical_ascii, sanitize::sanitize};
 use serde_json::{json, Map, Value};
@@ -256,6 +256,12 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
             );
             out.insert("signature".into(), json!(def.interface.signature));
             out.insert("evidence_basis".into(), json!("ast_extraction"));
+            if let Some(path) = &def.import_path {
+                out.insert(
+                    "import_path".into(),
+                    json!([import_path_object(path, def, scope)]),
+                );
+            }
             // No `reach` yet: this engine does not read what a tool's code
             // calls, and an empty reach would claim it calls nothing.
             out.insert(
@@ -275,6 +281,38 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// One `import_path[]` entry: each module read, the line followed, and
+/// that module's SHA-256 (contract §2.7). Paths rooted.
+fn import_path_object(path: &ImportPath, def: &ToolDefinition, scope: &str) -> Value {
+    let steps: Vec<Value> = path
+        .steps
+        .iter()
+        .map(|step| {
+            json!({
+                "path": rooted(scope, &step.path),
+                "line": step.line,
+                "name": step.name,
+                "sha256": step.sha256,
+                "binding": step.binding,
+            })
+        })
+        .collect();
+    let inputs: std::collections::BTreeMap<String, &str> = path
+        .steps
+        .iter()
+        .map(|step| (rooted(scope, &step.path), step.sha256.as_str()))
+        .collect();
+    let inputs: Vec<Value> = inputs
+        .into_iter()
+        .map(|(path, sha)| json!({"path": path, "sha256": sha}))
+        .collect();
+    let definition = match def.line {
+        Some(line) => format!("{}:{line}", rooted(scope, &def.source)),
+        None => rooted(scope, &def.source),
+    };
+    json!({"reference": path.reference, "steps": steps, "inputs": inputs, "definition": definition})
 }
 
 /// The `engine` object (contract §2.3, §9.1): this engine's identity,

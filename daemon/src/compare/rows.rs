@@ -232,6 +232,7 @@ mod tests {
                 source: "agent.py".into(),
                 line: Some(line),
                 implementation_sha256: Some(digest.into()),
+                import_path: None,
                 interface: Interface {
                     properties: vec![],
                     required: vec![],

@@ -40,8 +40,8 @@ pub struct AgentConstruction<'f> {
 /// A member of a `tools=` or `handoffs=` list literal.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ListMember {
-    /// A plain name, to be followed to its definition.
-    Name(String),
+    /// A name or `module.name` reference, to be followed to its definition.
+    Reference(Value),
     /// Anything else, by its kind.
     Unread(String),
 }
@@ -99,10 +99,9 @@ pub fn list_argument(call: &CallFact, keyword: &str) -> ListArgument {
             members
                 .iter()
                 .map(|member| match member {
-                    Value::Name(name) => ListMember::Name(name.clone()),
+                    Value::Name(_) | Value::Attribute(_) => ListMember::Reference(member.clone()),
                     Value::Starred(_) => ListMember::Unread("starred expression".to_string()),
                     Value::Call { .. } => ListMember::Unread("call".to_string()),
-                    Value::Attribute(parts) => ListMember::Unread(parts.join(".")),
                     other => ListMember::Unread(format!("{other:?}")),
                 })
                 .collect(),
@@ -178,8 +177,8 @@ voice = LkAgent(name="voice", tools=[lookup])
         assert_eq!(
             list_argument(agents[0].call, "tools"),
             ListArgument::Members(vec![
-                ListMember::Name("lookup".into()),
-                ListMember::Name("other".into())
+                ListMember::Reference(Value::Name("lookup".into())),
+                ListMember::Reference(Value::Name("other".into()))
             ])
         );
         assert_eq!(agents[1].identity.as_deref(), Some("helper"));

@@ -1,11 +1,12 @@
 //! Building one side's graph from the facts of the scope's modules.
 
+use super::resolve::{ImportStep, ModuleSet, Resolver, Target};
 use super::schema::interface;
 use super::{AgentEntry, Binding, Edge, Gap, SideGraph, ToolDefinition};
 use crate::frameworks::openai::{self, AgentConstruction, ListArgument, ListMember};
 use crate::frameworks::OPENAI_AGENTS_SDK;
 use crate::pyrepr::{str_repr, tuple_repr};
-use crate::python::{BindingKind, ModuleFacts};
+use crate::python::{BindingKind, ModuleFacts, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -20,8 +21,12 @@ pub struct SourceFile {
 /// Everything one side's graph is built from.
 #[derive(Debug, Clone, Default)]
 pub struct SideInput {
+    /// The scope as the repository spells it (`.` = the root).
+    pub scope: String,
     pub absent: bool,
     pub files: Vec<SourceFile>,
+    /// Symbolic links named `*.py` (scope-relative): never read.
+    pub linked: Vec<String>,
     /// Gaps found before reading (bounds, links, submodules).
     pub gaps: Vec<Gap>,
     pub limits: Vec<String>,
@@ -42,6 +47,14 @@ pub fn build_side(input: SideInput) -> SideGraph {
         ..SideGraph::default()
     };
     let mut gaps: BTreeSet<Gap> = input.gaps.into_iter().collect();
+    let modules = ModuleSet::new(
+        input
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.facts.as_ref())),
+        input.linked.iter().map(String::as_str),
+        &input.scope,
+    );
     for file in &input.files {
         if file.facts.syntax_error.is_some() {
             gaps.insert(Gap::file(
@@ -54,9 +67,11 @@ pub fn build_side(input: SideInput) -> SideGraph {
             graph
                 .sources
                 .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
+            duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
             ModuleReader {
                 path: &file.path,
                 facts: &file.facts,
+                modules: &modules,
                 graph: &mut graph,
                 gaps: &mut gaps,
             }
@@ -72,15 +87,52 @@ pub fn build_side(input: SideInput) -> SideGraph {
     graph
 }
 
+/// A file that defines one `@function_tool` name twice at module level: no
+/// agent's binding of that name is established.
+fn duplicate_tool_definitions(path: &str, facts: &ModuleFacts, gaps: &mut BTreeSet<Gap>) {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for function in facts.functions.iter().filter(|f| f.module_level) {
+        if openai::function_tool_name(facts, function).is_some() {
+            *seen.entry(function.name.as_str()).or_default() += 1;
+        }
+    }
+    for (name, count) in seen {
+        let defined = facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name && b.kind == BindingKind::Function)
+            .count();
+        if count > 1 || (count == 1 && defined > 1) {
+            gaps.insert(Gap {
+                tool: Some(name.to_string()),
+                ..Gap::file(
+                    path,
+                    format!(
+                        "{path} defines the tool {} more than once; which definition an agent binds is not established.",
+                        str_repr(name)
+                    ),
+                )
+            });
+        }
+    }
+}
+
 /// Reads the SDK agents of one module into the graph.
-struct ModuleReader<'a> {
+struct ModuleReader<'a, 'm> {
     path: &'a str,
     facts: &'a ModuleFacts,
+    modules: &'a ModuleSet<'m>,
     graph: &'a mut SideGraph,
     gaps: &'a mut BTreeSet<Gap>,
 }
 
-impl ModuleReader<'_> {
+/// A tool an agent lists, followed to its definition.
+struct FollowedTool {
+    tool: String,
+    definition: ToolDefinition,
+}
+
+impl ModuleReader<'_, '_> {
     fn read(&mut self) {
         let constructions = openai::agent_constructions(self.facts);
         let mut sites: BTreeMap<&str, usize> = BTreeMap::new();
@@ -133,13 +185,59 @@ impl ModuleReader<'_> {
                 return self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"));
             }
         };
+        let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         for member in members {
             match member {
-                ListMember::Name(name) => self.bind_tool(agent, construction.line, &name),
+                ListMember::Reference(reference) => {
+                    if let Some(tool) = self.follow_tool(agent, construction, &reference) {
+                        followed.entry(tool.tool.clone()).or_default().push(tool);
+                    }
+                }
                 ListMember::Unread(_) => {
                     self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"));
                 }
             }
+        }
+        for (tool, mut definitions) in followed {
+            let distinct: BTreeSet<(&str, Option<u32>)> = definitions
+                .iter()
+                .map(|d| (d.definition.source.as_str(), d.definition.line))
+                .collect();
+            if distinct.len() > 1 {
+                // One agent, two functions under one name: it binds neither.
+                let places: Vec<String> = distinct
+                    .iter()
+                    .map(|(source, line)| {
+                        format!(
+                            "{source}:{}",
+                            line.map_or("?".to_string(), |l| l.to_string())
+                        )
+                    })
+                    .collect();
+                self.agent_gap(
+                    agent,
+                    format!(
+                        "OpenAI Agents SDK agent {} at {}:{} binds two different functions named {} ({}); the model sees one tool name for both, so neither is resolved.",
+                        str_repr(agent),
+                        self.path,
+                        construction.line,
+                        str_repr(&tool),
+                        places.join(" and ")
+                    ),
+                );
+                continue;
+            }
+            let Some(first) = definitions.drain(..).next() else {
+                continue;
+            };
+            self.graph.bindings.push(Binding {
+                agent: agent.to_string(),
+                agent_source: self.path.to_string(),
+                tool_key: tool.clone(),
+                tool,
+                binding_location: (self.path.to_string(), construction.line),
+                edge: Edge::Tool(first.definition),
+            });
         }
     }
 
@@ -151,95 +249,73 @@ impl ModuleReader<'_> {
         )
     }
 
-    /// Follows a listed name to its module-level `@function_tool` definition.
-    fn bind_tool(&mut self, agent: &str, line: u32, name: &str) {
-        let unresolved = |why: String| {
-            format!(
-                "OpenAI Agents SDK agent {} at {}:{line} binds unresolved tool {}: {why}",
-                str_repr(agent),
-                self.path,
-                str_repr(name)
-            )
+    fn unresolved(&self, agent: &str, line: u32, reference: &str, why: &str) -> String {
+        format!(
+            "OpenAI Agents SDK agent {} at {}:{line} binds unresolved tool {}: {why}.",
+            str_repr(agent),
+            self.path,
+            str_repr(reference)
+        )
+    }
+
+    /// Follows a listed reference to its `@function_tool` definition, or
+    /// records why it cannot be followed.
+    fn follow_tool(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        reference: &Value,
+    ) -> Option<FollowedTool> {
+        let spelled = reference.dotted().unwrap_or_default();
+        let mut resolver = Resolver::new(self.modules);
+        let resolved = resolver.resolve(self.path, &construction.call.scope, reference);
+        let found = match resolved {
+            Ok(found) => found,
+            Err(why) => {
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
         };
-        let bindings: Vec<_> = self
-            .facts
-            .module_bindings
-            .iter()
-            .filter(|b| b.name == name)
-            .collect();
-        let Some(first) = bindings.first() else {
-            let why = format!(
-                "{} is not bound at module level in {}.",
-                str_repr(name),
-                self.path
-            );
-            return self.agent_gap(agent, unresolved(why));
+        let (def_path, function) = match found.target {
+            Target::Function { path, function } => (path, function),
+            Target::Module(_) => {
+                let why = format!("{} is a module, not a function", str_repr(&spelled));
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
         };
-        if bindings.iter().all(|b| b.kind == BindingKind::Function) && bindings.len() > 1 {
-            self.gaps.insert(Gap {
-                tool: Some(name.to_string()),
-                ..Gap::file(
-                    self.path,
-                    format!(
-                        "{} defines the tool {} more than once; which definition an agent binds is not established.",
-                        self.path,
-                        str_repr(name)
-                    ),
-                )
-            });
-            return;
-        }
-        if bindings.len() > 1 || first.conditional {
+        let def_facts = self.modules.facts(def_path)?;
+        let Some(tool) = openai::function_tool_name(def_facts, function) else {
             let why = format!(
-                "{} is bound more than once or only conditionally at module level in {}, so which value the agent binds is not established.",
-                str_repr(name),
-                self.path
-            );
-            return self.agent_gap(agent, unresolved(why));
-        }
-        if first.kind == BindingKind::Import {
-            let why = format!(
-                "it is imported at {}:{}, and tools imported from other modules are not followed by this reader.",
-                self.path, first.line
-            );
-            return self.agent_gap(agent, unresolved(why));
-        }
-        let function = self
-            .facts
-            .functions
-            .iter()
-            .find(|f| f.module_level && f.name == name);
-        let Some(function) = function.filter(|_| first.kind == BindingKind::Function) else {
-            let why = format!(
-                "{} at {}:{} is not a function definition this reader follows.",
-                str_repr(name),
-                self.path,
-                first.line
-            );
-            return self.agent_gap(agent, unresolved(why));
-        };
-        let Some(tool) = openai::function_tool_name(self.facts, function) else {
-            let why = format!(
-                "it resolves to {} at {}:{}, which is not decorated with the SDK's @function_tool.",
-                str_repr(name),
-                self.path,
+                "it resolves to {} at {def_path}:{}, which is not decorated with the SDK's @function_tool",
+                str_repr(&function.name),
                 function.line
             );
-            return self.agent_gap(agent, unresolved(why));
+            let reason = self.unresolved(agent, construction.line, &spelled, &why);
+            self.agent_gap(agent, reason);
+            return None;
         };
-        self.graph.bindings.push(Binding {
-            agent: agent.to_string(),
-            agent_source: self.path.to_string(),
-            tool_key: tool.clone(),
-            binding_location: (self.path.to_string(), line),
-            edge: Edge::Tool(ToolDefinition {
-                source: self.path.to_string(),
+        if let Some(why) = reassignment(self.modules, &found.steps) {
+            let reason = self.unresolved(agent, construction.line, &spelled, &why);
+            self.agent_gap(agent, reason);
+            return None;
+        }
+        let crosses_modules = found.steps.iter().any(|step| step.path != self.path);
+        Some(FollowedTool {
+            definition: ToolDefinition {
+                source: def_path.to_string(),
                 line: Some(function.line),
                 implementation_sha256: Some(function.implementation_sha256.clone()),
                 interface: interface(&tool, function),
-            }),
+                import_path: crosses_modules.then(|| super::ImportPath {
+                    reference: spelled,
+                    steps: found.steps,
+                }),
+            },
             tool,
-        });
+        })
     }
 
     /// Handoffs to agents constructed in the same module, by their identity.
@@ -258,7 +334,9 @@ impl ModuleReader<'_> {
         };
         for member in members {
             match member {
-                ListMember::Name(target) if sites.get(target.as_str()) == Some(&1) => {
+                ListMember::Reference(Value::Name(target))
+                    if sites.get(target.as_str()) == Some(&1) =>
+                {
                     self.graph.bindings.push(Binding {
                         agent: agent.to_string(),
                         agent_source: self.path.to_string(),
@@ -276,6 +354,91 @@ impl ModuleReader<'_> {
     }
 }
 
+/// Code that runs before the agent uses a reference and rebinds a step of
+/// its chain (`tools.lookup = other`, `setattr(tools, …)`), in every module
+/// on the chain and every package `__init__.py` above one, makes the
+/// reference a named stop.
+fn reassignment(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Option<String> {
+    // The name each chain module is read for.
+    let chain: BTreeMap<&str, BTreeSet<&str>> =
+        steps.iter().fold(BTreeMap::new(), |mut chain, step| {
+            chain
+                .entry(step.path.as_str())
+                .or_default()
+                .insert(step.name.as_str());
+            chain
+        });
+    let mut checked: BTreeSet<String> = chain.keys().map(|p| p.to_string()).collect();
+    for path in chain.keys() {
+        let mut dir = path.rsplit_once('/').map(|(d, _)| d.to_string());
+        while let Some(current) = dir {
+            checked.insert(format!("{current}/__init__.py"));
+            dir = current.rsplit_once('/').map(|(d, _)| d.to_string());
+        }
+        checked.insert("__init__.py".to_string());
+    }
+    for path in &checked {
+        let Some(facts) = modules.facts(path) else {
+            continue;
+        };
+        for store in facts.attribute_stores.iter().filter(|s| s.scope.is_empty()) {
+            let [object, attribute, ..] = store.target.as_slice() else {
+                continue;
+            };
+            let mut resolver = Resolver::new(modules);
+            let Some(static_path) = modules_key(modules, path) else {
+                continue;
+            };
+            let Ok(found) = resolver.resolve(static_path, "", &Value::Name(object.clone())) else {
+                continue;
+            };
+            let Target::Module(loc) = found.target else {
+                continue;
+            };
+            let Some(file) = loc.file.as_deref() else {
+                continue;
+            };
+            let names = chain.get(file);
+            let hits = attribute == "*" || names.is_some_and(|n| n.contains(attribute.as_str()));
+            if names.is_some() && hits {
+                return Some(reassignment_reason(
+                    steps, object, attribute, path, store.line,
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The reference spelled through the reassigned attribute (`tools.lookup`)
+/// is "reassigned by attribute"; a name imported from that module is
+/// reached through an attribute "named like" the reassigned one.
+fn reassignment_reason(
+    steps: &[ImportStep],
+    object: &str,
+    attribute: &str,
+    path: &str,
+    line: u32,
+) -> String {
+    let spelled_through = steps.first().is_some_and(|s| s.name == object);
+    let agent_file = steps.first().map_or(path, |s| s.path.as_str());
+    if spelled_through {
+        format!(
+            "{} is reassigned by attribute in {path}:{line}",
+            str_repr(&format!("{object}.{attribute}"))
+        )
+    } else {
+        format!(
+            "an attribute named {} is reassigned in {path}:{line}, which {agent_file} runs before the name is used",
+            str_repr(attribute)
+        )
+    }
+}
+
+fn modules_key<'m>(modules: &ModuleSet<'m>, path: &str) -> Option<&'m str> {
+    modules.key(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +447,7 @@ mod tests {
 
     fn side(files: &[(&str, &str)]) -> SideGraph {
         build_side(SideInput {
+            scope: ".".into(),
             files: files
                 .iter()
                 .map(|(path, source)| SourceFile {

@@ -3,6 +3,7 @@
 //! from cached `ModuleFacts` only; never parses.
 
 mod build;
+pub mod resolve;
 pub mod schema;
 
 pub use build::{build_side, SideInput, SourceFile};
@@ -128,6 +129,17 @@ pub struct ToolDefinition {
     pub line: Option<u32>,
     pub implementation_sha256: Option<String>,
     pub interface: schema::Interface,
+    /// How the agent's module reached a definition in another module;
+    /// evidence only, never compared.
+    pub import_path: Option<ImportPath>,
+}
+
+/// One resolution chain from the agent's module to the definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportPath {
+    /// The reference as the agent spells it (`lookup`, `tools.lookup`).
+    pub reference: String,
+    pub steps: Vec<resolve::ImportStep>,
 }
 
 impl SideGraph {

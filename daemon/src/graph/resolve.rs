@@ -1,0 +1,703 @@
+//! Following a name an agent lists to its one definition, across the
+//! scope's modules, or naming why it cannot be followed (spec: "Tools
+//! imported from other modules"). Reads cached facts only.
+//!
+//! The rule throughout is "bound once": a name is followed only when every
+//! module on the way binds it exactly once, unconditionally, at the level
+//! the reference reads it. Anything else is a stop with its reason, never a
+//! guess.
+
+use crate::pyrepr::str_repr;
+use crate::python::{BindingFact, BindingKind, FunctionFact, ImportFact, ModuleFacts, Value};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// More modules than this read for one reference is a stop.
+const MAX_MODULES_READ: usize = 64;
+
+/// One module read on the way to a definition (`import_path[].steps[]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportStep {
+    /// Scope-relative path of the module read.
+    pub path: String,
+    /// `None` for a submodule reached through its package.
+    pub line: Option<u32>,
+    pub name: String,
+    /// SHA-256 of the module's bytes.
+    pub sha256: String,
+    /// `import`, `local_import`, `alias`, `submodule` or `definition`.
+    pub binding: String,
+}
+
+/// The scope's modules, by scope-relative path.
+pub struct ModuleSet<'a> {
+    modules: BTreeMap<&'a str, &'a ModuleFacts>,
+    /// Linked `.py` entries: present, never read.
+    linked: BTreeSet<&'a str>,
+    /// The scope's own package name, when the scope is a regular package.
+    scope_package: Option<&'a str>,
+}
+
+impl<'a> ModuleSet<'a> {
+    pub fn new(
+        modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>,
+        linked: impl IntoIterator<Item = &'a str>,
+        scope: &'a str,
+    ) -> Self {
+        let modules: BTreeMap<&str, &ModuleFacts> = modules.into_iter().collect();
+        let scope_package = (scope != "." && modules.contains_key("__init__.py"))
+            .then(|| scope.rsplit('/').next().unwrap_or(scope));
+        ModuleSet {
+            modules,
+            linked: linked.into_iter().collect(),
+            scope_package,
+        }
+    }
+
+    pub fn facts(&self, path: &str) -> Option<&'a ModuleFacts> {
+        self.modules.get(path).copied()
+    }
+
+    /// The set's own spelling of a path (borrowed for the set's lifetime).
+    pub fn key(&self, path: &str) -> Option<&'a str> {
+        self.modules.get_key_value(path).map(|(k, _)| *k)
+    }
+}
+
+/// Where a module name leads inside the scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleLoc {
+    /// The module's file (`a/b.py` or `a/b/__init__.py`), if any.
+    pub file: Option<String>,
+    /// The package directory, for a package (`a/b`).
+    pub dir: Option<String>,
+    pub dotted: String,
+}
+
+/// What a reference reached.
+#[derive(Debug, Clone)]
+pub enum Target<'a> {
+    Function {
+        path: &'a str,
+        function: &'a FunctionFact,
+    },
+    /// A module or package (reached by `import m` or a submodule).
+    Module(ModuleLoc),
+}
+
+#[derive(Debug, Clone)]
+pub struct Resolved<'a> {
+    pub target: Target<'a>,
+    pub steps: Vec<ImportStep>,
+}
+
+/// Follows references through one side's modules.
+pub struct Resolver<'s, 'a> {
+    modules: &'s ModuleSet<'a>,
+    read: BTreeSet<String>,
+    following: BTreeSet<(String, String)>,
+}
+
+type Found<'a> = Result<Resolved<'a>, String>;
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_string()
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+impl<'s, 'a> Resolver<'s, 'a> {
+    pub fn new(modules: &'s ModuleSet<'a>) -> Self {
+        Resolver {
+            modules,
+            read: BTreeSet::new(),
+            following: BTreeSet::new(),
+        }
+    }
+
+    /// Resolves a reference (`name` or `a.b.name`) used in `path` inside the
+    /// function `scope` (empty = module level).
+    pub fn resolve(&mut self, path: &'a str, scope: &str, reference: &Value) -> Found<'a> {
+        let (head, rest): (&str, &[String]) = match reference {
+            Value::Name(name) => (name.as_str(), &[]),
+            Value::Attribute(parts) => match parts.split_first() {
+                Some((head, rest)) => (head.as_str(), rest),
+                None => return Err("the reference is empty".into()),
+            },
+            _ => return Err("it is not a name".into()),
+        };
+        if !rest.is_empty() {
+            if let Some(found) = self.dotted_import(path, scope, head, rest)? {
+                return Ok(found);
+            }
+        }
+        let mut found = self.name_in_scope(path, scope, head, Vec::new())?;
+        for attribute in rest {
+            found = self.attribute(found, attribute)?;
+        }
+        Ok(found)
+    }
+
+    /// `import a.b` then `a.b.f` reads the submodule `a/b.py` directly, as
+    /// the import system guarantees, even when the package binds a `b` of
+    /// its own; several `import a.x` statements bind one package.
+    fn dotted_import(
+        &mut self,
+        path: &'a str,
+        scope: &str,
+        head: &str,
+        rest: &[String],
+    ) -> Result<Option<Resolved<'a>>, String> {
+        let facts = self.read_module(path)?;
+        let visible = |import: &&ImportFact| {
+            import.name.is_none()
+                && import.asname.is_none()
+                && import.level == 0
+                && !import.type_checking
+                && (import.scope.is_empty() || import.scope == scope)
+                && import.module.split('.').next() == Some(head)
+        };
+        let best = facts
+            .imports
+            .iter()
+            .filter(visible)
+            .filter(|import| {
+                let parts: Vec<&str> = import.module.split('.').skip(1).collect();
+                parts.len() <= rest.len() && parts.iter().zip(rest).all(|(a, b)| a == b)
+            })
+            .max_by_key(|import| import.module.split('.').count());
+        let Some(import) = best else { return Ok(None) };
+        if import.conditional {
+            return Ok(None);
+        }
+        let depth = import.module.split('.').count() - 1;
+        let loc = self.find_module(path, 0, &import.module)?;
+        let steps = vec![self.step(path, Some(import.line), head, "import")];
+        let mut found = Resolved {
+            target: Target::Module(loc),
+            steps,
+        };
+        for attribute in &rest[depth..] {
+            found = self.attribute(found, attribute)?;
+        }
+        Ok(Some(found))
+    }
+
+    fn read_module(&mut self, path: &str) -> Result<&'a ModuleFacts, String> {
+        if self.modules.linked.contains(path) {
+            return Err(format!("{path} is a symbolic link, which is not read"));
+        }
+        let facts = self
+            .modules
+            .facts(path)
+            .ok_or_else(|| format!("{path} is not in the read scope"))?;
+        if facts.syntax_error.is_some() {
+            return Err(format!("{path} could not be read or parsed"));
+        }
+        self.read.insert(path.to_string());
+        if self.read.len() > MAX_MODULES_READ {
+            return Err(format!(
+                "more than {MAX_MODULES_READ} modules were read to follow it"
+            ));
+        }
+        Ok(facts)
+    }
+
+    fn step(&self, path: &str, line: Option<u32>, name: &str, binding: &str) -> ImportStep {
+        ImportStep {
+            path: path.to_string(),
+            line,
+            name: name.to_string(),
+            sha256: self
+                .modules
+                .facts(path)
+                .map(|f| f.source_sha256.clone())
+                .unwrap_or_default(),
+            binding: binding.to_string(),
+        }
+    }
+
+    /// A name as Python looks it up from inside `scope`: the function's own
+    /// bindings (and those of enclosing functions), then the module's.
+    fn name_in_scope(
+        &mut self,
+        path: &'a str,
+        scope: &str,
+        name: &str,
+        steps: Vec<ImportStep>,
+    ) -> Found<'a> {
+        let facts = self.read_module(path)?;
+        let mut current = scope.to_string();
+        while !current.is_empty() {
+            let function = facts.functions.iter().find(|f| f.qualname == current);
+            let Some(function) = function else {
+                // A class body: its names are not visible to nested functions.
+                current = parent_scope(&current);
+                continue;
+            };
+            if function.globals.iter().any(|g| g == name) {
+                break;
+            }
+            if function.nonlocals.iter().any(|n| n == name) {
+                current = parent_scope(&current);
+                continue;
+            }
+            let bindings: Vec<&BindingFact> = function
+                .locals
+                .iter()
+                .filter(|b| b.name == name && !b.type_checking)
+                .collect();
+            if !bindings.is_empty() {
+                return self.bound_once(path, &current, name, &bindings, steps, true);
+            }
+            current = parent_scope(&current);
+        }
+        self.module_name(path, name, steps)
+    }
+
+    /// A name bound at module level in `path`.
+    fn module_name(&mut self, path: &'a str, name: &str, steps: Vec<ImportStep>) -> Found<'a> {
+        let key = (path.to_string(), name.to_string());
+        if !self.following.insert(key.clone()) {
+            return Err(format!(
+                "the import chain for {} returns to {path}",
+                str_repr(name)
+            ));
+        }
+        let result = self.module_name_inner(path, name, steps);
+        self.following.remove(&key);
+        result
+    }
+
+    fn module_name_inner(
+        &mut self,
+        path: &'a str,
+        name: &str,
+        steps: Vec<ImportStep>,
+    ) -> Found<'a> {
+        let facts = self.read_module(path)?;
+        let bindings: Vec<&BindingFact> = facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name && !b.type_checking)
+            .collect();
+        let bindings = package_imports_as_one(facts, name, bindings);
+        // A wildcard import after the last explicit binding may rebind it.
+        let last_binding = bindings.iter().map(|b| b.line).max().unwrap_or(0);
+        let wildcard = facts.imports.iter().find(|i| {
+            i.scope.is_empty()
+                && !i.type_checking
+                && i.name.as_deref() == Some("*")
+                && i.line > last_binding
+        });
+        if wildcard.is_some() {
+            return Err(format!(
+                "{path} has a wildcard import that may rebind {}",
+                str_repr(name)
+            ));
+        }
+        if bindings.is_empty() {
+            return Err(format!(
+                "{} is not bound at module level in {path}",
+                str_repr(name)
+            ));
+        }
+        self.bound_once(path, "", name, &bindings, steps, false)
+    }
+
+    /// Follows the one binding of `name` in a scope of `path`.
+    fn bound_once(
+        &mut self,
+        path: &'a str,
+        scope: &str,
+        name: &str,
+        bindings: &[&BindingFact],
+        mut steps: Vec<ImportStep>,
+        local: bool,
+    ) -> Found<'a> {
+        let facts = self.read_module(path)?;
+        let place = if scope.is_empty() {
+            format!("in {path}")
+        } else {
+            format!("in {scope} in {path}")
+        };
+        let [binding] = bindings else {
+            let lines: Vec<String> = bindings.iter().map(|b| b.line.to_string()).collect();
+            return Err(format!(
+                "{} is bound more than once {place} (lines {})",
+                str_repr(name),
+                lines.join(", ")
+            ));
+        };
+        if binding.conditional {
+            return Err(format!(
+                "{} is bound only inside a compound statement or from a function in {path}:{}",
+                str_repr(name),
+                binding.line
+            ));
+        }
+        match binding.kind {
+            BindingKind::Function => {
+                let qualname = if scope.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{scope}.{name}")
+                };
+                let function = facts
+                    .functions
+                    .iter()
+                    .find(|f| f.qualname == qualname)
+                    .ok_or_else(|| {
+                        format!(
+                            "the definition of {} in {path} was not read",
+                            str_repr(name)
+                        )
+                    })?;
+                steps.push(self.step(path, Some(function.line), name, "definition"));
+                Ok(Resolved {
+                    target: Target::Function { path, function },
+                    steps,
+                })
+            }
+            BindingKind::Import => {
+                let import = facts
+                    .imports
+                    .iter()
+                    .find(|i| {
+                        i.scope == scope
+                            && i.line == binding.line
+                            && i.bound_name() == name
+                            && !i.type_checking
+                    })
+                    .ok_or_else(|| {
+                        format!("the import of {} in {path} was not read", str_repr(name))
+                    })?;
+                let kind = if local { "local_import" } else { "import" };
+                steps.push(self.step(path, Some(import.line), name, kind));
+                self.follow_import(path, import, steps)
+            }
+            BindingKind::Assignment if !local => {
+                let alias = match &binding.value {
+                    Some(Value::Name(other)) => vec![other.clone()],
+                    Some(Value::Attribute(parts)) => parts.clone(),
+                    _ => {
+                        return Err(format!(
+                            "{} in {path}:{} is assigned a value, not a function definition",
+                            str_repr(name),
+                            binding.line
+                        ))
+                    }
+                };
+                let Some((head, rest)) = alias.split_first() else {
+                    return Err(format!(
+                        "{} has an empty alias at {path}:{}",
+                        str_repr(name),
+                        binding.line
+                    ));
+                };
+                if head == name && rest.is_empty() {
+                    return Err(format!(
+                        "{} is assigned to itself at {path}:{}",
+                        str_repr(name),
+                        binding.line
+                    ));
+                }
+                steps.push(self.step(path, Some(binding.line), name, "alias"));
+                let mut found = self.module_name(path, head, steps)?;
+                for attribute in rest {
+                    found = self.attribute(found, attribute)?;
+                }
+                Ok(found)
+            }
+            BindingKind::Class => Err(format!(
+                "{} in {path}:{} is a class, not a function definition",
+                str_repr(name),
+                binding.line
+            )),
+            BindingKind::Parameter => Err(format!(
+                "{} is a parameter of {scope} in {path}",
+                str_repr(name)
+            )),
+            BindingKind::Assignment | BindingKind::Other => Err(format!(
+                "{} is a local assignment {place} ({path}:{}), not the module's binding",
+                str_repr(name),
+                binding.line
+            )),
+        }
+    }
+
+    /// Follows `import m [as x]` or `from m import n [as x]`.
+    fn follow_import(
+        &mut self,
+        path: &'a str,
+        import: &ImportFact,
+        steps: Vec<ImportStep>,
+    ) -> Found<'a> {
+        match &import.name {
+            None => {
+                // `import a.b` binds `a`; `import a.b as c` binds `a.b`.
+                let dotted = if import.asname.is_some() {
+                    import.module.clone()
+                } else {
+                    import
+                        .module
+                        .split('.')
+                        .next()
+                        .unwrap_or(&import.module)
+                        .to_string()
+                };
+                let loc = self.find_module(path, import.level, &dotted)?;
+                Ok(Resolved {
+                    target: Target::Module(loc),
+                    steps,
+                })
+            }
+            Some(member) if member == "*" => {
+                Err(format!("{path}:{} is a wildcard import", import.line))
+            }
+            Some(member) => {
+                let loc = self.find_module(path, import.level, &import.module)?;
+                self.member(loc, member, steps)
+            }
+        }
+    }
+
+    /// `name` of a module: its own binding first, then a submodule. A
+    /// package whose `__init__.py` binds the name only by importing that
+    /// very submodule (`from . import tools`) names the submodule.
+    fn member(&mut self, loc: ModuleLoc, name: &str, mut steps: Vec<ImportStep>) -> Found<'a> {
+        let submodule = loc
+            .dir
+            .as_deref()
+            .and_then(|dir| self.module_at(dir, &[name]));
+        if let Some(file) = &loc.file {
+            let facts = self.read_module(file)?;
+            let binds_other = facts
+                .module_bindings
+                .iter()
+                .any(|b| b.name == name && !b.type_checking)
+                && !(submodule.is_some() && imports_own_submodule(facts, name));
+            if binds_other {
+                let file = self.static_path(file)?;
+                return self.module_name(file, name, steps);
+            }
+        }
+        if let Some(sub) = submodule {
+            if let Some(init) = &loc.file {
+                steps.push(self.step(init, None, name, "submodule"));
+            }
+            return Ok(Resolved {
+                target: Target::Module(sub),
+                steps,
+            });
+        }
+        match &loc.file {
+            Some(file) => {
+                let file = self.static_path(file)?;
+                self.module_name(file, name, steps)
+            }
+            None => Err(format!(
+                "no file inside the read scope provides {}.{name}",
+                loc.dotted
+            )),
+        }
+    }
+
+    /// The `&'a str` key of a module path.
+    fn static_path(&self, path: &str) -> Result<&'a str, String> {
+        self.modules
+            .key(path)
+            .ok_or_else(|| format!("{path} is not in the read scope"))
+    }
+
+    /// An attribute of what a reference reached so far.
+    fn attribute(&mut self, found: Resolved<'a>, attribute: &str) -> Found<'a> {
+        match found.target {
+            Target::Module(loc) => self.member(loc, attribute, found.steps),
+            Target::Function { .. } => {
+                Err(format!("{attribute} is read from a function, not a module"))
+            }
+        }
+    }
+
+    /// Finds a module by import spelling from `path` (contract: absolute
+    /// names from the importing file's directory and each parent up to the
+    /// scope, and from the scope's parent for the scope's own package).
+    fn find_module(&mut self, path: &str, level: u32, dotted: &str) -> Result<ModuleLoc, String> {
+        let parts: Vec<&str> = dotted.split('.').filter(|p| !p.is_empty()).collect();
+        if level > 0 {
+            let mut dir = dir_of(path).to_string();
+            for _ in 1..level {
+                if dir.is_empty() {
+                    return Err(format!(
+                        "the relative import {} in {path} climbs above the read scope",
+                        str_repr(&format!("{}{dotted}", ".".repeat(level as usize)))
+                    ));
+                }
+                dir = dir_of(&dir).to_string();
+            }
+            return self.module_at(&dir, &parts).ok_or_else(|| {
+                format!(
+                    "no file inside the read scope provides module {} imported by {path}",
+                    str_repr(&format!("{}{dotted}", ".".repeat(level as usize)))
+                )
+            });
+        }
+        let mut found: Vec<ModuleLoc> = Vec::new();
+        let mut dir = dir_of(path).to_string();
+        loop {
+            if let Some(loc) = self.module_at(&dir, &parts) {
+                if !found.contains(&loc) {
+                    found.push(loc);
+                }
+            }
+            if dir.is_empty() {
+                break;
+            }
+            dir = dir_of(&dir).to_string();
+        }
+        if let (Some(package), Some((first, rest))) =
+            (self.modules.scope_package, parts.split_first())
+        {
+            if *first == package {
+                let loc = if rest.is_empty() {
+                    Some(ModuleLoc {
+                        file: Some("__init__.py".into()),
+                        dir: Some(String::new()),
+                        dotted: dotted.into(),
+                    })
+                } else {
+                    self.module_at("", rest)
+                };
+                if let Some(loc) = loc {
+                    if !found.contains(&loc) {
+                        found.push(loc);
+                    }
+                }
+            }
+        }
+        match found.len() {
+            0 => Err(format!(
+                "no file inside the read scope provides module {} imported by {path}",
+                str_repr(dotted)
+            )),
+            1 => Ok(found.remove(0)),
+            _ => Err(format!(
+                "more than one module location matches {}: {}",
+                str_repr(dotted),
+                found
+                    .iter()
+                    .filter_map(|l| l.file.clone().or(l.dir.clone()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+
+    /// The module `parts` under `dir`, preferring a module file over a
+    /// namespace directory as the import system does.
+    fn module_at(&self, dir: &str, parts: &[&str]) -> Option<ModuleLoc> {
+        if parts.is_empty() {
+            let init = join(dir, "__init__.py");
+            let has_init = self.modules.modules.contains_key(init.as_str());
+            return Some(ModuleLoc {
+                file: has_init.then_some(init),
+                dir: Some(dir.to_string()),
+                dotted: String::new(),
+            });
+        }
+        let relative = parts.join("/");
+        let base = join(dir, &relative);
+        let file = format!("{base}.py");
+        let dotted = parts.join(".");
+        if self.modules.modules.contains_key(file.as_str())
+            || self.modules.linked.contains(file.as_str())
+        {
+            return Some(ModuleLoc {
+                file: Some(file),
+                dir: None,
+                dotted,
+            });
+        }
+        let init = format!("{base}/__init__.py");
+        if self.modules.modules.contains_key(init.as_str())
+            || self.modules.linked.contains(init.as_str())
+        {
+            return Some(ModuleLoc {
+                file: Some(init),
+                dir: Some(base),
+                dotted,
+            });
+        }
+        let prefix = format!("{base}/");
+        if self.modules.modules.keys().any(|k| k.starts_with(&prefix)) {
+            return Some(ModuleLoc {
+                file: None,
+                dir: Some(base),
+                dotted,
+            });
+        }
+        None
+    }
+
+    /// Every module read so far (the agent's file included).
+    pub fn modules_read(&self) -> &BTreeSet<String> {
+        &self.read
+    }
+}
+
+/// Whether a package module binds `name` only by `from . import name`.
+fn imports_own_submodule(facts: &ModuleFacts, name: &str) -> bool {
+    let own = |b: &BindingFact| {
+        b.kind == BindingKind::Import
+            && facts.imports.iter().any(|i| {
+                i.line == b.line
+                    && i.scope.is_empty()
+                    && i.level == 1
+                    && i.module.is_empty()
+                    && i.name.as_deref() == Some(name)
+            })
+    };
+    facts
+        .module_bindings
+        .iter()
+        .filter(|b| b.name == name && !b.type_checking)
+        .all(own)
+}
+
+/// Several `import a.x` statements bind the one package `a`: they count as
+/// one binding (the first).
+fn package_imports_as_one<'f>(
+    facts: &ModuleFacts,
+    name: &str,
+    bindings: Vec<&'f BindingFact>,
+) -> Vec<&'f BindingFact> {
+    let plain_package_import = |b: &&BindingFact| {
+        b.kind == BindingKind::Import
+            && facts.imports.iter().any(|i| {
+                i.line == b.line
+                    && i.scope.is_empty()
+                    && i.name.is_none()
+                    && i.asname.is_none()
+                    && i.module.split('.').next() == Some(name)
+                    && i.module.contains('.')
+            })
+    };
+    if bindings.len() > 1 && bindings.iter().all(plain_package_import) {
+        bindings.into_iter().take(1).collect()
+    } else {
+        bindings
+    }
+}
+
+fn parent_scope(scope: &str) -> String {
+    scope
+        .rsplit_once('.')
+        .map_or(String::new(), |(parent, _)| parent.to_string())
+}
