@@ -11,19 +11,6 @@ mod support;
 use serde_json::{json, Value};
 use support::{rows, Place, Repo};
 
-fn tool(name: &str, returns: &str) -> String {
-    format!("@function_tool\ndef {name}(q: str) -> str:\n    return {returns}\n")
-}
-
-fn tools_module(tools: &[(&str, &str)]) -> String {
-    let mut out = String::from("from agents import function_tool\n\n");
-    for (name, returns) in tools {
-        out.push_str(&tool(name, returns));
-        out.push('\n');
-    }
-    out
-}
-
 /// An agent module: `imports` lines, then `support = Agent(..., tools=[…])`
 /// (the construction is on line `imports.lines().count() + 3`).
 fn agent(imports: &str, tools: &str) -> String {
@@ -290,7 +277,7 @@ fn a_parameter_or_local_assignment_of_the_builder_is_a_named_stop() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:5 binds unresolved tool 'lookup': 'lookup' is a parameter of build in agent.py.",
+        "OpenAI Agents SDK agent 'support' at agent.py:5 binds unresolved tool 'lookup': 'lookup' is bound by a parameter in the enclosing scope at agent.py:4, which is not followed.",
     );
 }
 
@@ -450,7 +437,8 @@ fn reassignments_that_run_before_use_are_named_stops() {
 fn type_checking_imports_never_run() {
     // Spec: "an import under typing's if TYPE_CHECKING: never runs and is
     // skipped". The reference (1.2.0) reads such an import as a conditional
-    // binding instead (and with a real import beside it, as bound twice).
+    // binding instead ("bound only inside a compound statement"), and with a
+    // real import beside it as bound twice; we follow the spec.
     let guarded =
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .tools import lookup";
     let doc = added_through(guarded, "lookup", &[("app/tools.py", TOOLS)]);
@@ -561,6 +549,9 @@ fn an_imported_function_without_the_sdk_decorator_is_not_a_tool() {
     );
 }
 
+/// Spec: "more than 64 modules read" is a stop. The reference (1.2.0)
+/// stops at 32 import steps instead ("the import chain is longer than 32
+/// steps"); a 40-step chain resolves here.
 #[test]
 fn more_than_64_modules_on_the_way_is_a_named_stop() {
     let mut files: Vec<(String, String)> = (0..70)
@@ -580,5 +571,202 @@ fn more_than_64_modules_on_the_way_is_a_named_stop() {
     assert_unresolved(
         &doc,
         "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': more than 64 modules were read to follow it.",
+    );
+}
+
+#[test]
+fn a_local_assignment_in_the_builder_is_a_named_stop() {
+    let builder = "from agents import Agent\nfrom .tools import lookup as imported\n\n\ndef build():\n    lookup = imported\n    return Agent(name=\"support\", tools=[lookup])\n";
+    let doc = compare(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/agent.py", "x = 1\n"),
+        ],
+        &[("app/agent.py", builder)],
+    );
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:7 binds unresolved tool 'lookup': 'lookup' is bound by a local assignment in the enclosing scope at agent.py:6, which is not followed.",
+    );
+}
+
+#[test]
+fn nonlocal_follows_the_outer_functions_binding() {
+    let builder = |tools: &str| {
+        format!(
+            "from agents import Agent\n\n\ndef outer():\n    from .tools import lookup\n\n    def build():\n        nonlocal lookup\n        return Agent(name=\"support\", tools=[{tools}])\n\n    return build()\n"
+        )
+    };
+    let (base, head) = (builder(""), builder("lookup"));
+    let doc = compare(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/agent.py", &base),
+        ],
+        &[("app/agent.py", &head)],
+    );
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
+    assert_eq!(
+        steps(&doc["rows"][0]["after"]),
+        vec![
+            step("app/agent.py", Some(5), "lookup", "local_import"),
+            step("app/tools.py", Some(4), "lookup", "definition")
+        ]
+    );
+}
+
+#[test]
+fn missing_modules_names_and_ambiguous_locations_are_named() {
+    let doc = added_through("from .nothere import lookup", "lookup", &[]);
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': no file inside the read scope provides '.nothere' imported by agent.py.",
+    );
+    let doc = added_through(
+        "from .tools import lookup_missing",
+        "lookup_missing",
+        &[("app/tools.py", TOOLS)],
+    );
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup_missing': tools.py does not define 'lookup_missing'.",
+    );
+    // `from tools import lookup` in app/sub/agent.py: app/sub/tools.py and
+    // app/tools.py both match.
+    let base_agent = agent("from tools import lookup", "");
+    let head_agent = agent("from tools import lookup", "lookup");
+    let doc = compare(
+        &[
+            ("app/__init__.py", ""),
+            ("app/sub/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/sub/tools.py", TOOLS),
+            ("app/sub/agent.py", &base_agent),
+        ],
+        &[("app/sub/agent.py", &head_agent)],
+    );
+    assert_eq!(
+        head_reasons(&doc),
+        vec!["OpenAI Agents SDK agent 'support' at sub/agent.py:4 binds unresolved tool 'lookup': module 'tools' imported by sub/agent.py matches more than one location in the read scope: sub/tools.py, tools.py.".to_string()]
+    );
+}
+
+#[test]
+fn a_symbolic_link_is_never_followed() {
+    let repo = Repo::new();
+    let base_agent = agent("from .tools import lookup", "");
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/impl.py", Some(TOOLS)),
+            ("app/agent.py", Some(&base_agent)),
+        ],
+        "base",
+    );
+    std::os::unix::fs::symlink("impl.py", repo.path().join("app/tools.py")).expect("symlink");
+    repo.commit(&[], "link");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(
+        &[(
+            "app/agent.py",
+            Some(&agent("from .tools import lookup", "lookup")),
+        )],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(rows(&doc), vec![]);
+    // The reference (1.2.0) does not list the link itself as a gap; we name
+    // every linked Python input, since the comparison never reads it.
+    assert_eq!(
+        head_reasons(&doc),
+        vec![
+            "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': module path tools for '.tools' is a symbolic link, which is not followed.".to_string(),
+            "Linked Python input: tools.py".to_string(),
+        ]
+    );
+}
+
+#[test]
+fn an_import_of_the_repositorys_code_outside_the_scope_keeps_the_tool_named() {
+    let base_agent = agent("import common.helpers\nfrom .tools import lookup", "");
+    let head_agent = agent("import common.helpers\nfrom .tools import lookup", "lookup");
+    let doc = compare(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("common/__init__.py", ""),
+            ("common/helpers.py", "X = 1\n"),
+            ("app/agent.py", &base_agent),
+        ],
+        &[("app/agent.py", &head_agent)],
+    );
+    let reason = "OpenAI Agents SDK agent 'support' at agent.py:5 binds 'lookup' (tools.py:4), but agent.py:2 imports 'common.helpers', which the repository holds outside the read scope, which is not read and could reassign it; the definition read for it is not established as the one bound.";
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "not_established")]);
+    assert_eq!(doc["rows"][0]["candidate_change"], "added");
+    assert_eq!(doc["rows"][0]["uncertainty"], json!({"head": [reason]}));
+    assert_eq!(
+        doc["head"]["coverage_gaps"],
+        json!([{"source": "agent.py", "agent": "support", "tool": "lookup", "affects": "binding_presence", "reason": reason}])
+    );
+    assert_eq!(
+        doc["rows"][0]["after"]["import_path"][0]["caveats"],
+        json!(["agent.py:2 imports 'common.helpers', which the repository holds outside the read scope, which is not read and could reassign it"])
+    );
+    // A third-party import is the read's boundary, not a caveat.
+    let base_agent = agent("import requests\nfrom .tools import lookup", "");
+    let head_agent = agent("import requests\nfrom .tools import lookup", "lookup");
+    let doc = compare(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/agent.py", &base_agent),
+        ],
+        &[("app/agent.py", &head_agent)],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
+}
+
+#[test]
+fn the_scope_spelled_from_the_repository_root_is_read_inside_the_scope() {
+    // scope svc/app with svc a regular package: `svc.app.tools` is in scope.
+    let repo = Repo::new();
+    let base_agent = agent("from svc.app.tools import lookup", "");
+    repo.commit(
+        &[
+            ("svc/__init__.py", Some("")),
+            ("svc/app/__init__.py", Some("")),
+            ("svc/app/tools.py", Some(TOOLS)),
+            ("svc/app/agent.py", Some(&base_agent)),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(
+        &[(
+            "svc/app/agent.py",
+            Some(&agent("from svc.app.tools import lookup", "lookup")),
+        )],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "svc/app"],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
+    assert_eq!(
+        doc["rows"][0]["after"]["definition"]["source"],
+        "svc/app/tools.py"
     );
 }

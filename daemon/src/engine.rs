@@ -7,7 +7,7 @@ use crate::compare::document::{single_document, Comparison, SideMeta, MAX_PYTHON
 use crate::compare::{apply_submodules, compare_sides};
 use crate::error::DiffError;
 use crate::git::{Repository, ScopeLookup};
-use crate::graph::{build_side, Gap, SideGraph, SideInput, SourceFile};
+use crate::graph::{build_side, Gap, ScopeContext, SideGraph, SideInput, SourceFile};
 use crate::paths::{normalize_scope, rooted};
 use crate::pyrepr::str_repr;
 use crate::python::{extract_facts, ModuleFacts};
@@ -196,6 +196,7 @@ impl Engine {
         let listing = repo.list_python(scope_tree)?;
         let mut input = SideInput {
             scope: scope.to_string(),
+            context: scope_context(repo, root_tree, scope)?,
             linked: listing.linked_python.clone(),
             excluded_tests: listing.tests.iter().map(|p| rooted(scope, p)).collect(),
             files_listed: listing
@@ -313,6 +314,75 @@ impl Engine {
             }
         }
         Ok(found.into_iter().flatten().collect())
+    }
+}
+
+/// What the repository holds around a scope (spec: whether an absolute
+/// import is the repository's own code is read from the compared commit's
+/// tree: the root, `src/`, and every directory between the root and the
+/// scope), and how those roots spell the scope through regular packages.
+fn scope_context(
+    repo: &Repository,
+    root_tree: ObjectId,
+    scope: &str,
+) -> Result<ScopeContext, DiffError> {
+    let mut context = ScopeContext::default();
+    if scope == "." {
+        return Ok(context);
+    }
+    let components: Vec<&str> = scope.split('/').collect();
+    let mut roots: Vec<String> = (0..components.len())
+        .map(|i| components[..i].join("/"))
+        .collect();
+    let root_entries = repo.list_dir(root_tree, "")?;
+    if root_entries.iter().any(|e| e.is_tree && e.name == "src")
+        && !roots.iter().any(|r| r == "src")
+    {
+        roots.push("src".to_string());
+    }
+    let is_package = |dir: &str| -> Result<bool, DiffError> {
+        Ok(repo
+            .list_dir(root_tree, dir)?
+            .iter()
+            .any(|e| e.is_blob && e.name == "__init__.py"))
+    };
+    for root in &roots {
+        for entry in repo.list_dir(root_tree, root)? {
+            if entry.is_blob {
+                if let Some(module) = entry.name.strip_suffix(".py") {
+                    context.outside_modules.insert(module.to_string());
+                }
+            } else if entry.is_tree && is_package(&rooted_dir(root, &entry.name))? {
+                context.outside_modules.insert(entry.name);
+            }
+        }
+        // The scope spelled from this root, when every directory on the way
+        // (the scope included) is a regular package.
+        let below: Vec<&str> =
+            components[root.split('/').filter(|p| !p.is_empty()).count()..].to_vec();
+        if root == "src" && !scope.starts_with("src/") {
+            continue;
+        }
+        let mut all_packages = !below.is_empty();
+        for depth in 1..=below.len() {
+            let dir = rooted_dir(root, &below[..depth].join("/"));
+            if !is_package(&dir)? {
+                all_packages = false;
+                break;
+            }
+        }
+        if all_packages {
+            context.spellings.push(below.join("."));
+        }
+    }
+    Ok(context)
+}
+
+fn rooted_dir(root: &str, rest: &str) -> String {
+    if root.is_empty() {
+        rest.to_string()
+    } else {
+        format!("{root}/{rest}")
     }
 }
 

@@ -312,7 +312,11 @@ fn import_path_object(path: &ImportPath, def: &ToolDefinition, scope: &str) -> V
         Some(line) => format!("{}:{line}", rooted(scope, &def.source)),
         None => rooted(scope, &def.source),
     };
-    json!({"reference": path.reference, "steps": steps, "inputs": inputs, "definition": definition})
+    let mut out = json!({"reference": path.reference, "steps": steps, "inputs": inputs, "definition": definition});
+    if !path.caveats.is_empty() {
+        out["caveats"] = json!(path.caveats);
+    }
+    out
 }
 
 /// The `engine` object (contract §2.3, §9.1): this engine's identity,

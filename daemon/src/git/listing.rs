@@ -165,3 +165,49 @@ impl Repository {
         Ok(header.size())
     }
 }
+
+/// One entry of a directory listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: String,
+    pub is_tree: bool,
+    pub is_blob: bool,
+    pub id: ObjectId,
+}
+
+impl Repository {
+    /// The entries directly under `dir` (`""` = the root) of a root tree;
+    /// empty when `dir` is not a directory there.
+    pub fn list_dir(&self, root_tree: ObjectId, dir: &str) -> Result<Vec<DirEntry>, DiffError> {
+        let tree_id = match self.lookup_scope(root_tree, if dir.is_empty() { "." } else { dir })? {
+            ScopeLookup::Directory(id) => id,
+            _ => return Ok(Vec::new()),
+        };
+        let repo = self.local();
+        let tree = repo.find_tree(tree_id).map_err(|err| {
+            DiffError::ObjectsMissing(format!(
+                "Tree {} could not be read (objects_missing): {err}.",
+                tree_id.to_hex_with_len(12)
+            ))
+        })?;
+        let decoded = tree.decode().map_err(|err| {
+            DiffError::Config(format!(
+                "Tree {} is malformed: {err}",
+                tree_id.to_hex_with_len(12)
+            ))
+        })?;
+        Ok(decoded
+            .entries
+            .iter()
+            .map(|entry| DirEntry {
+                name: entry.filename.to_string(),
+                is_tree: entry.mode.kind() == EntryKind::Tree,
+                is_blob: matches!(
+                    entry.mode.kind(),
+                    EntryKind::Blob | EntryKind::BlobExecutable
+                ),
+                id: entry.oid.to_owned(),
+            })
+            .collect())
+    }
+}

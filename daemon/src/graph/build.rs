@@ -1,6 +1,6 @@
 //! Building one side's graph from the facts of the scope's modules.
 
-use super::resolve::{ImportStep, ModuleSet, Resolver, Target};
+use super::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use super::schema::interface;
 use super::{AgentEntry, Binding, Edge, Gap, SideGraph, ToolDefinition};
 use crate::frameworks::openai::{self, AgentConstruction, ListArgument, ListMember};
@@ -23,6 +23,8 @@ pub struct SourceFile {
 pub struct SideInput {
     /// The scope as the repository spells it (`.` = the root).
     pub scope: String,
+    /// What the repository holds around the scope.
+    pub context: ScopeContext,
     pub absent: bool,
     pub files: Vec<SourceFile>,
     /// Symbolic links named `*.py` (scope-relative): never read.
@@ -53,7 +55,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
             .iter()
             .map(|f| (f.path.as_str(), f.facts.as_ref())),
         input.linked.iter().map(String::as_str),
-        &input.scope,
+        &input.context,
     );
     for file in &input.files {
         if file.facts.syntax_error.is_some() {
@@ -302,16 +304,38 @@ impl ModuleReader<'_, '_> {
             self.agent_gap(agent, reason);
             return None;
         }
-        let crosses_modules = found.steps.iter().any(|step| step.path != self.path);
+        let caveats = outside_code(self.modules, &found.steps);
+        if let Some(first) = caveats.first() {
+            // The definition is read, but code the read cannot see runs
+            // first and could rebind it: the tool stays named on this agent.
+            self.gaps.insert(Gap {
+                tool: Some(tool.clone()),
+                ..Gap::agent(
+                    self.path,
+                    agent,
+                    format!(
+                        "OpenAI Agents SDK agent {} at {}:{} binds {} ({def_path}:{}), but {first}; the definition read for it is not established as the one bound.",
+                        str_repr(agent),
+                        self.path,
+                        construction.line,
+                        str_repr(&tool),
+                        function.line
+                    ),
+                )
+            });
+        }
+        let crosses_modules =
+            found.steps.iter().any(|step| step.path != self.path) || !caveats.is_empty();
         Some(FollowedTool {
             definition: ToolDefinition {
                 source: def_path.to_string(),
                 line: Some(function.line),
                 implementation_sha256: Some(function.implementation_sha256.clone()),
                 interface: interface(&tool, function),
-                import_path: crosses_modules.then(|| super::ImportPath {
+                import_path: crosses_modules.then_some(super::ImportPath {
                     reference: spelled,
                     steps: found.steps,
+                    caveats,
                 }),
             },
             tool,
@@ -354,6 +378,61 @@ impl ModuleReader<'_, '_> {
     }
 }
 
+/// Modules whose top-level code runs before the agent uses a reference:
+/// every module on the chain and the `__init__.py` of every package above
+/// one, inside the scope.
+fn runs_first(steps: &[ImportStep]) -> BTreeSet<String> {
+    let mut checked: BTreeSet<String> = steps.iter().map(|s| s.path.clone()).collect();
+    for step in steps {
+        let mut dir = step.path.rsplit_once('/').map(|(d, _)| d.to_string());
+        while let Some(current) = dir {
+            checked.insert(format!("{current}/__init__.py"));
+            dir = current.rsplit_once('/').map(|(d, _)| d.to_string());
+        }
+    }
+    checked.insert("__init__.py".to_string());
+    checked
+}
+
+/// Code that runs first but is not read: an absolute import of a module the
+/// repository holds outside the scope, or a relative import above it. Each
+/// could rebind what the chain reads (spec: "keeps the tool named").
+fn outside_code(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Vec<String> {
+    let mut caveats = Vec::new();
+    for path in runs_first(steps) {
+        let (Some(facts), Some(key)) = (modules.facts(&path), modules.key(&path)) else {
+            continue;
+        };
+        for import in facts
+            .imports
+            .iter()
+            .filter(|i| i.scope.is_empty() && !i.type_checking && !i.conditional)
+        {
+            let mut resolver = Resolver::new(modules);
+            if resolver.locate(key, import.level, &import.module).is_ok() {
+                continue;
+            }
+            if import.level > 0 {
+                let spelled = format!("{}{}", ".".repeat(import.level as usize), import.module);
+                if resolver.above_scope(key, import.level) {
+                    caveats.push(format!(
+                        "{path}:{} imports {}, a relative import above the read scope, which is not read and could reassign it",
+                        import.line,
+                        str_repr(&spelled)
+                    ));
+                }
+            } else if modules.is_outside_repository_module(&import.module) {
+                caveats.push(format!(
+                    "{path}:{} imports {}, which the repository holds outside the read scope, which is not read and could reassign it",
+                    import.line,
+                    str_repr(&import.module)
+                ));
+            }
+        }
+    }
+    caveats
+}
+
 /// Code that runs before the agent uses a reference and rebinds a step of
 /// its chain (`tools.lookup = other`, `setattr(tools, …)`), in every module
 /// on the chain and every package `__init__.py` above one, makes the
@@ -368,15 +447,7 @@ fn reassignment(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Option<String>
                 .insert(step.name.as_str());
             chain
         });
-    let mut checked: BTreeSet<String> = chain.keys().map(|p| p.to_string()).collect();
-    for path in chain.keys() {
-        let mut dir = path.rsplit_once('/').map(|(d, _)| d.to_string());
-        while let Some(current) = dir {
-            checked.insert(format!("{current}/__init__.py"));
-            dir = current.rsplit_once('/').map(|(d, _)| d.to_string());
-        }
-        checked.insert("__init__.py".to_string());
-    }
+    let checked = runs_first(steps);
     for path in &checked {
         let Some(facts) = modules.facts(path) else {
             continue;
@@ -448,6 +519,7 @@ mod tests {
     fn side(files: &[(&str, &str)]) -> SideGraph {
         build_side(SideInput {
             scope: ".".into(),
+            context: ScopeContext::default(),
             files: files
                 .iter()
                 .map(|(path, source)| SourceFile {

@@ -7,6 +7,7 @@ pub mod resolve;
 pub mod schema;
 
 pub use build::{build_side, SideInput, SourceFile};
+pub use resolve::ScopeContext;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -140,6 +141,9 @@ pub struct ImportPath {
     /// The reference as the agent spells it (`lookup`, `tools.lookup`).
     pub reference: String,
     pub steps: Vec<resolve::ImportStep>,
+    /// Code that runs first and is not read (an import of the repository's
+    /// code outside the scope).
+    pub caveats: Vec<String>,
 }
 
 impl SideGraph {

@@ -29,29 +29,61 @@ pub struct ImportStep {
     pub binding: String,
 }
 
+/// What the repository holds around the scope, read from the compared
+/// commit's tree: how absolute imports can spell the scope itself, and
+/// which top-level modules are the repository's own code outside it.
+#[derive(Debug, Clone, Default)]
+pub struct ScopeContext {
+    /// Dotted spellings of the scope from an import root (`svc.app`, and
+    /// `app` when the scope is itself a regular package).
+    pub spellings: Vec<String>,
+    /// Top-level module and regular-package names at the repository root,
+    /// under `src/` and in directories between the root and the scope.
+    pub outside_modules: BTreeSet<String>,
+}
+
+/// Modules the interpreter loads before any application code: a
+/// repository file of the same name never shadows them.
+const PRELOADED: &[&str] = &[
+    "abc",
+    "builtins",
+    "codecs",
+    "encodings",
+    "genericpath",
+    "io",
+    "os",
+    "posixpath",
+    "site",
+    "stat",
+    "sys",
+];
+
 /// The scope's modules, by scope-relative path.
 pub struct ModuleSet<'a> {
     modules: BTreeMap<&'a str, &'a ModuleFacts>,
     /// Linked `.py` entries: present, never read.
     linked: BTreeSet<&'a str>,
-    /// The scope's own package name, when the scope is a regular package.
-    scope_package: Option<&'a str>,
+    context: &'a ScopeContext,
 }
 
 impl<'a> ModuleSet<'a> {
     pub fn new(
         modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>,
         linked: impl IntoIterator<Item = &'a str>,
-        scope: &'a str,
+        context: &'a ScopeContext,
     ) -> Self {
-        let modules: BTreeMap<&str, &ModuleFacts> = modules.into_iter().collect();
-        let scope_package = (scope != "." && modules.contains_key("__init__.py"))
-            .then(|| scope.rsplit('/').next().unwrap_or(scope));
         ModuleSet {
-            modules,
+            modules: modules.into_iter().collect(),
             linked: linked.into_iter().collect(),
-            scope_package,
+            context,
         }
+    }
+
+    /// Whether an absolute module name is the repository's own code held
+    /// outside the scope.
+    pub fn is_outside_repository_module(&self, dotted: &str) -> bool {
+        let first = dotted.split('.').next().unwrap_or(dotted);
+        self.context.outside_modules.contains(first) && !PRELOADED.contains(&first)
     }
 
     pub fn facts(&self, path: &str) -> Option<&'a ModuleFacts> {
@@ -191,7 +223,11 @@ impl<'s, 'a> Resolver<'s, 'a> {
 
     fn read_module(&mut self, path: &str) -> Result<&'a ModuleFacts, String> {
         if self.modules.linked.contains(path) {
-            return Err(format!("{path} is a symbolic link, which is not read"));
+            return Err(format!(
+                "module path {} for {} is a symbolic link, which is not followed",
+                path.strip_suffix(".py").unwrap_or(path),
+                str_repr(path)
+            ));
         }
         let facts = self
             .modules
@@ -303,10 +339,13 @@ impl<'s, 'a> Resolver<'s, 'a> {
             ));
         }
         if bindings.is_empty() {
-            return Err(format!(
-                "{} is not bound at module level in {path}",
-                str_repr(name)
-            ));
+            if steps.is_empty() {
+                return Err(format!(
+                    "{} is not bound at module level in {path}",
+                    str_repr(name)
+                ));
+            }
+            return Err(format!("{path} does not define {}", str_repr(name)));
         }
         self.bound_once(path, "", name, &bindings, steps, false)
     }
@@ -420,12 +459,13 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 str_repr(name),
                 binding.line
             )),
-            BindingKind::Parameter => Err(format!(
-                "{} is a parameter of {scope} in {path}",
-                str_repr(name)
+                        BindingKind::Parameter => Err(format!(
+                "{} is bound by a parameter in the enclosing scope at {path}:{}, which is not followed",
+                str_repr(name),
+                binding.line
             )),
-            BindingKind::Assignment | BindingKind::Other => Err(format!(
-                "{} is a local assignment {place} ({path}:{}), not the module's binding",
+                        BindingKind::Assignment | BindingKind::Other => Err(format!(
+                "{} is bound by a local assignment in the enclosing scope at {path}:{}, which is not followed",
                 str_repr(name),
                 binding.line
             )),
@@ -542,12 +582,14 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 }
                 dir = dir_of(&dir).to_string();
             }
-            return self.module_at(&dir, &parts).ok_or_else(|| {
+            let spelled = format!("{}{dotted}", ".".repeat(level as usize));
+            let loc = self.module_at(&dir, &parts).ok_or_else(|| {
                 format!(
-                    "no file inside the read scope provides module {} imported by {path}",
-                    str_repr(&format!("{}{dotted}", ".".repeat(level as usize)))
+                    "no file inside the read scope provides {} imported by {path}",
+                    str_repr(&spelled)
                 )
-            });
+            })?;
+            return self.not_linked(loc, &spelled);
         }
         let mut found: Vec<ModuleLoc> = Vec::new();
         let mut dir = dir_of(path).to_string();
@@ -562,23 +604,14 @@ impl<'s, 'a> Resolver<'s, 'a> {
             }
             dir = dir_of(&dir).to_string();
         }
-        if let (Some(package), Some((first, rest))) =
-            (self.modules.scope_package, parts.split_first())
-        {
-            if *first == package {
-                let loc = if rest.is_empty() {
-                    Some(ModuleLoc {
-                        file: Some("__init__.py".into()),
-                        dir: Some(String::new()),
-                        dotted: dotted.into(),
-                    })
-                } else {
-                    self.module_at("", rest)
-                };
-                if let Some(loc) = loc {
-                    if !found.contains(&loc) {
-                        found.push(loc);
-                    }
+        for spelling in &self.modules.context.spellings {
+            let prefix: Vec<&str> = spelling.split('.').collect();
+            if parts.len() < prefix.len() || parts[..prefix.len()] != prefix[..] {
+                continue;
+            }
+            if let Some(loc) = self.module_at("", &parts[prefix.len()..]) {
+                if !found.contains(&loc) {
+                    found.push(loc);
                 }
             }
         }
@@ -587,16 +620,31 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 "no file inside the read scope provides module {} imported by {path}",
                 str_repr(dotted)
             )),
-            1 => Ok(found.remove(0)),
-            _ => Err(format!(
-                "more than one module location matches {}: {}",
-                str_repr(dotted),
-                found
+            1 => self.not_linked(found.remove(0), dotted),
+            _ => {
+                let mut places: Vec<String> = found
                     .iter()
                     .filter_map(|l| l.file.clone().or(l.dir.clone()))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                    .collect();
+                places.sort();
+                Err(format!(
+                    "module {} imported by {path} matches more than one location in the read scope: {}",
+                    str_repr(dotted),
+                    places.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// A module location whose file is a symbolic link is never read.
+    fn not_linked(&self, loc: ModuleLoc, spelled: &str) -> Result<ModuleLoc, String> {
+        match &loc.file {
+            Some(file) if self.modules.linked.contains(file.as_str()) => Err(format!(
+                "module path {} for {} is a symbolic link, which is not followed",
+                file.strip_suffix(".py").unwrap_or(file),
+                str_repr(spelled)
             )),
+            _ => Ok(loc),
         }
     }
 
@@ -644,6 +692,17 @@ impl<'s, 'a> Resolver<'s, 'a> {
             });
         }
         None
+    }
+
+    /// Whether a module spelling from `path` names a module inside the scope.
+    pub fn locate(&mut self, path: &str, level: u32, dotted: &str) -> Result<(), String> {
+        self.find_module(path, level, dotted).map(|_| ())
+    }
+
+    /// Whether a relative import of `level` from `path` climbs above the scope.
+    pub fn above_scope(&self, path: &str, level: u32) -> bool {
+        let depth = dir_of(path).split('/').filter(|p| !p.is_empty()).count();
+        level as usize > depth + 1
     }
 
     /// Every module read so far (the agent's file included).
