@@ -770,3 +770,90 @@ fn the_scope_spelled_from_the_repository_root_is_read_inside_the_scope() {
         "svc/app/tools.py"
     );
 }
+
+#[test]
+fn a_submodule_past_the_lazy_getattr_idiom_is_followed_and_other_hooks_are_not() {
+    let lazy = "import importlib\n\n\ndef __getattr__(name):\n    return importlib.import_module(f\".{name}\", __name__)\n";
+    let doc = added_through(
+        "from .toolpkg import impl",
+        "impl.lookup",
+        &[
+            ("app/toolpkg/__init__.py", lazy),
+            ("app/toolpkg/impl.py", TOOLS),
+        ],
+    );
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
+    let submodule_step = &doc["rows"][0]["after"]["import_path"][0]["steps"][1];
+    assert_eq!(submodule_step["path"], "app/toolpkg/__init__.py");
+    assert_eq!(submodule_step["line"], Value::Null);
+    assert_eq!(submodule_step["binding"], "submodule");
+    assert_eq!(submodule_step["module_getattr"], true);
+    assert_eq!(submodule_step["lazy_submodule"], true);
+
+    let other = "def __getattr__(name):\n    return globals()[name.upper()]\n";
+    let doc = added_through(
+        "from .toolpkg import impl",
+        "impl.lookup",
+        &[
+            ("app/toolpkg/__init__.py", other),
+            ("app/toolpkg/impl.py", TOOLS),
+        ],
+    );
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'impl.lookup': 'impl' is reached past the module-level __getattr__ at toolpkg/__init__.py:1, which is not evaluated.",
+    );
+}
+
+#[test]
+fn a_submodule_nothing_imports_is_not_an_attribute_of_its_package() {
+    let doc = added_through(
+        "from . import toolpkg",
+        "toolpkg.impl.lookup",
+        &[
+            ("app/toolpkg/__init__.py", ""),
+            ("app/toolpkg/impl.py", TOOLS),
+        ],
+    );
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'toolpkg.impl.lookup': 'impl' is not bound in toolpkg/__init__.py, and a submodule is only an attribute of its package once imported.",
+    );
+}
+
+#[test]
+fn a_package_above_the_scope_that_reassigns_a_step_is_a_named_stop() {
+    let repo = Repo::new();
+    let tools = format!("{TOOLS}\n\n@function_tool\ndef dangerous(q: str) -> str:\n    return q\n");
+    let base_agent = agent("from .tools import lookup", "");
+    repo.commit(
+        &[
+            (
+                "svc/__init__.py",
+                Some("from .app import tools\ntools.lookup = tools.dangerous\n"),
+            ),
+            ("svc/app/__init__.py", Some("")),
+            ("svc/app/tools.py", Some(&tools)),
+            ("svc/app/agent.py", Some(&base_agent)),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(
+        &[(
+            "svc/app/agent.py",
+            Some(&agent("from .tools import lookup", "lookup")),
+        )],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "svc/app"],
+    );
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': an attribute named 'lookup' is reassigned in svc/__init__.py:2, which agent.py runs before the name is used.",
+    );
+}

@@ -196,7 +196,7 @@ impl Engine {
         let listing = repo.list_python(scope_tree)?;
         let mut input = SideInput {
             scope: scope.to_string(),
-            context: scope_context(repo, root_tree, scope)?,
+            context: self.scope_context(repo, root_tree, scope)?,
             linked: listing.linked_python.clone(),
             excluded_tests: listing.tests.iter().map(|p| rooted(scope, p)).collect(),
             files_listed: listing
@@ -253,6 +253,20 @@ impl Engine {
             })
             .collect();
         Ok(input)
+    }
+
+    /// The scope's surroundings, with the facts of the packages above it.
+    fn scope_context(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+    ) -> Result<ScopeContext, DiffError> {
+        let (mut context, inits) = scope_context_of(repo, root_tree, scope)?;
+        let blobs: Vec<ObjectId> = inits.iter().map(|(_, blob)| *blob).collect();
+        let facts = self.facts_for(repo, &blobs)?;
+        context.ancestor_inits = inits.into_iter().map(|(path, _)| path).zip(facts).collect();
+        Ok(context)
     }
 
     /// Facts for each blob, in order: from the cache, else parsed (in
@@ -321,14 +335,15 @@ impl Engine {
 /// import is the repository's own code is read from the compared commit's
 /// tree: the root, `src/`, and every directory between the root and the
 /// scope), and how those roots spell the scope through regular packages.
-fn scope_context(
+fn scope_context_of(
     repo: &Repository,
     root_tree: ObjectId,
     scope: &str,
-) -> Result<ScopeContext, DiffError> {
+) -> Result<(ScopeContext, Vec<(String, ObjectId)>), DiffError> {
     let mut context = ScopeContext::default();
+    let mut ancestor_inits = Vec::new();
     if scope == "." {
-        return Ok(context);
+        return Ok((context, ancestor_inits));
     }
     let components: Vec<&str> = scope.split('/').collect();
     let mut roots: Vec<String> = (0..components.len())
@@ -347,6 +362,15 @@ fn scope_context(
             .any(|e| e.is_blob && e.name == "__init__.py"))
     };
     for root in &roots {
+        if root != "src" {
+            let entries = repo.list_dir(root_tree, root)?;
+            if let Some(init) = entries
+                .iter()
+                .find(|e| e.is_blob && e.name == "__init__.py")
+            {
+                ancestor_inits.push((rooted_dir(root, "__init__.py"), init.id));
+            }
+        }
         for entry in repo.list_dir(root_tree, root)? {
             if entry.is_blob {
                 if let Some(module) = entry.name.strip_suffix(".py") {
@@ -375,7 +399,7 @@ fn scope_context(
             context.spellings.push(below.join("."));
         }
     }
-    Ok(context)
+    Ok((context, ancestor_inits))
 }
 
 fn rooted_dir(root: &str, rest: &str) -> String {

@@ -290,13 +290,18 @@ fn import_path_object(path: &ImportPath, def: &ToolDefinition, scope: &str) -> V
         .steps
         .iter()
         .map(|step| {
-            json!({
+            let mut out = json!({
                 "path": rooted(scope, &step.path),
                 "line": step.line,
                 "name": step.name,
                 "sha256": step.sha256,
                 "binding": step.binding,
-            })
+            });
+            if step.lazy_submodule {
+                out["module_getattr"] = json!(true);
+                out["lazy_submodule"] = json!(true);
+            }
+            out
         })
         .collect();
     let inputs: std::collections::BTreeMap<String, &str> = path

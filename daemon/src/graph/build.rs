@@ -448,6 +448,24 @@ fn reassignment(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Option<String>
             chain
         });
     let checked = runs_first(steps);
+    // Packages above the scope run before it; their modules are outside the
+    // read, so any store into an attribute named like a chain step counts.
+    let agent_file = steps.first().map_or("", |s| s.path.as_str());
+    let names: BTreeSet<&str> = chain.values().flatten().copied().collect();
+    for (path, facts) in modules.ancestor_inits() {
+        for store in facts.attribute_stores.iter().filter(|s| s.scope.is_empty()) {
+            let [_, attribute, ..] = store.target.as_slice() else {
+                continue;
+            };
+            if attribute == "*" || names.contains(attribute.as_str()) {
+                return Some(format!(
+                    "an attribute named {} is reassigned in {path}:{}, which {agent_file} runs before the name is used",
+                    str_repr(attribute),
+                    store.line
+                ));
+            }
+        }
+    }
     for path in &checked {
         let Some(facts) = modules.facts(path) else {
             continue;

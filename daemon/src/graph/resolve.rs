@@ -27,6 +27,8 @@ pub struct ImportStep {
     pub sha256: String,
     /// `import`, `local_import`, `alias`, `submodule` or `definition`.
     pub binding: String,
+    /// A submodule reached past the package's lazy-loading `__getattr__`.
+    pub lazy_submodule: bool,
 }
 
 /// What the repository holds around the scope, read from the compared
@@ -40,6 +42,9 @@ pub struct ScopeContext {
     /// Top-level module and regular-package names at the repository root,
     /// under `src/` and in directories between the root and the scope.
     pub outside_modules: BTreeSet<String>,
+    /// `(rooted path, facts)` of the `__init__.py` of every package between
+    /// the repository root and the scope: they run before any scope module.
+    pub ancestor_inits: Vec<(String, std::sync::Arc<ModuleFacts>)>,
 }
 
 /// Modules the interpreter loads before any application code: a
@@ -84,6 +89,11 @@ impl<'a> ModuleSet<'a> {
     pub fn is_outside_repository_module(&self, dotted: &str) -> bool {
         let first = dotted.split('.').next().unwrap_or(dotted);
         self.context.outside_modules.contains(first) && !PRELOADED.contains(&first)
+    }
+
+    /// The packages above the scope, which run first.
+    pub fn ancestor_inits(&self) -> &'a [(String, std::sync::Arc<ModuleFacts>)] {
+        &self.context.ancestor_inits
     }
 
     pub fn facts(&self, path: &str) -> Option<&'a ModuleFacts> {
@@ -256,6 +266,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 .map(|f| f.source_sha256.clone())
                 .unwrap_or_default(),
             binding: binding.to_string(),
+            lazy_submodule: false,
         }
     }
 
@@ -503,7 +514,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             }
             Some(member) => {
                 let loc = self.find_module(path, import.level, &import.module)?;
-                self.member(loc, member, steps)
+                self.member(loc, member, steps, true)
             }
         }
     }
@@ -511,11 +522,18 @@ impl<'s, 'a> Resolver<'s, 'a> {
     /// `name` of a module: its own binding first, then a submodule. A
     /// package whose `__init__.py` binds the name only by importing that
     /// very submodule (`from . import tools`) names the submodule.
-    fn member(&mut self, loc: ModuleLoc, name: &str, mut steps: Vec<ImportStep>) -> Found<'a> {
+    fn member(
+        &mut self,
+        loc: ModuleLoc,
+        name: &str,
+        mut steps: Vec<ImportStep>,
+        from_import: bool,
+    ) -> Found<'a> {
         let submodule = loc
             .dir
             .as_deref()
             .and_then(|dir| self.module_at(dir, &[name]));
+        let mut hook = None;
         if let Some(file) = &loc.file {
             let facts = self.read_module(file)?;
             let binds_other = facts
@@ -527,12 +545,38 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 let file = self.static_path(file)?;
                 return self.module_name(file, name, steps);
             }
+            hook = facts.getattr_hook.clone();
         }
         if let Some(sub) = submodule {
-            if let Some(init) = &loc.file {
-                steps.push(self.step(init, None, name, "submodule"));
+            let init = loc.file.clone().unwrap_or_default();
+            match &hook {
+                // A hook answers first for a name the package does not bind;
+                // only the lazy-loading idiom is known to give the submodule.
+                Some(hook) if !hook.lazy_submodule => {
+                    return Err(format!(
+                        "{} is reached past the module-level __getattr__ at {init}:{}, which is not evaluated",
+                        str_repr(name),
+                        hook.line
+                    ))
+                }
+                Some(_) => {
+                    let mut step = self.step(&init, None, name, "submodule");
+                    step.lazy_submodule = true;
+                    steps.push(step);
+                }
+                // An attribute of a package is its submodule only once
+                // something imports it; a from-import does.
+                None if !from_import => {
+                    return Err(format!(
+                        "{} is not bound in {}, and a submodule is only an attribute of its package once imported",
+                        str_repr(name),
+                        if init.is_empty() { loc.dir.clone().unwrap_or_default() } else { init.clone() }
+                    ))
+                }
+                None if !init.is_empty() => steps.push(self.step(&init, None, name, "submodule")),
+                None => {}
             }
-            return Ok(Resolved {
+            return self.not_linked(sub, name).map(|sub| Resolved {
                 target: Target::Module(sub),
                 steps,
             });
@@ -559,7 +603,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
     /// An attribute of what a reference reached so far.
     fn attribute(&mut self, found: Resolved<'a>, attribute: &str) -> Found<'a> {
         match found.target {
-            Target::Module(loc) => self.member(loc, attribute, found.steps),
+            Target::Module(loc) => self.member(loc, attribute, found.steps, false),
             Target::Function { .. } => {
                 Err(format!("{attribute} is read from a function, not a module"))
             }

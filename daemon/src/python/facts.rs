@@ -23,6 +23,17 @@ pub struct ModuleFacts {
     pub attribute_stores: Vec<AttributeStore>,
     /// Lowercase hex SHA-256 of the module's raw bytes (import evidence).
     pub source_sha256: String,
+    /// A module-level `__getattr__`, which can answer for any missing name.
+    pub getattr_hook: Option<GetattrHook>,
+}
+
+/// A module-level `def __getattr__(name)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GetattrHook {
+    pub line: u32,
+    /// The lazy-loading idiom: undecorated, never rebinds its parameter, and
+    /// every return gives `importlib.import_module(f".{name}", __name__)`.
+    pub lazy_submodule: bool,
 }
 
 /// `a.b.c = value` or `setattr(a, "c", value)`.
