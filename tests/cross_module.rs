@@ -452,6 +452,8 @@ fn type_checking_imports_never_run() {
     assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
 }
 
+/// The gap names the tool (the reference leaves `tool` null, which would
+/// also make the agent's other rows uncertain).
 #[test]
 fn one_agent_binding_two_functions_under_one_name_binds_neither() {
     let doc = added_through(
@@ -466,6 +468,7 @@ fn one_agent_binding_two_functions_under_one_name_binds_neither() {
         &doc,
         "OpenAI Agents SDK agent 'support' at agent.py:5 binds two different functions named 'lookup' (a.py:4 and b.py:4); the model sees one tool name for both, so neither is resolved.",
     );
+    assert_eq!(doc["head"]["coverage_gaps"][0]["tool"], "lookup");
 }
 
 #[test]
@@ -856,4 +859,27 @@ fn a_package_above_the_scope_that_reassigns_a_step_is_a_named_stop() {
         &doc,
         "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': an attribute named 'lookup' is reassigned in svc/__init__.py:2, which agent.py runs before the name is used.",
     );
+}
+
+#[test]
+fn a_standard_library_name_inside_a_regular_package_is_the_standard_library() {
+    // app/ is a regular package: `from calendar import lookup` is the
+    // standard library's calendar, not app/calendar.py.
+    let doc = added_through(
+        "from calendar import lookup",
+        "lookup",
+        &[("app/calendar.py", TOOLS)],
+    );
+    assert_unresolved(
+        &doc,
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': no file inside the read scope provides module 'calendar' imported by agent.py.",
+    );
+    // A plain directory on the path does shadow it.
+    let base_agent = agent("from calendar import lookup", "");
+    let head_agent = agent("from calendar import lookup", "lookup");
+    let doc = compare(
+        &[("app/calendar.py", TOOLS), ("app/agent.py", &base_agent)],
+        &[("app/agent.py", &head_agent)],
+    );
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
 }

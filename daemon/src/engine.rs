@@ -10,6 +10,7 @@ use crate::git::{Repository, ScopeLookup};
 use crate::graph::{build_side, Gap, ScopeContext, SideGraph, SideInput, SourceFile};
 use crate::paths::{normalize_scope, rooted};
 use crate::pyrepr::str_repr;
+use crate::python::stdlib::is_stdlib_module;
 use crate::python::{extract_facts, ModuleFacts};
 use crate::render::{pyjson::to_pretty, text::render_text};
 use crate::store::{Cache, Namespace};
@@ -362,6 +363,9 @@ fn scope_context_of(
             .any(|e| e.is_blob && e.name == "__init__.py"))
     };
     for root in &roots {
+        // In a directory that is itself a regular package, a standard-library
+        // name is the standard library's, not the repository's.
+        let root_is_package = !root.is_empty() && is_package(root)?;
         if root != "src" {
             let entries = repo.list_dir(root_tree, root)?;
             if let Some(init) = entries
@@ -372,12 +376,15 @@ fn scope_context_of(
             }
         }
         for entry in repo.list_dir(root_tree, root)? {
-            if entry.is_blob {
-                if let Some(module) = entry.name.strip_suffix(".py") {
-                    context.outside_modules.insert(module.to_string());
-                }
+            let module = if entry.is_blob {
+                entry.name.strip_suffix(".py").map(str::to_string)
             } else if entry.is_tree && is_package(&rooted_dir(root, &entry.name))? {
-                context.outside_modules.insert(entry.name);
+                Some(entry.name.clone())
+            } else {
+                None
+            };
+            if let Some(module) = module.filter(|m| !(root_is_package && is_stdlib_module(m))) {
+                context.outside_modules.insert(module);
             }
         }
         // The scope spelled from this root, when every directory on the way

@@ -216,7 +216,10 @@ impl ModuleReader<'_, '_> {
                         )
                     })
                     .collect();
-                self.agent_gap(
+                // Confined to that name: the agent's other tools stay compared
+                // (the reference, 1.2.0, confines it to the agent only).
+                let gap = Gap::agent(
+                    self.path,
                     agent,
                     format!(
                         "OpenAI Agents SDK agent {} at {}:{} binds two different functions named {} ({}); the model sees one tool name for both, so neither is resolved.",
@@ -224,9 +227,13 @@ impl ModuleReader<'_, '_> {
                         self.path,
                         construction.line,
                         str_repr(&tool),
-                        places.join(" and ")
+                                                places.join(" and ")
                     ),
                 );
+                self.gaps.insert(Gap {
+                    tool: Some(tool.clone()),
+                    ..gap
+                });
                 continue;
             }
             let Some(first) = definitions.drain(..).next() else {

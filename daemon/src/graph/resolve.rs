@@ -8,6 +8,7 @@
 //! guess.
 
 use crate::pyrepr::str_repr;
+use crate::python::stdlib::is_stdlib_module;
 use crate::python::{BindingFact, BindingKind, FunctionFact, ImportFact, ModuleFacts, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -637,8 +638,16 @@ impl<'s, 'a> Resolver<'s, 'a> {
         }
         let mut found: Vec<ModuleLoc> = Vec::new();
         let mut dir = dir_of(path).to_string();
+        let stdlib = parts.first().is_some_and(|first| is_stdlib_module(first));
         loop {
-            if let Some(loc) = self.module_at(&dir, &parts) {
+            // A standard-library name in a directory that is itself a
+            // regular package is the standard library (spec).
+            let shadowing = !(stdlib
+                && self
+                    .modules
+                    .modules
+                    .contains_key(join(&dir, "__init__.py").as_str()));
+            if let Some(loc) = self.module_at(&dir, &parts).filter(|_| shadowing) {
                 if !found.contains(&loc) {
                     found.push(loc);
                 }
