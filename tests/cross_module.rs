@@ -20,17 +20,27 @@ fn agent(imports: &str, tools: &str) -> String {
 /// Commits `base` on main, `head` (changes on top of base) on a branch,
 /// and compares them with `--scope app`.
 fn compare(base: &[(&str, &str)], head: &[(&str, &str)]) -> Value {
+    compare_in("app", base, head)
+}
+
+/// The same with another `--scope`.
+fn compare_in(scope: &str, base: &[(&str, &str)], head: &[(&str, &str)]) -> Value {
     let repo = Repo::new();
     let files: Vec<(&str, Option<&str>)> = base.iter().map(|(p, c)| (*p, Some(*c))).collect();
     repo.commit(&files, "base");
     repo.git(&["checkout", "-q", "-b", "head"]);
     let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
     repo.commit(&files, "head");
+    compare_repo(&repo, scope)
+}
+
+/// Compares `main` with the `head` branch of a repository the test built.
+fn compare_repo(repo: &Repo, scope: &str) -> Value {
     let place = Place::new();
     let _daemon = place.start_daemon();
     place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
+        repo,
+        &["--base", "main", "--head", "head", "--scope", scope],
     )
 }
 
@@ -678,12 +688,7 @@ fn a_symbolic_link_is_never_followed() {
         )],
         "head",
     );
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
-    );
+    let doc = compare_repo(&repo, "app");
     assert_eq!(rows(&doc), vec![]);
     // The reference (1.2.0) does not list the link itself as a gap; we name
     // every linked Python input, since the comparison never reads it.
@@ -741,30 +746,17 @@ fn an_import_of_the_repositorys_code_outside_the_scope_keeps_the_tool_named() {
 #[test]
 fn the_scope_spelled_from_the_repository_root_is_read_inside_the_scope() {
     // scope svc/app with svc a regular package: `svc.app.tools` is in scope.
-    let repo = Repo::new();
     let base_agent = agent("from svc.app.tools import lookup", "");
-    repo.commit(
+    let head_agent = agent("from svc.app.tools import lookup", "lookup");
+    let doc = compare_in(
+        "svc/app",
         &[
-            ("svc/__init__.py", Some("")),
-            ("svc/app/__init__.py", Some("")),
-            ("svc/app/tools.py", Some(TOOLS)),
-            ("svc/app/agent.py", Some(&base_agent)),
+            ("svc/__init__.py", ""),
+            ("svc/app/__init__.py", ""),
+            ("svc/app/tools.py", TOOLS),
+            ("svc/app/agent.py", &base_agent),
         ],
-        "base",
-    );
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    repo.commit(
-        &[(
-            "svc/app/agent.py",
-            Some(&agent("from svc.app.tools import lookup", "lookup")),
-        )],
-        "head",
-    );
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "svc/app"],
+        &[("svc/app/agent.py", &head_agent)],
     );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
@@ -826,34 +818,21 @@ fn a_submodule_nothing_imports_is_not_an_attribute_of_its_package() {
 
 #[test]
 fn a_package_above_the_scope_that_reassigns_a_step_is_a_named_stop() {
-    let repo = Repo::new();
     let tools = format!("{TOOLS}\n\n@function_tool\ndef dangerous(q: str) -> str:\n    return q\n");
     let base_agent = agent("from .tools import lookup", "");
-    repo.commit(
+    let head_agent = agent("from .tools import lookup", "lookup");
+    let doc = compare_in(
+        "svc/app",
         &[
             (
                 "svc/__init__.py",
-                Some("from .app import tools\ntools.lookup = tools.dangerous\n"),
+                "from .app import tools\ntools.lookup = tools.dangerous\n",
             ),
-            ("svc/app/__init__.py", Some("")),
-            ("svc/app/tools.py", Some(&tools)),
-            ("svc/app/agent.py", Some(&base_agent)),
+            ("svc/app/__init__.py", ""),
+            ("svc/app/tools.py", &tools),
+            ("svc/app/agent.py", &base_agent),
         ],
-        "base",
-    );
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    repo.commit(
-        &[(
-            "svc/app/agent.py",
-            Some(&agent("from .tools import lookup", "lookup")),
-        )],
-        "head",
-    );
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "svc/app"],
+        &[("svc/app/agent.py", &head_agent)],
     );
     assert_unresolved(
         &doc,

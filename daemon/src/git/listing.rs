@@ -95,26 +95,14 @@ impl Repository {
         let mut listing = Listing::default();
         let mut pending: Vec<(String, ObjectId, usize)> = vec![(String::new(), scope_tree, 0)];
         while let Some((prefix, tree_id, depth)) = pending.pop() {
-            let tree = repo.find_tree(tree_id).map_err(|err| {
-                DiffError::ObjectsMissing(format!(
-                    "Tree {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
-                    tree_id.to_hex_with_len(12)
-                ))
-            })?;
-            let decoded = tree.decode().map_err(|err| {
-                DiffError::Config(format!(
-                    "Tree {} is malformed: {err}",
-                    tree_id.to_hex_with_len(12)
-                ))
-            })?;
-            for entry in &decoded.entries {
-                let name = entry.filename.to_string();
+            for entry in tree_entries(&repo, tree_id)? {
+                let name = entry.name;
                 let path = if prefix.is_empty() {
                     name.clone()
                 } else {
                     format!("{prefix}/{name}")
                 };
-                match entry.mode.kind() {
+                match entry.kind {
                     EntryKind::Tree => {
                         if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv")
                         {
@@ -123,7 +111,7 @@ impl Repository {
                         if depth + 1 >= MAX_TREE_DEPTH {
                             listing.too_deep.push(path);
                         } else {
-                            pending.push((path, entry.oid.to_owned(), depth + 1));
+                            pending.push((path, entry.id, depth + 1));
                         }
                     }
                     EntryKind::Blob | EntryKind::BlobExecutable if name.ends_with(".py") => {
@@ -132,14 +120,14 @@ impl Repository {
                         } else {
                             listing.python.push(PythonFile {
                                 path,
-                                blob: entry.oid.to_owned(),
+                                blob: entry.id,
                             });
                         }
                     }
                     EntryKind::Link if name.ends_with(".py") => listing.linked_python.push(path),
                     EntryKind::Commit => listing.gitlinks.push(GitLink {
                         path,
-                        commit: entry.oid.to_owned(),
+                        commit: entry.id,
                     }),
                     _ => {}
                 }
@@ -183,31 +171,47 @@ impl Repository {
             ScopeLookup::Directory(id) => id,
             _ => return Ok(Vec::new()),
         };
-        let repo = self.local();
-        let tree = repo.find_tree(tree_id).map_err(|err| {
-            DiffError::ObjectsMissing(format!(
-                "Tree {} could not be read (objects_missing): {err}.",
-                tree_id.to_hex_with_len(12)
-            ))
-        })?;
-        let decoded = tree.decode().map_err(|err| {
-            DiffError::Config(format!(
-                "Tree {} is malformed: {err}",
-                tree_id.to_hex_with_len(12)
-            ))
-        })?;
-        Ok(decoded
-            .entries
-            .iter()
+        Ok(tree_entries(&self.local(), tree_id)?
+            .into_iter()
             .map(|entry| DirEntry {
-                name: entry.filename.to_string(),
-                is_tree: entry.mode.kind() == EntryKind::Tree,
-                is_blob: matches!(
-                    entry.mode.kind(),
-                    EntryKind::Blob | EntryKind::BlobExecutable
-                ),
-                id: entry.oid.to_owned(),
+                is_tree: entry.kind == EntryKind::Tree,
+                is_blob: matches!(entry.kind, EntryKind::Blob | EntryKind::BlobExecutable),
+                name: entry.name,
+                id: entry.id,
             })
             .collect())
     }
+}
+
+/// One decoded tree entry, owned.
+struct TreeEntry {
+    name: String,
+    kind: EntryKind,
+    id: ObjectId,
+}
+
+/// Reads and decodes one tree; a missing tree is `objects_missing`, a
+/// malformed one a clear error, never a panic.
+fn tree_entries(repo: &gix::Repository, tree_id: ObjectId) -> Result<Vec<TreeEntry>, DiffError> {
+    let tree = repo.find_tree(tree_id).map_err(|err| {
+        DiffError::ObjectsMissing(format!(
+            "Tree {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
+            tree_id.to_hex_with_len(12)
+        ))
+    })?;
+    let decoded = tree.decode().map_err(|err| {
+        DiffError::Config(format!(
+            "Tree {} is malformed: {err}",
+            tree_id.to_hex_with_len(12)
+        ))
+    })?;
+    Ok(decoded
+        .entries
+        .iter()
+        .map(|entry| TreeEntry {
+            name: entry.filename.to_string(),
+            kind: entry.mode.kind(),
+            id: entry.oid.to_owned(),
+        })
+        .collect())
 }
