@@ -247,36 +247,31 @@ fn unknown_refs_and_bad_scopes_exit_2_with_what_to_do() {
     let repo = repo_with_head(&[("app/extra.py", Some("x = 1\n"))]);
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let (code, stdout, stderr) = place.diff(&repo, &["--base", "nope", "--head", "head"]);
-    assert_eq!(code, 2);
-    assert_eq!(stdout, "");
-    assert!(
-        stderr.contains("Invalid value for --base: Base ref 'nope' is not available locally. Fetch it first; this command never fetches."),
-        "{stderr}"
+    let refused = |args: &[&str], message: &str| {
+        let (code, stdout, stderr) = place.diff(&repo, args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(stdout, "", "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    };
+    refused(
+        &["--base", "nope", "--head", "head"],
+        "Invalid value for --base: Base ref 'nope' is not available locally. Fetch it first; this command never fetches.",
     );
-    let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--head", "nothead"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("Head ref 'nothead' is unavailable locally. Fetch it first."),
-        "{stderr}"
+    refused(
+        &["--base", "main", "--head", "nothead"],
+        "Head ref 'nothead' is unavailable locally. Fetch it first.",
     );
-    let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--scope", "../x"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("Scope must be a repository-relative directory without '..'."),
-        "{stderr}"
+    refused(
+        &["--base", "main", "--scope", "../x"],
+        "Scope must be a repository-relative directory without '..'.",
     );
-    let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--scope", "nothere"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("Neither comparison tree contains the selected scopes: base='nothere', head='nothere'. Check --scope/--base-scope."),
-        "{stderr}"
+    refused(
+        &["--base", "main", "--scope", "nothere"],
+        "Neither comparison tree contains the selected scopes: base='nothere', head='nothere'. Check --scope/--base-scope.",
     );
-    let (code, _, stderr) = place.diff(&repo, &["--base", "main", "--base-scope", "app"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("--base-scope names the old path"),
-        "{stderr}"
+    refused(
+        &["--base", "main", "--base-scope", "app"],
+        "--base-scope names the old path",
     );
 
     let not_a_repo = tempfile::tempdir().expect("temp dir");
