@@ -2,9 +2,19 @@
 //! test builds a real repository, runs the real daemon and client, and
 //! asserts exact rows, statuses, gap reasons and import evidence.
 //!
-//! The same fixtures were run through the reference (agents-shipgate
-//! 1.2.0); where its answer differs from ours, the test says why we follow
-//! the spec instead.
+//! The same fixtures were run through the reference (agents-shipgate 1.2.0,
+//! 100 cases). Rows, statuses and `import_path` steps agree except where a
+//! test says otherwise; where the reference and the spec differ we follow
+//! the spec:
+//! - reasons read "… binds unresolved tool 'x'. Not resolved because …"
+//!   (spec); 1.2.0 writes "… binds unresolved tool 'x': …" and adds a second
+//!   gap "Structural binding for 'x' matched 0 canonical tools.", which we
+//!   do not repeat;
+//! - `if TYPE_CHECKING:` imports never run (1.2.0 counts them as bindings);
+//! - the bound is 64 modules read (1.2.0 stops at 32 import steps);
+//! - one agent binding two functions under one name is a gap confined to
+//!   that name (1.2.0 leaves `tool` null);
+//! - every linked Python input is named (1.2.0 names only the stop).
 
 mod support;
 
@@ -287,7 +297,7 @@ fn a_parameter_or_local_assignment_of_the_builder_is_a_named_stop() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:5 binds unresolved tool 'lookup': 'lookup' is bound by a parameter in the enclosing scope at agent.py:4, which is not followed.",
+        "OpenAI Agents SDK agent 'support' at agent.py:5 binds unresolved tool 'lookup'. Not resolved because 'lookup' is bound by a parameter in the enclosing scope at agent.py:4, which is not followed.",
     );
 }
 
@@ -301,7 +311,7 @@ fn a_name_bound_twice_or_only_conditionally_is_not_followed() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': 'lookup' is bound more than once in tools.py (lines 4, 8).",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because 'lookup' is bound more than once in tools.py (lines 4, 8).",
     );
     let conditional = "from agents import function_tool\n\nif True:\n    @function_tool\n    def lookup(q: str) -> str:\n        return q\n";
     let doc = added_through(
@@ -311,7 +321,7 @@ fn a_name_bound_twice_or_only_conditionally_is_not_followed() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': 'lookup' is bound only inside a compound statement or from a function in tools.py:5.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because 'lookup' is bound only inside a compound statement or from a function in tools.py:5.",
     );
 }
 
@@ -334,7 +344,7 @@ fn wildcard_imports_cycles_classes_and_values_are_named_stops() {
     let doc = added_through("from .tools import *", "lookup", &[("app/tools.py", TOOLS)]);
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': agent.py has a wildcard import that may rebind 'lookup'.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because agent.py has a wildcard import that may rebind 'lookup'.",
     );
     let doc = added_through(
         "from .a import lookup",
@@ -346,7 +356,7 @@ fn wildcard_imports_cycles_classes_and_values_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': the import chain for 'lookup' returns to a.py.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because the import chain for 'lookup' returns to a.py.",
     );
     let doc = added_through(
         "from .tools import lookup",
@@ -355,7 +365,7 @@ fn wildcard_imports_cycles_classes_and_values_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': 'lookup' in tools.py:1 is a class, not a function definition.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because 'lookup' in tools.py:1 is a class, not a function definition.",
     );
     let doc = added_through(
         "from .tools import lookup",
@@ -364,7 +374,7 @@ fn wildcard_imports_cycles_classes_and_values_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': 'lookup' in tools.py:1 is assigned a value, not a function definition.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because 'lookup' in tools.py:1 is assigned a value, not a function definition.",
     );
 }
 
@@ -373,7 +383,7 @@ fn imports_the_scope_does_not_hold_are_named_stops() {
     let doc = added_through("from ..shared import lookup", "lookup", &[]);
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': the relative import '..shared' in agent.py climbs above the read scope.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because the relative import '..shared' in agent.py climbs above the read scope.",
     );
     let base_agent = agent("from common.tools import lookup", "");
     let head_agent = agent("from common.tools import lookup", "lookup");
@@ -388,7 +398,7 @@ fn imports_the_scope_does_not_hold_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': no file inside the read scope provides module 'common.tools' imported by agent.py.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because no file inside the read scope provides module 'common.tools' imported by agent.py.",
     );
     let doc = added_through(
         "from .tools import lookup",
@@ -398,7 +408,7 @@ fn imports_the_scope_does_not_hold_are_named_stops() {
     assert_eq!(
         head_reasons(&doc),
         vec![
-            "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': tools.py could not be read or parsed.".to_string(),
+            "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because tools.py could not be read or parsed.".to_string(),
             "Python input could not be parsed: tools.py".to_string(),
         ]
     );
@@ -414,7 +424,7 @@ fn reassignments_that_run_before_use_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:6 binds unresolved tool 'tools.lookup': 'tools.lookup' is reassigned by attribute in agent.py:4.",
+        "OpenAI Agents SDK agent 'support' at agent.py:6 binds unresolved tool 'tools.lookup'. Not resolved because 'tools.lookup' is reassigned by attribute in agent.py:4.",
     );
     let doc = added_through(
         "from . import tools\n\nsetattr(tools, \"lookup\", tools.dangerous)",
@@ -423,7 +433,7 @@ fn reassignments_that_run_before_use_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:6 binds unresolved tool 'tools.lookup': 'tools.lookup' is reassigned by attribute in agent.py:4.",
+        "OpenAI Agents SDK agent 'support' at agent.py:6 binds unresolved tool 'tools.lookup'. Not resolved because 'tools.lookup' is reassigned by attribute in agent.py:4.",
     );
     // In the package's __init__.py, which runs before agent.py.
     let base_agent = agent("from .tools import lookup", "");
@@ -439,7 +449,7 @@ fn reassignments_that_run_before_use_are_named_stops() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': an attribute named 'lookup' is reassigned in __init__.py:3, which agent.py runs before the name is used.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because an attribute named 'lookup' is reassigned in __init__.py:3, which agent.py runs before the name is used.",
     );
 }
 
@@ -454,7 +464,7 @@ fn type_checking_imports_never_run() {
     let doc = added_through(guarded, "lookup", &[("app/tools.py", TOOLS)]);
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:7 binds unresolved tool 'lookup': 'lookup' is not bound at module level in agent.py.",
+        "OpenAI Agents SDK agent 'support' at agent.py:7 binds unresolved tool 'lookup'. Not resolved because 'lookup' is not bound at module level in agent.py.",
     );
     let both = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from .tools import lookup\nfrom .tools import lookup";
     let doc = added_through(both, "lookup", &[("app/tools.py", TOOLS)]);
@@ -558,7 +568,7 @@ fn an_imported_function_without_the_sdk_decorator_is_not_a_tool() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': it resolves to 'lookup' at tools.py:1, which is not decorated with the SDK's @function_tool.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because it resolves to 'lookup' at tools.py:1, which is not decorated with the SDK's @function_tool.",
     );
 }
 
@@ -583,7 +593,7 @@ fn more_than_64_modules_on_the_way_is_a_named_stop() {
     let doc = added_through("from .m0 import lookup", "lookup", &borrowed);
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': more than 64 modules were read to follow it.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because more than 64 modules were read to follow it.",
     );
 }
 
@@ -600,7 +610,7 @@ fn a_local_assignment_in_the_builder_is_a_named_stop() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:7 binds unresolved tool 'lookup': 'lookup' is bound by a local assignment in the enclosing scope at agent.py:6, which is not followed.",
+        "OpenAI Agents SDK agent 'support' at agent.py:7 binds unresolved tool 'lookup'. Not resolved because 'lookup' is bound by a local assignment in the enclosing scope at agent.py:6, which is not followed.",
     );
 }
 
@@ -635,7 +645,7 @@ fn missing_modules_names_and_ambiguous_locations_are_named() {
     let doc = added_through("from .nothere import lookup", "lookup", &[]);
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': no file inside the read scope provides '.nothere' imported by agent.py.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because no file inside the read scope provides '.nothere' imported by agent.py.",
     );
     let doc = added_through(
         "from .tools import lookup_missing",
@@ -644,7 +654,7 @@ fn missing_modules_names_and_ambiguous_locations_are_named() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup_missing': tools.py does not define 'lookup_missing'.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup_missing'. Not resolved because tools.py does not define 'lookup_missing'.",
     );
     // `from tools import lookup` in app/sub/agent.py: app/sub/tools.py and
     // app/tools.py both match.
@@ -662,7 +672,7 @@ fn missing_modules_names_and_ambiguous_locations_are_named() {
     );
     assert_eq!(
         head_reasons(&doc),
-        vec!["OpenAI Agents SDK agent 'support' at sub/agent.py:4 binds unresolved tool 'lookup': module 'tools' imported by sub/agent.py matches more than one location in the read scope: sub/tools.py, tools.py.".to_string()]
+        vec!["OpenAI Agents SDK agent 'support' at sub/agent.py:4 binds unresolved tool 'lookup'. Not resolved because module 'tools' imported by sub/agent.py matches more than one location in the read scope: sub/tools.py, tools.py.".to_string()]
     );
 }
 
@@ -695,7 +705,7 @@ fn a_symbolic_link_is_never_followed() {
     assert_eq!(
         head_reasons(&doc),
         vec![
-            "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': module path tools for '.tools' is a symbolic link, which is not followed.".to_string(),
+            "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because module path tools for '.tools' is a symbolic link, which is not followed.".to_string(),
             "Linked Python input: tools.py".to_string(),
         ]
     );
@@ -796,7 +806,7 @@ fn a_submodule_past_the_lazy_getattr_idiom_is_followed_and_other_hooks_are_not()
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'impl.lookup': 'impl' is reached past the module-level __getattr__ at toolpkg/__init__.py:1, which is not evaluated.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'impl.lookup'. Not resolved because 'impl' is reached past the module-level __getattr__ at toolpkg/__init__.py:1, which is not evaluated.",
     );
 }
 
@@ -812,7 +822,7 @@ fn a_submodule_nothing_imports_is_not_an_attribute_of_its_package() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'toolpkg.impl.lookup': 'impl' is not bound in toolpkg/__init__.py, and a submodule is only an attribute of its package once imported.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'toolpkg.impl.lookup'. Not resolved because 'impl' is not bound in toolpkg/__init__.py, and a submodule is only an attribute of its package once imported.",
     );
 }
 
@@ -836,7 +846,7 @@ fn a_package_above_the_scope_that_reassigns_a_step_is_a_named_stop() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': an attribute named 'lookup' is reassigned in svc/__init__.py:2, which agent.py runs before the name is used.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because an attribute named 'lookup' is reassigned in svc/__init__.py:2, which agent.py runs before the name is used.",
     );
 }
 
@@ -851,7 +861,7 @@ fn a_standard_library_name_inside_a_regular_package_is_the_standard_library() {
     );
     assert_unresolved(
         &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup': no file inside the read scope provides module 'calendar' imported by agent.py.",
+        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because no file inside the read scope provides module 'calendar' imported by agent.py.",
     );
     // A plain directory on the path does shadow it.
     let base_agent = agent("from calendar import lookup", "");

@@ -258,9 +258,11 @@ impl ModuleReader<'_, '_> {
         )
     }
 
+    /// The spec's form: the reader's warning, then "Not resolved because …"
+    /// (the reference, 1.2.0, joins them with a colon instead).
     fn unresolved(&self, agent: &str, line: u32, reference: &str, why: &str) -> String {
         format!(
-            "OpenAI Agents SDK agent {} at {}:{line} binds unresolved tool {}: {why}.",
+            "OpenAI Agents SDK agent {} at {}:{line} binds unresolved tool {}. Not resolved because {why}.",
             str_repr(agent),
             self.path,
             str_repr(reference)
@@ -608,8 +610,8 @@ other = Agent(name="Other", tools=make())
             reasons,
             vec![
                 "OpenAI Agents SDK agent 'other' at agent.py:12 uses a dynamic tools expression; its binding graph is incomplete.",
-                "OpenAI Agents SDK agent 'support' at agent.py:10 binds unresolved tool 'missing': 'missing' is not bound at module level in agent.py.",
-                "OpenAI Agents SDK agent 'support' at agent.py:10 binds unresolved tool 'plain': it resolves to 'plain' at agent.py:7, which is not decorated with the SDK's @function_tool.",
+                "OpenAI Agents SDK agent 'support' at agent.py:10 binds unresolved tool 'missing'. Not resolved because 'missing' is not bound at module level in agent.py.",
+                "OpenAI Agents SDK agent 'support' at agent.py:10 binds unresolved tool 'plain'. Not resolved because it resolves to 'plain' at agent.py:7, which is not decorated with the SDK's @function_tool.",
                 "Python input could not be parsed: broken.py",
             ]
         );

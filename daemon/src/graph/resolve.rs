@@ -67,6 +67,9 @@ const PRELOADED: &[&str] = &[
 /// The scope's modules, by scope-relative path.
 pub struct ModuleSet<'a> {
     modules: BTreeMap<&'a str, &'a ModuleFacts>,
+    /// Every directory holding a module, at any depth: a namespace
+    /// package is found without scanning every path.
+    dirs: BTreeSet<&'a str>,
     /// Linked `.py` entries: present, never read.
     linked: BTreeSet<&'a str>,
     context: &'a ScopeContext,
@@ -78,8 +81,20 @@ impl<'a> ModuleSet<'a> {
         linked: impl IntoIterator<Item = &'a str>,
         context: &'a ScopeContext,
     ) -> Self {
+        let modules: BTreeMap<&'a str, &'a ModuleFacts> = modules.into_iter().collect();
+        let mut dirs = BTreeSet::new();
+        for path in modules.keys() {
+            let mut rest = *path;
+            while let Some((dir, _)) = rest.rsplit_once('/') {
+                if !dirs.insert(dir) {
+                    break;
+                }
+                rest = dir;
+            }
+        }
         ModuleSet {
-            modules: modules.into_iter().collect(),
+            modules,
+            dirs,
             linked: linked.into_iter().collect(),
             context,
         }
@@ -736,8 +751,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 dotted,
             });
         }
-        let prefix = format!("{base}/");
-        if self.modules.modules.keys().any(|k| k.starts_with(&prefix)) {
+        if self.modules.dirs.contains(base.as_str()) {
             return Some(ModuleLoc {
                 file: None,
                 dir: Some(base),
