@@ -89,6 +89,25 @@ fn construction_identity(call: &CallFact) -> Option<String> {
     }
 }
 
+/// Classes the module defines on top of the SDK's `Agent`.
+pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
+    facts
+        .classes
+        .iter()
+        .filter(|class| {
+            let enclosing = class
+                .qualname
+                .rsplit_once('.')
+                .map(|(parent, _)| parent)
+                .unwrap_or("");
+            class.bases.iter().any(|base| {
+                imported_name(facts, base, enclosing)
+                    .is_some_and(|name| is_sdk_member(&name, "Agent"))
+            })
+        })
+        .collect()
+}
+
 /// Reads a list-valued keyword argument member by member.
 pub fn list_argument(call: &CallFact, keyword: &str) -> ListArgument {
     let Some(argument) = call.keyword(keyword) else {

@@ -80,6 +80,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
             .read();
         }
     }
+    capability_limits(&modules, &input.files, &mut gaps);
     graph.sources.sort();
     graph.agents.sort();
     graph.bindings.sort_by(|a, b| {
@@ -87,6 +88,127 @@ pub fn build_side(input: SideInput) -> SideGraph {
     });
     graph.gaps = gaps.into_iter().collect();
     graph
+}
+
+/// The capability fields of an SDK agent: a write to one after
+/// construction changes what the agent binds.
+const CAPABILITY_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers"];
+
+/// Constructions this reader does not follow, each a named limit so that
+/// silence never hides them: capabilities changed after construction,
+/// subclasses of `Agent`, and copies of an agent.
+fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut BTreeSet<Gap>) {
+    // Agent identities assigned to a plain variable, by (module, variable).
+    let mut agents: BTreeMap<(String, String), u32> = BTreeMap::new();
+    let mut subclasses: BTreeMap<(String, String), u32> = BTreeMap::new();
+    for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
+        for construction in openai::agent_constructions(&file.facts) {
+            if let (Some(identity), Some(_)) =
+                (&construction.identity, &construction.call.assigned_to)
+            {
+                agents.insert((file.path.clone(), identity.clone()), construction.line);
+            }
+        }
+        for class in openai::agent_subclasses(&file.facts) {
+            subclasses.insert((file.path.clone(), class.name.clone()), class.line);
+        }
+    }
+    for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
+        let Some(key) = modules.key(&file.path) else {
+            continue;
+        };
+        let mut resolver = Resolver::new(modules);
+        // Where a name used in this module was defined: here, or the
+        // module a from-import names.
+        let mut origin = |name: &str, scope: &str| -> (String, String) {
+            resolver
+                .import_origin(key, scope, name)
+                .unwrap_or_else(|| (file.path.clone(), name.to_string()))
+        };
+        for store in &file.facts.attribute_stores {
+            let Some(index) = store
+                .target
+                .iter()
+                .skip(1)
+                .position(|p| CAPABILITY_FIELDS.contains(&p.as_str()))
+            else {
+                continue;
+            };
+            let field = &store.target[index + 1];
+            let object = &store.target[..index + 1];
+            let target = match object {
+                [name] => Some(origin(name, &store.scope)),
+                _ => None,
+            };
+            match target.and_then(|t| agents.get(&t).map(|line| (t, *line))) {
+                Some(((agent_path, agent), line)) => {
+                    gaps.insert(Gap::agent(
+                        &agent_path,
+                        &agent,
+                        format!(
+                            "OpenAI Agents SDK agent {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
+                            str_repr(&agent),
+                            file.path,
+                            store.line,
+                            store.how.describe()
+                        ),
+                    ));
+                }
+                None => {
+                    gaps.insert(Gap::file(
+                        &file.path,
+                        format!(
+                            "An object's tools, handoffs, MCP servers or sub-agents are changed at {}:{}, in a module the comparison does not read for that; agents it reaches are not established.",
+                            file.path, store.line
+                        ),
+                    ));
+                }
+            }
+        }
+        for call in &file.facts.calls {
+            let callee = match &call.callee {
+                Value::Subscript { base, .. } => base.as_ref(),
+                other => other,
+            };
+            if let Value::Name(name) = callee {
+                let (class_path, class) = origin(name, &call.scope);
+                if let Some(line) = subclasses.get(&(class_path.clone(), class.clone())) {
+                    gaps.insert(Gap::file(
+                        &file.path,
+                        format!(
+                            "{} uses {class}, an OpenAI Agents SDK agent subclass defined at {class_path}:{line}; agents built from it are not read.",
+                            file.path
+                        ),
+                    ));
+                }
+            }
+            let copied = match (&call.callee, call.args.first()) {
+                (Value::Attribute(parts), _) if parts.len() == 2 && parts[1] == "clone" => {
+                    Some(parts[0].clone())
+                }
+                (Value::Attribute(parts), Some(Value::Name(object)))
+                    if parts.len() == 2
+                        && matches!(parts[1].as_str(), "replace" | "copy" | "deepcopy") =>
+                {
+                    Some(object.clone())
+                }
+                _ => None,
+            };
+            if let Some(object) = copied {
+                if agents.contains_key(&origin(&object, &call.scope)) {
+                    gaps.insert(Gap::file(
+                        &file.path,
+                        format!(
+                            "An agent copy at {}:{} ({}) is not read; the agent it makes and its tools, handoffs or MCP servers are not established.",
+                            file.path,
+                            call.line,
+                            str_repr(&object)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
 }
 
 /// A file that defines one `@function_tool` name twice at module level: no
@@ -172,6 +294,7 @@ impl ModuleReader<'_, '_> {
             }
             self.read_tools(identity, construction);
             self.read_handoffs(identity, construction, &sites);
+            self.read_mcp_servers(identity, construction);
         }
     }
 
@@ -351,6 +474,27 @@ impl ModuleReader<'_, '_> {
         })
     }
 
+    /// MCP servers give an agent tools this reader does not list: a named
+    /// limit on the agent, never silence.
+    fn read_mcp_servers(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
+        let empty = match openai::list_argument(construction.call, "mcp_servers") {
+            ListArgument::Absent => true,
+            ListArgument::Members(members) => members.is_empty(),
+            ListArgument::Dynamic => false,
+        };
+        if !empty {
+            self.agent_gap(
+                agent,
+                format!(
+                    "OpenAI Agents SDK agent {} at {}:{} binds MCP servers, whose tools this comparison does not read; its binding graph is incomplete.",
+                    str_repr(agent),
+                    self.path,
+                    construction.line
+                ),
+            );
+        }
+    }
+
     /// Handoffs to agents constructed in the same module, by their identity.
     fn read_handoffs(
         &mut self,
@@ -462,7 +606,11 @@ fn reassignment(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Option<String>
     let agent_file = steps.first().map_or("", |s| s.path.as_str());
     let names: BTreeSet<&str> = chain.values().flatten().copied().collect();
     for (path, facts) in modules.ancestor_inits() {
-        for store in facts.attribute_stores.iter().filter(|s| s.scope.is_empty()) {
+        for store in facts
+            .attribute_stores
+            .iter()
+            .filter(|s| s.scope.is_empty() && s.how.rebinds())
+        {
             let [_, attribute, ..] = store.target.as_slice() else {
                 continue;
             };
@@ -479,7 +627,11 @@ fn reassignment(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Option<String>
         let Some(facts) = modules.facts(path) else {
             continue;
         };
-        for store in facts.attribute_stores.iter().filter(|s| s.scope.is_empty()) {
+        for store in facts
+            .attribute_stores
+            .iter()
+            .filter(|s| s.scope.is_empty() && s.how.rebinds())
+        {
             let [object, attribute, ..] = store.target.as_slice() else {
                 continue;
             };

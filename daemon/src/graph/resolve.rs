@@ -761,6 +761,30 @@ impl<'s, 'a> Resolver<'s, 'a> {
         None
     }
 
+    /// The module file and member an imported name comes from (`from .agent
+    /// import support` gives `("agent.py", "support")`), seen from `scope`.
+    pub fn import_origin(
+        &mut self,
+        path: &str,
+        scope: &str,
+        name: &str,
+    ) -> Option<(String, String)> {
+        let facts = self.modules.facts(path)?;
+        let mut current = Some(scope.to_string());
+        while let Some(level) = current {
+            let import = facts.imports.iter().rev().find(|i| {
+                i.scope == level && i.bound_name() == name && !i.type_checking && i.name.is_some()
+            });
+            if let Some(import) = import {
+                let member = import.name.clone()?;
+                let loc = self.find_module(path, import.level, &import.module).ok()?;
+                return Some((loc.file?, member));
+            }
+            current = (!level.is_empty()).then(|| parent_scope(&level));
+        }
+        None
+    }
+
     /// Whether a module spelling from `path` names a module inside the scope.
     pub fn locate(&mut self, path: &str, level: u32, dotted: &str) -> Result<(), String> {
         self.find_module(path, level, dotted).map(|_| ())

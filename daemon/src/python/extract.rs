@@ -148,13 +148,16 @@ impl Collector<'_> {
                 }
             }
             Expr::Starred(starred) => self.bind_target(&starred.value, BindingKind::Other),
-            Expr::Attribute(_) => self.record_attribute_store(target),
+            Expr::Attribute(_) => self.record_attribute_store(target, StoreKind::Assignment),
+            Expr::Subscript(subscript) => {
+                self.record_attribute_store(&subscript.value, StoreKind::ItemAssignment)
+            }
             _ => {}
         }
     }
 
-    /// Records `a.b = …` (with a plain-name base) as a store into `a`.
-    fn record_attribute_store(&mut self, target: &Expr) {
+    /// Records a write into `a.b` (with a plain-name base).
+    fn record_attribute_store(&mut self, target: &Expr, how: StoreKind) {
         if let Value::Attribute(parts) = value_of(target, 0) {
             let line = self.line_of(target);
             let scope = self.scope_name();
@@ -162,7 +165,26 @@ impl Collector<'_> {
                 target: parts,
                 line,
                 scope,
+                how,
             });
+        }
+    }
+
+    /// Records `a.b.append(x)` and the other in-place list changes.
+    fn record_mutating_call(&mut self, call: &ast::ExprCall) {
+        const MUTATORS: &[&str] = &[
+            "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+        ];
+        let Expr::Attribute(method) = call.func.as_ref() else {
+            return;
+        };
+        if MUTATORS.contains(&method.attr.id.as_str())
+            && matches!(method.value.as_ref(), Expr::Attribute(_))
+        {
+            self.record_attribute_store(
+                &method.value,
+                StoreKind::MethodCall(method.attr.id.to_string()),
+            );
         }
     }
 
@@ -188,6 +210,7 @@ impl Collector<'_> {
             target,
             line,
             scope,
+            how: StoreKind::Setattr,
         });
     }
 
@@ -464,7 +487,11 @@ fn is_construction_like(call: &ast::ExprCall) -> bool {
     let capitalised = last
         .and_then(|name| name.chars().next())
         .is_some_and(|c| c.is_ascii_uppercase());
+    // Copies can carry an object's capabilities into a new one.
+    let copy_like =
+        last.is_some_and(|name| matches!(name, "clone" | "replace" | "copy" | "deepcopy"));
     capitalised
+        || copy_like
         || call
             .arguments
             .keywords
@@ -530,7 +557,26 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.pending_target = None;
             }
             Stmt::AugAssign(assign) => {
-                self.bind_target(&assign.target, BindingKind::Other);
+                match assign.target.as_ref() {
+                    Expr::Attribute(_) => {
+                        self.record_attribute_store(&assign.target, StoreKind::AugmentedAssignment)
+                    }
+                    other => self.bind_target(other, BindingKind::Other),
+                }
+                visitor::walk_stmt(self, stmt);
+            }
+            Stmt::Delete(delete) => {
+                for target in &delete.targets {
+                    match target {
+                        Expr::Attribute(_) => {
+                            self.record_attribute_store(target, StoreKind::Deletion)
+                        }
+                        Expr::Subscript(subscript) => {
+                            self.record_attribute_store(&subscript.value, StoreKind::Deletion)
+                        }
+                        _ => {}
+                    }
+                }
                 visitor::walk_stmt(self, stmt);
             }
             Stmt::If(if_stmt) => self.visit_if(if_stmt),
@@ -561,6 +607,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         if let Expr::Call(call) = expr {
             self.record_setattr(call);
+            self.record_mutating_call(call);
             if is_construction_like(call) {
                 let assigned_to = match &self.pending_target {
                     Some((ptr, spelled)) if std::ptr::eq(*ptr, expr) => Some(spelled.clone()),

@@ -36,7 +36,44 @@ pub struct GetattrHook {
     pub lazy_submodule: bool,
 }
 
-/// `a.b.c = value` or `setattr(a, "c", value)`.
+/// How an attribute is written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StoreKind {
+    /// `a.b = value`
+    Assignment,
+    /// `setattr(a, "b", value)`
+    Setattr,
+    /// `a.b += value`
+    AugmentedAssignment,
+    /// `a.b[i] = value` (or a slice)
+    ItemAssignment,
+    /// `del a.b` or `del a.b[i]`
+    Deletion,
+    /// `a.b.append(x)` and the other methods that change a list in place.
+    MethodCall(String),
+}
+
+impl StoreKind {
+    /// How the write reads in a reason.
+    pub fn describe(&self) -> String {
+        match self {
+            StoreKind::Assignment => "assignment".into(),
+            StoreKind::Setattr => "setattr".into(),
+            StoreKind::AugmentedAssignment => "augmented assignment".into(),
+            StoreKind::ItemAssignment => "item assignment".into(),
+            StoreKind::Deletion => "deletion".into(),
+            StoreKind::MethodCall(method) => format!(".{method}()"),
+        }
+    }
+
+    /// Whether the write rebinds the attribute itself (not its contents).
+    pub fn rebinds(&self) -> bool {
+        matches!(self, StoreKind::Assignment | StoreKind::Setattr)
+    }
+}
+
+/// A write into an attribute: `a.b.c = value`, `setattr(a, "c", value)`,
+/// `a.b += …`, `a.b[i] = …`, `del a.b`, `a.b.append(x)`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttributeStore {
     /// The object path written to, `["a", "b", "c"]`; a computed attribute
@@ -45,6 +82,7 @@ pub struct AttributeStore {
     pub line: u32,
     /// Qualified name of the enclosing function or class; empty at module level.
     pub scope: String,
+    pub how: StoreKind,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,159 @@
+//! End to end: OpenAI Agents SDK constructions this reader does not follow
+//! yet are named limits, never silence (issue 4, in part): capabilities
+//! changed after construction (in the agent's module or another one),
+//! subclasses of `Agent`, copies of an agent, and MCP servers.
+
+mod support;
+
+use serde_json::Value;
+use support::{rows, Place, Repo};
+
+const BASE: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[lookup])\n";
+
+fn compare(head: &[(&str, &str)]) -> Value {
+    let repo = Repo::new();
+    repo.commit(
+        &[("app/__init__.py", Some("")), ("app/agent.py", Some(BASE))],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
+    repo.commit(&files, "head");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    )
+}
+
+fn head_gaps(doc: &Value) -> Vec<(Value, Value, String)> {
+    doc["head"]["coverage_gaps"]
+        .as_array()
+        .map(|gaps| {
+            gaps.iter()
+                .map(|g| {
+                    (
+                        g["source"].clone(),
+                        g["agent"].clone(),
+                        g["reason"].as_str().unwrap_or_default().to_string(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn tools_changed_after_construction_are_a_limit_on_that_agent() {
+    let head = format!("{BASE}\n\n@function_tool\ndef refund(q: str) -> str:\n    return q\n\n\nsupport.tools.append(refund)\n");
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![],
+        "lookup is bound on both sides and unchanged"
+    );
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::from("support"),
+            "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at agent.py:17 (.append()); its binding graph is incomplete.".to_string()
+        )]
+    );
+}
+
+#[test]
+fn another_module_changing_an_agents_tools_is_a_limit_on_that_agent() {
+    let hooks =
+        "from .agent import support\nfrom .extra import refund\n\nsupport.tools = [refund]\n";
+    let doc = compare(&[
+        ("app/hooks.py", hooks),
+        ("app/extra.py", "def refund():\n    pass\n"),
+    ]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::from("support"),
+            "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at hooks.py:4 (assignment); its binding graph is incomplete.".to_string()
+        )]
+    );
+    // The removal this could hide is not called removed.
+    let head = BASE.replace("tools=[lookup]", "tools=[]");
+    let doc = compare(&[
+        ("app/agent.py", &head),
+        ("app/hooks.py", hooks),
+        ("app/extra.py", "def refund():\n    pass\n"),
+    ]);
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "lookup".into(), "not_established".into())]
+    );
+}
+
+#[test]
+fn an_unidentified_object_whose_tools_change_is_named_on_its_file() {
+    let helper = "class Holder:\n    def __init__(self):\n        self.tools = []\n\n    def add(self, tool):\n        self.tools.append(tool)\n";
+    let doc = compare(&[("app/holder.py", helper)]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![
+            (Value::from("holder.py"), Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at holder.py:3, in a module the comparison does not read for that; agents it reaches are not established.".to_string()),
+            (Value::from("holder.py"), Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at holder.py:6, in a module the comparison does not read for that; agents it reaches are not established.".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn agents_built_from_a_subclass_are_named() {
+    let head = format!("{BASE}\n\nclass Helpful(Agent):\n    pass\n\n\nhelper = Helpful(name=\"helper\", tools=[lookup])\n");
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::Null,
+            "agent.py uses Helpful, an OpenAI Agents SDK agent subclass defined at agent.py:12; agents built from it are not read.".to_string()
+        )]
+    );
+}
+
+#[test]
+fn copies_of_an_agent_are_named() {
+    let head = format!("{BASE}\nadmin = support.clone(name=\"admin\")\n");
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::Null,
+            "An agent copy at agent.py:11 ('support') is not read; the agent it makes and its tools, handoffs or MCP servers are not established.".to_string()
+        )]
+    );
+}
+
+#[test]
+fn mcp_servers_are_a_named_limit_on_the_agent() {
+    let head = BASE
+        .replace("tools=[lookup])", "tools=[lookup], mcp_servers=[server])")
+        .replace(
+            "support = ",
+            "server = MCPServerStdio(params={\"command\": \"npx\"})\nsupport = ",
+        );
+    let head = head.replace(
+        "from agents import Agent, function_tool",
+        "from agents import Agent, function_tool\nfrom agents.mcp import MCPServerStdio",
+    );
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::from("support"),
+            "OpenAI Agents SDK agent 'support' at agent.py:11 binds MCP servers, whose tools this comparison does not read; its binding graph is incomplete.".to_string()
+        )]
+    );
+}
