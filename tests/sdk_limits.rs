@@ -95,15 +95,22 @@ fn another_module_changing_an_agents_tools_is_a_limit_on_that_agent() {
 
 #[test]
 fn an_unidentified_object_whose_tools_change_is_named_on_its_file() {
-    let helper = "class Holder:\n    def __init__(self):\n        self.tools = []\n\n    def add(self, tool):\n        self.tools.append(tool)\n";
-    let doc = compare(&[("app/holder.py", helper)]);
+    let hooks = "from . import registry\n\nregistry.tools.append(print)\n";
+    let doc = compare(&[("app/hooks.py", hooks), ("app/registry.py", "tools = []\n")]);
     assert_eq!(
         head_gaps(&doc),
-        vec![
-            (Value::from("holder.py"), Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at holder.py:3, in a module the comparison does not read for that; agents it reaches are not established.".to_string()),
-            (Value::from("holder.py"), Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at holder.py:6, in a module the comparison does not read for that; agents it reaches are not established.".to_string()),
-        ]
+        vec![(Value::from("hooks.py"), Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at hooks.py:3, in a module the comparison does not read for that; agents it reaches are not established.".to_string())]
     );
+}
+
+#[test]
+fn an_instances_own_tools_and_other_libraries_tools_are_nothing() {
+    let holder = "class Holder:\n    def __init__(self):\n        self.tools = []\n\n    def add(self, tool):\n        self.tools.append(tool)\n";
+    let report =
+        "import reportlib\n\nartifacts = reportlib.Artifacts()\nartifacts.tools.append(1)\n";
+    let doc = compare(&[("app/holder.py", holder), ("app/report.py", report)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(head_gaps(&doc), vec![]);
 }
 
 #[test]
@@ -121,8 +128,14 @@ fn agents_built_from_a_subclass_are_named() {
 }
 
 #[test]
-fn copies_of_an_agent_are_named() {
+fn copies_of_an_agent_that_pass_capabilities_are_named() {
+    // A copy passing none keeps the original's tools: not a limit.
     let head = format!("{BASE}\nadmin = support.clone(name=\"admin\")\n");
+    assert_eq!(
+        compare(&[("app/agent.py", &head)])["comparison_status"],
+        "compared"
+    );
+    let head = format!("{BASE}\nadmin = support.clone(name=\"admin\", tools=[])\n");
     let doc = compare(&[("app/agent.py", &head)]);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(

@@ -39,7 +39,9 @@ pub fn is_test_path(relative: &str) -> bool {
         let is_file = components.peek().is_none();
         if is_file {
             let stem = part.strip_suffix(".py").unwrap_or(part);
-            return stem.starts_with("test_") || stem.ends_with("_test") || stem == "conftest";
+            return stem.starts_with("test_")
+                || stem.ends_with("_test")
+                || matches!(stem, "conftest" | "test" | "tests");
         }
         if part == "tests" || part == "test" {
             return true;
@@ -70,6 +72,9 @@ mod tests {
         assert!(is_test_path("app/test_agent.py"));
         assert!(is_test_path("app/agent_test.py"));
         assert!(is_test_path("conftest.py"));
+        assert!(is_test_path("app/tests.py"));
+        assert!(is_test_path("test.py"));
+        assert!(!is_test_path("app/Tests.py"), "matched case-sensitively");
         assert!(!is_test_path("app/agent.py"));
         assert!(!is_test_path("app/testing.py"));
     }

@@ -80,7 +80,12 @@ pub fn build_side(input: SideInput) -> SideGraph {
             .read();
         }
     }
-    capability_limits(&modules, &input.files, &mut gaps);
+    // The census of changes, copies and subclasses runs only where the side
+    // has an SDK source: without one no agent is read, and a report
+    // builder's own `.tools` is not an agent's.
+    if !graph.sources.is_empty() {
+        capability_limits(&modules, &input.files, &mut gaps);
+    }
     graph.sources.sort();
     graph.agents.sort();
     graph.bindings.sort_by(|a, b| {
@@ -118,6 +123,14 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             continue;
         };
         let mut resolver = Resolver::new(modules);
+        // A module that imports nothing from the scope has another
+        // library's `.tools`, never an agent's.
+        let reads_scope = openai::is_sdk_source(&file.facts)
+            || file
+                .facts
+                .imports
+                .iter()
+                .any(|i| resolver.locate(key, i.level, &i.module).is_ok());
         // Where a name used in this module was defined: here, or the
         // module a from-import names.
         let mut origin = |name: &str, scope: &str| -> (String, String) {
@@ -136,6 +149,10 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             };
             let field = &store.target[index + 1];
             let object = &store.target[..index + 1];
+            // An instance's own `self.tools` is proven not to be an agent's.
+            if !reads_scope || object == ["self"] {
+                continue;
+            }
             let target = match object {
                 [name] => Some(origin(name, &store.scope)),
                 _ => None,
@@ -182,7 +199,15 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                     ));
                 }
             }
+            // A copy that passes none of the capability fields keeps the
+            // original's, which the original's rows already compare.
+            let passes_capabilities = call.keywords.iter().any(|k| {
+                k.name
+                    .as_deref()
+                    .is_none_or(|name| CAPABILITY_FIELDS.contains(&name))
+            });
             let copied = match (&call.callee, call.args.first()) {
+                _ if !passes_capabilities => None,
                 (Value::Attribute(parts), _) if parts.len() == 2 && parts[1] == "clone" => {
                     Some(parts[0].clone())
                 }
