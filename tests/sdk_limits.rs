@@ -170,3 +170,28 @@ fn mcp_servers_are_a_named_limit_on_the_agent() {
         )]
     );
 }
+
+#[test]
+fn an_agent_the_file_still_names_is_not_called_removed() {
+    let head = "from .factory import make\n\nsupport = make(\"support\")\n";
+    let doc = compare(&[
+        ("app/agent.py", head),
+        ("app/factory.py", "def make(name):\n    return None\n"),
+    ]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "lookup".into(), "not_established".into())]
+    );
+    assert_eq!(doc["rows"][0]["candidate_change"], "removed");
+    assert_eq!(
+        doc["rows"][0]["uncertainty"]["head"][0],
+        "agent.py:3 still names agent 'support', but no supported agent construction was observed for it (for example an Agent subclass, factory or clone); its bindings on this side are not established."
+    );
+    // A file that no longer names it: the removal is established.
+    let doc = compare(&[("app/agent.py", "x = 1\n")]);
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "lookup".into(), "removed".into())]
+    );
+}

@@ -39,6 +39,41 @@ pub fn side_status(side: &SideGraph) -> &'static str {
     }
 }
 
+/// An agent one side builds is absent from the other only when that side's
+/// file no longer names it: a file that still assigns or imports the name
+/// (`support = build()`, `from .factory import support`) through something
+/// the reader does not follow gets a gap, so its rows are `not_established`
+/// rather than removed or added.
+pub fn apply_absent_agents(base: &mut SideGraph, head: &mut SideGraph) {
+    use crate::graph::Gap;
+    let still_named = |side: &SideGraph, other: &SideGraph| -> Vec<Gap> {
+        other
+            .agents
+            .iter()
+            .filter(|agent| !side.agents.iter().any(|a| a.source == agent.source && a.name == agent.name))
+            .filter_map(|agent| {
+                side.module_names
+                    .iter()
+                    .find(|(path, name, _)| *path == agent.source && *name == agent.name)
+                    .map(|(path, name, line)| {
+                        Gap::agent(
+                            path,
+                            name,
+                            format!(
+                                "{path}:{line} still names agent {}, but no supported agent construction was observed for it (for example an Agent subclass, factory or clone); its bindings on this side are not established.",
+                                crate::pyrepr::str_repr(name)
+                            ),
+                        )
+                    })
+            })
+            .collect()
+    };
+    let base_gaps = still_named(base, head);
+    let head_gaps = still_named(head, base);
+    base.gaps.extend(base_gaps);
+    head.gaps.extend(head_gaps);
+}
+
 /// Submodules are never read: one at the same commit on both sides is a
 /// limit only; one that changed (or exists on one side) is a gap, since its
 /// content could bind anything.

@@ -58,6 +58,13 @@ pub fn build_side(input: SideInput) -> SideGraph {
         &input.context,
     );
     for file in &input.files {
+        for binding in &file.facts.module_bindings {
+            if matches!(binding.kind, BindingKind::Assignment | BindingKind::Import) {
+                graph
+                    .module_names
+                    .push((file.path.clone(), binding.name.clone(), binding.line));
+            }
+        }
         if file.facts.syntax_error.is_some() {
             gaps.insert(Gap::file(
                 &file.path,

@@ -31,6 +31,10 @@ pub struct SideGraph {
     pub files: Vec<(String, String)>,
     /// `(path, commit id)` of submodules under the scope, not read.
     pub gitlinks: Vec<(String, String)>,
+    /// `(path, name, line)` of every name a module binds at top level by an
+    /// assignment or an import: whether a file still names an agent the
+    /// other side builds.
+    pub module_names: Vec<(String, String, u32)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
