@@ -195,3 +195,46 @@ fn an_agent_the_file_still_names_is_not_called_removed() {
         vec![("support".into(), "lookup".into(), "removed".into())]
     );
 }
+
+#[test]
+fn a_handoff_to_an_agent_another_module_builds_is_a_row() {
+    let billing = "from agents import Agent\n\nbilling = Agent(name=\"billing\")\n";
+    let head = format!("{BASE}\nfrom .billing import billing\n\ntriage = Agent(name=\"triage\", handoffs=[billing, support])\n");
+    let doc = compare(&[("app/billing.py", billing), ("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            (
+                "triage".into(),
+                "handoff:agent.py:support".into(),
+                "added".into()
+            ),
+            (
+                "triage".into(),
+                "handoff:billing.py:billing".into(),
+                "added".into()
+            ),
+        ]
+    );
+    let after = &doc["rows"][1]["after"];
+    assert_eq!(after["edge_type"], "handoff");
+    assert_eq!(after["tool"], "billing");
+    assert_eq!(after["target_source"], "app/billing.py");
+}
+
+#[test]
+fn keyword_unpacking_in_a_construction_is_a_named_limit() {
+    let head = BASE
+        .replace("tools=[lookup])", "tools=[lookup], **extra)")
+        .replace("support = ", "extra = {}\nsupport = ");
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::from("support"),
+            "OpenAI Agents SDK agent 'support' at agent.py:10 passes ** keyword unpacking, which can carry tools or handoffs; its binding graph is incomplete.".to_string()
+        )]
+    );
+}

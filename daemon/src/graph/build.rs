@@ -325,8 +325,9 @@ impl ModuleReader<'_, '_> {
                 continue;
             }
             self.read_tools(identity, construction);
-            self.read_handoffs(identity, construction, &sites);
+            self.read_handoffs(identity, construction);
             self.read_mcp_servers(identity, construction);
+            self.read_unpacking(identity, construction);
         }
     }
 
@@ -451,6 +452,15 @@ impl ModuleReader<'_, '_> {
                 self.agent_gap(agent, reason);
                 return None;
             }
+            Target::Value { path, name, line } => {
+                let why = format!(
+                    "{} in {path}:{line} is assigned a value, not a function definition",
+                    str_repr(&name)
+                );
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
         };
         let def_facts = self.modules.facts(def_path)?;
         let Some(tool) = openai::function_tool_name(def_facts, function) else {
@@ -527,13 +537,9 @@ impl ModuleReader<'_, '_> {
         }
     }
 
-    /// Handoffs to agents constructed in the same module, by their identity.
-    fn read_handoffs(
-        &mut self,
-        agent: &str,
-        construction: &AgentConstruction<'_>,
-        sites: &BTreeMap<&str, usize>,
-    ) {
+    /// Handoffs to agents the scope constructs, in this module or another
+    /// one, followed like a tool reference to the agent's own assignment.
+    fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
         let members = match openai::list_argument(construction.call, "handoffs") {
             ListArgument::Absent => return,
             ListArgument::Members(members) => members,
@@ -542,23 +548,86 @@ impl ModuleReader<'_, '_> {
             }
         };
         for member in members {
-            match member {
-                ListMember::Reference(Value::Name(target))
-                    if sites.get(target.as_str()) == Some(&1) =>
-                {
-                    self.graph.bindings.push(Binding {
-                        agent: agent.to_string(),
-                        agent_source: self.path.to_string(),
-                        tool_key: format!("handoff:{}:{target}", self.path),
-                        tool: target.clone(),
-                        binding_location: (self.path.to_string(), construction.line),
-                        edge: Edge::Handoff {
-                            target_source: self.path.to_string(),
-                        },
-                    });
-                }
-                _ => self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs")),
+            let ListMember::Reference(reference) = member else {
+                self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
+                continue;
+            };
+            let spelled = reference.dotted().unwrap_or_default();
+            let mut resolver = Resolver::new(self.modules);
+            let target = match resolver.resolve(self.path, &construction.call.scope, &reference) {
+                Ok(found) => match found.target {
+                    Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
+                        Ok((path, name))
+                    }
+                    Target::Value { path, name, line } => Err(format!(
+                        "{} in {path}:{line} is not an agent this reader identifies",
+                        str_repr(&name)
+                    )),
+                    _ => Err(format!("{} is not an agent", str_repr(&spelled))),
+                },
+                Err(why) => Err(why),
+            };
+            match target {
+                Ok((path, name)) => self.graph.bindings.push(Binding {
+                    agent: agent.to_string(),
+                    agent_source: self.path.to_string(),
+                    tool_key: format!("handoff:{path}:{name}"),
+                    tool: name,
+                    binding_location: (self.path.to_string(), construction.line),
+                    edge: Edge::Handoff { target_source: path.to_string() },
+                }),
+                Err(why) => self.agent_gap(
+                    agent,
+                    format!(
+                        "OpenAI Agents SDK agent {} at {}:{} hands off to unresolved agent {}. Not resolved because {why}.",
+                        str_repr(agent),
+                        self.path,
+                        construction.line,
+                        str_repr(&spelled)
+                    ),
+                ),
             }
+        }
+    }
+
+    /// Whether `path` builds exactly one SDK agent assigned to `name`.
+    fn is_single_agent(&self, path: &str, name: &str) -> bool {
+        let Some(facts) = self.modules.facts(path) else {
+            return false;
+        };
+        let sites = openai::agent_constructions(facts)
+            .into_iter()
+            .filter(|c| c.identity.as_deref() == Some(name))
+            .count();
+        sites == 1 && openai::is_sdk_source(facts)
+    }
+
+    /// `**` unpacking, or positional arguments after the name, can carry
+    /// tools or handoffs the reader does not see.
+    fn read_unpacking(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
+        let call = construction.call;
+        let unpacks = call.keywords.iter().any(|k| k.name.is_none());
+        let named_by_keyword = call.keyword("name").is_some();
+        let extra_positional = if named_by_keyword {
+            !call.args.is_empty()
+        } else {
+            call.args.len() > 1
+        };
+        if unpacks || extra_positional {
+            let what = if unpacks {
+                "** keyword unpacking"
+            } else {
+                "positional arguments after its name"
+            };
+            self.agent_gap(
+                agent,
+                format!(
+                    "OpenAI Agents SDK agent {} at {}:{} passes {what}, which can carry tools or handoffs; its binding graph is incomplete.",
+                    str_repr(agent),
+                    self.path,
+                    construction.line
+                ),
+            );
         }
     }
 }

@@ -141,6 +141,12 @@ pub enum Target<'a> {
     },
     /// A module or package (reached by `import m` or a submodule).
     Module(ModuleLoc),
+    /// A name a module binds once to some other value (`support = Agent(...)`).
+    Value {
+        path: &'a str,
+        name: String,
+        line: u32,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -452,12 +458,11 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 let alias = match &binding.value {
                     Some(Value::Name(other)) => vec![other.clone()],
                     Some(Value::Attribute(parts)) => parts.clone(),
-                    _ => {
-                        return Err(format!(
-                            "{} in {path}:{} is assigned a value, not a function definition",
-                            str_repr(name),
-                            binding.line
-                        ))
+                                        _ => {
+                        return Ok(Resolved {
+                            target: Target::Value { path, name: name.to_string(), line: binding.line },
+                            steps,
+                        })
                     }
                 };
                 let Some((head, rest)) = alias.split_first() else {
@@ -620,8 +625,8 @@ impl<'s, 'a> Resolver<'s, 'a> {
     fn attribute(&mut self, found: Resolved<'a>, attribute: &str) -> Found<'a> {
         match found.target {
             Target::Module(loc) => self.member(loc, attribute, found.steps, false),
-            Target::Function { .. } => {
-                Err(format!("{attribute} is read from a function, not a module"))
+            Target::Function { .. } | Target::Value { .. } => {
+                Err(format!("{attribute} is read from a value, not a module"))
             }
         }
     }
