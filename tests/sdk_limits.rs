@@ -238,3 +238,71 @@ fn keyword_unpacking_in_a_construction_is_a_named_limit() {
         )]
     );
 }
+
+#[test]
+fn unnamed_constructions_are_agents_by_source_label() {
+    let builder = |tools: &str| {
+        format!("from agents import Agent\nfrom .agent import lookup\n\n\ndef build():\n    return Agent(instructions=\"quote\", tools=[{tools}])\n")
+    };
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/agent.py", Some(BASE)),
+            ("app/quote.py", Some(&builder(""))),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(&[("app/quote.py", Some(&builder("lookup")))], "head");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![("build@quote.py".into(), "lookup".into(), "added".into())]
+    );
+}
+
+#[test]
+fn a_label_that_disappears_while_another_appears_is_ambiguous() {
+    let base_quote = "from agents import Agent\nfrom .agent import lookup\n\n\ndef build():\n    return Agent(instructions=\"quote\", tools=[lookup])\n";
+    let head_quote = base_quote.replace("def build():", "def make():");
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/agent.py", Some(BASE)),
+            ("app/quote.py", Some(base_quote)),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(&[("app/quote.py", Some(&head_quote))], "head");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            (
+                "build@quote.py".into(),
+                "lookup".into(),
+                "not_established".into()
+            ),
+            (
+                "make@quote.py".into(),
+                "lookup".into(),
+                "not_established".into()
+            ),
+        ]
+    );
+}

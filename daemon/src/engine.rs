@@ -4,7 +4,9 @@
 //! it on the blocking pool.
 
 use crate::compare::document::{single_document, Comparison, SideMeta, MAX_PYTHON_BYTES};
-use crate::compare::{apply_absent_agents, apply_submodules, compare_sides};
+use crate::compare::{
+    apply_absent_agents, apply_label_correspondence, apply_submodules, compare_sides,
+};
 use crate::error::DiffError;
 use crate::git::{Repository, ScopeLookup};
 use crate::graph::{build_side, Gap, ScopeContext, SideGraph, SideInput, SourceFile};
@@ -98,6 +100,7 @@ impl Engine {
         }
         apply_submodules(&mut base, &mut head);
         apply_absent_agents(&mut base, &mut head);
+        apply_label_correspondence(&mut base, &mut head);
         let rows = compare_sides(&base, &head);
         let scope_selection = if explicit {
             json!({"mode": "explicit", "scopes": [head_scope], "base_scope": base_scope, "reason": "Selected with --scope."})

@@ -74,6 +74,55 @@ pub fn apply_absent_agents(base: &mut SideGraph, head: &mut SideGraph) {
     head.gaps.extend(head_gaps);
 }
 
+/// A source-labelled identity (`build@agent.py`) that disappears while
+/// another identity appears in the same file may be the same agent under a
+/// new label: their correspondence is ambiguous, so both sides' rows for
+/// them are `not_established`, never established additions and removals.
+pub fn apply_label_correspondence(base: &mut SideGraph, head: &mut SideGraph) {
+    use crate::graph::Gap;
+    let only = |side: &SideGraph, other: &SideGraph| -> Vec<(String, String)> {
+        side.agents
+            .iter()
+            .filter(|a| {
+                !other
+                    .agents
+                    .iter()
+                    .any(|o| o.source == a.source && o.name == a.name)
+            })
+            .map(|a| (a.source.clone(), a.name.clone()))
+            .collect()
+    };
+    let (base_only, head_only) = (only(base, head), only(head, base));
+    let ambiguous = |mine: &[(String, String)], theirs: &[(String, String)]| -> Vec<Gap> {
+        mine.iter()
+            .filter(|(file, name)| {
+                let other_in_file = theirs.iter().any(|(f, _)| f == file);
+                let labelled =
+                    name.contains('@') || theirs.iter().any(|(f, n)| f == file && n.contains('@'));
+                other_in_file && labelled
+            })
+            .map(|(file, name)| {
+                Gap::agent(
+                    file,
+                    name,
+                    format!(
+                        "Ambiguous agent identity: {}",
+                        crate::pyrepr::tuple_repr(&[file, name])
+                    ),
+                )
+            })
+            .collect()
+    };
+    let base_gaps = ambiguous(&base_only, &head_only);
+    let head_gaps = ambiguous(&head_only, &base_only);
+    // Each side also names the other side's identity, whose rows it cannot
+    // place.
+    base.gaps.extend(head_gaps.iter().cloned());
+    head.gaps.extend(base_gaps.iter().cloned());
+    base.gaps.extend(base_gaps);
+    head.gaps.extend(head_gaps);
+}
+
 /// Submodules are never read: one at the same commit on both sides is a
 /// limit only; one that changed (or exists on one side) is a gap, since its
 /// content could bind anything.

@@ -5,6 +5,7 @@
 
 use super::imports::imported_name;
 use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
+use std::collections::{BTreeMap, BTreeSet};
 
 const SDK_PACKAGES: &[&str] = &["agents", "openai_agents"];
 
@@ -31,8 +32,9 @@ pub fn is_sdk_source(facts: &ModuleFacts) -> bool {
 /// One `Agent(...)` construction as the module spells it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentConstruction<'f> {
-    /// The plain variable it is assigned to, else its literal `name=`.
-    pub identity: Option<String>,
+    /// The plain variable it is assigned to, else its literal `name=`, else
+    /// its source label (`build@agent.py`).
+    pub identity: String,
     pub line: u32,
     pub call: &'f CallFact,
 }
@@ -55,38 +57,85 @@ pub enum ListArgument {
     Dynamic,
 }
 
-/// The SDK agent constructions of a module, in source order.
-pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AgentConstruction<'_>> {
-    facts
+/// The SDK agent constructions of `file` (scope-relative), in source order.
+pub fn agent_constructions<'f>(facts: &'f ModuleFacts, file: &str) -> Vec<AgentConstruction<'f>> {
+    let calls: Vec<&CallFact> = facts
         .calls
         .iter()
         .filter(|call| {
             imported_name(facts, &call.callee, &call.scope)
                 .is_some_and(|name| is_sdk_member(&name, "Agent"))
         })
-        .map(|call| AgentConstruction {
-            identity: construction_identity(call),
-            line: call.line,
-            call,
+        .collect();
+    // A variable assigned an agent in more than one function or class body
+    // (two builders' local `agent`) gives way to a literal name or label.
+    let mut bodies: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for call in &calls {
+        if let Some(variable) = plain_variable(call) {
+            bodies
+                .entry(variable)
+                .or_default()
+                .insert(call.scope.as_str());
+        }
+    }
+    calls
+        .into_iter()
+        .map(|call| {
+            let variable =
+                plain_variable(call).filter(|v| bodies.get(v).is_some_and(|b| b.len() == 1));
+            let identity = variable
+                .map(str::to_string)
+                .or_else(|| literal_name(call))
+                .unwrap_or_else(|| source_label(facts, call, file));
+            AgentConstruction {
+                identity,
+                line: call.line,
+                call,
+            }
         })
         .collect()
 }
 
-/// An agent assigned to a plain name is that name; otherwise its literal
-/// `name=` (or first positional string) identifies it.
-fn construction_identity(call: &CallFact) -> Option<String> {
-    if let Some(target) = &call.assigned_to {
-        if !target.contains('.') {
-            return Some(target.clone());
-        }
-    }
-    if let Some(Value::Str(name)) = call.keyword("name").map(|k| &k.value) {
-        return Some(name.clone());
-    }
-    match call.args.first() {
-        Some(Value::Str(name)) => Some(name.clone()),
+fn plain_variable(call: &CallFact) -> Option<&str> {
+    call.assigned_to
+        .as_deref()
+        .filter(|target| !target.contains('.'))
+}
+
+/// The literal `name=` (or first positional string).
+fn literal_name(call: &CallFact) -> Option<String> {
+    match (call.keyword("name").map(|k| &k.value), call.args.first()) {
+        (Some(Value::Str(name)), _) | (None, Some(Value::Str(name))) => Some(name.clone()),
         _ => None,
     }
+}
+
+/// A construction's source identity when it has no literal name: its
+/// enclosing functions and classes, its single assignment target, and the
+/// file; never a line number (spec: `build@agent.py`,
+/// `first.agent@agent.py`, `Helper.self.agent@agent.py`, `Agent@agent.py`).
+fn source_label(facts: &ModuleFacts, call: &CallFact, file: &str) -> String {
+    // A class-held attribute is labelled by its class, not the method, so
+    // moving the construction between methods keeps its identity.
+    let class = facts
+        .classes
+        .iter()
+        .map(|c| c.qualname.as_str())
+        .filter(|q| call.scope == *q || call.scope.starts_with(&format!("{q}.")))
+        .max_by_key(|q| q.len());
+    let base = match (call.assigned_to.as_deref(), call.scope.as_str()) {
+        (Some(target), _) if target.starts_with("self.") && class.is_some() => {
+            format!("{}.{target}", class.unwrap_or_default())
+        }
+        (Some(target), "") => target.to_string(),
+        (Some(target), scope) => format!("{scope}.{target}"),
+        (None, "") => match &call.callee {
+            Value::Subscript { base, .. } => base.dotted().unwrap_or_else(|| "Agent".into()),
+            other => other.dotted().unwrap_or_else(|| "Agent".into()),
+        },
+        (None, scope) => scope.to_string(),
+    };
+    format!("{base}@{file}")
 }
 
 /// Classes the module defines on top of the SDK's `Agent`.
@@ -189,9 +238,9 @@ helper = sdk.Agent(name="Helper", tools=make())
 voice = LkAgent(name="voice", tools=[lookup])
 "#,
         );
-        let agents = agent_constructions(&facts);
+        let agents = agent_constructions(&facts, "agent.py");
         assert_eq!(agents.len(), 2, "LiveKit's Agent is not the SDK's");
-        assert_eq!(agents[0].identity.as_deref(), Some("support"));
+        assert_eq!(agents[0].identity, "support");
         assert_eq!(agents[0].line, 16);
         assert_eq!(
             list_argument(agents[0].call, "tools"),
@@ -200,7 +249,7 @@ voice = LkAgent(name="voice", tools=[lookup])
                 ListMember::Reference(Value::Name("other".into()))
             ])
         );
-        assert_eq!(agents[1].identity.as_deref(), Some("helper"));
+        assert_eq!(agents[1].identity, "helper");
         assert_eq!(
             list_argument(agents[1].call, "tools"),
             ListArgument::Dynamic
@@ -227,10 +276,31 @@ voice = LkAgent(name="voice", tools=[lookup])
     }
 
     #[test]
+    fn constructions_without_a_literal_name_get_source_labels() {
+        let facts = extract_facts(
+            b"from agents import Agent\n\ndef build():\n    return Agent(instructions='x')\n\ndef first():\n    agent = Agent(instructions='a')\n    return agent\n\ndef second():\n    agent = Agent(instructions='b')\n    return agent\n\nclass Helper:\n    def __init__(self):\n        self.agent = Agent(instructions='h')\n\nAgent(instructions='m')\n",
+        );
+        let labels: Vec<String> = agent_constructions(&facts, "agent.py")
+            .into_iter()
+            .map(|c| c.identity)
+            .collect();
+        assert_eq!(
+            labels,
+            vec![
+                "build@agent.py",
+                "first.agent@agent.py",
+                "second.agent@agent.py",
+                "Helper.self.agent@agent.py",
+                "Agent@agent.py"
+            ]
+        );
+    }
+
+    #[test]
     fn unassigned_constructions_use_their_literal_name() {
         let facts = extract_facts(b"from agents import Agent\ndef build():\n    return Agent(name='Quote')\nx = [Agent('Positional')]\n");
-        let agents = agent_constructions(&facts);
-        assert_eq!(agents[0].identity.as_deref(), Some("Quote"));
-        assert_eq!(agents[1].identity.as_deref(), Some("Positional"));
+        let agents = agent_constructions(&facts, "agent.py");
+        assert_eq!(agents[0].identity, "Quote");
+        assert_eq!(agents[1].identity, "Positional");
     }
 }

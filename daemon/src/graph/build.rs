@@ -114,11 +114,12 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
     let mut agents: BTreeMap<(String, String), u32> = BTreeMap::new();
     let mut subclasses: BTreeMap<(String, String), u32> = BTreeMap::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
-        for construction in openai::agent_constructions(&file.facts) {
-            if let (Some(identity), Some(_)) =
-                (&construction.identity, &construction.call.assigned_to)
-            {
-                agents.insert((file.path.clone(), identity.clone()), construction.line);
+        for construction in openai::agent_constructions(&file.facts, &file.path) {
+            if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
+                agents.insert(
+                    (file.path.clone(), construction.identity.clone()),
+                    construction.line,
+                );
             }
         }
         for class in openai::agent_subclasses(&file.facts) {
@@ -290,24 +291,13 @@ struct FollowedTool {
 
 impl ModuleReader<'_, '_> {
     fn read(&mut self) {
-        let constructions = openai::agent_constructions(self.facts);
+        let constructions = openai::agent_constructions(self.facts, self.path);
         let mut sites: BTreeMap<&str, usize> = BTreeMap::new();
         for construction in &constructions {
-            if let Some(identity) = &construction.identity {
-                *sites.entry(identity.as_str()).or_default() += 1;
-            }
+            *sites.entry(construction.identity.as_str()).or_default() += 1;
         }
         for construction in &constructions {
-            let Some(identity) = construction.identity.as_deref() else {
-                self.gaps.insert(Gap::file(
-                    self.path,
-                    format!(
-                        "OpenAI Agents SDK agent at {}:{} has no literal name, so it cannot be identified; its tools are not read.",
-                        self.path, construction.line
-                    ),
-                ));
-                continue;
-            };
+            let identity = construction.identity.as_str();
             self.graph.agents.push(AgentEntry {
                 source: self.path.to_string(),
                 name: identity.to_string(),
@@ -595,9 +585,9 @@ impl ModuleReader<'_, '_> {
         let Some(facts) = self.modules.facts(path) else {
             return false;
         };
-        let sites = openai::agent_constructions(facts)
+        let sites = openai::agent_constructions(facts, path)
             .into_iter()
-            .filter(|c| c.identity.as_deref() == Some(name))
+            .filter(|c| c.identity == name)
             .count();
         sites == 1 && openai::is_sdk_source(facts)
     }
