@@ -292,32 +292,91 @@ struct FollowedTool {
 impl ModuleReader<'_, '_> {
     fn read(&mut self) {
         let constructions = openai::agent_constructions(self.facts, self.path);
-        let mut sites: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut groups: BTreeMap<&str, Vec<&AgentConstruction<'_>>> = BTreeMap::new();
         for construction in &constructions {
-            *sites.entry(construction.identity.as_str()).or_default() += 1;
+            groups
+                .entry(construction.identity.as_str())
+                .or_default()
+                .push(construction);
         }
-        for construction in &constructions {
-            let identity = construction.identity.as_str();
+        for (identity, sites) in groups {
+            let Some(first) = sites.first() else { continue };
             self.graph.agents.push(AgentEntry {
                 source: self.path.to_string(),
                 name: identity.to_string(),
-                location: format!("{}:{}", self.path, construction.line),
+                location: format!("{}:{}", self.path, first.line),
             });
-            if sites.get(identity).copied().unwrap_or(0) > 1 {
-                self.gaps.insert(Gap::agent(
-                    self.path,
-                    identity,
-                    format!(
-                        "Ambiguous agent identity: {}",
-                        tuple_repr(&[self.path, identity])
-                    ),
-                ));
-                continue;
+            if let [only] = sites.as_slice() {
+                self.read_site(identity, only);
+            } else {
+                self.read_sites(identity, &sites);
             }
-            self.read_tools(identity, construction);
-            self.read_handoffs(identity, construction);
-            self.read_mcp_servers(identity, construction);
-            self.read_unpacking(identity, construction);
+        }
+    }
+
+    /// Everything one construction binds, recorded into the graph.
+    fn read_site(&mut self, identity: &str, construction: &AgentConstruction<'_>) {
+        self.read_tools(identity, construction);
+        self.read_handoffs(identity, construction);
+        self.read_mcp_servers(identity, construction);
+        self.read_unpacking(identity, construction);
+    }
+
+    /// One identity built at several sites (two `return Agent(name="Quote")`
+    /// branches): one agent when every site reads cleanly and binds the same
+    /// tools and handoffs; otherwise which site binds what is not
+    /// established, a named limit, and only what every site binds
+    /// identically stays a binding.
+    fn read_sites(&mut self, identity: &str, sites: &[&AgentConstruction<'_>]) {
+        let mut reads: Vec<(Vec<Binding>, Vec<Gap>)> = Vec::new();
+        for site in sites {
+            let bindings_before = self.graph.bindings.len();
+            let gaps_before = self.gaps.clone();
+            self.read_site(identity, site);
+            let bindings = self.graph.bindings.split_off(bindings_before);
+            let gaps: Vec<Gap> = self.gaps.difference(&gaps_before).cloned().collect();
+            *self.gaps = gaps_before;
+            reads.push((bindings, gaps));
+        }
+        let meaning = |bindings: &[Binding]| -> BTreeSet<(String, String)> {
+            bindings
+                .iter()
+                .map(|b| (b.tool_key.clone(), format!("{:?}", b.edge)))
+                .collect()
+        };
+        let Some((first_bindings, _)) = reads.first() else {
+            return;
+        };
+        let first_meaning = meaning(first_bindings);
+        let clean_and_equal = reads
+            .iter()
+            .all(|(bindings, gaps)| gaps.is_empty() && meaning(bindings) == first_meaning);
+        if clean_and_equal {
+            let (bindings, _) = reads.swap_remove(0);
+            self.graph.bindings.extend(bindings);
+            return;
+        }
+        self.gaps.insert(Gap::agent(
+            self.path,
+            identity,
+            format!(
+                "Ambiguous agent identity: {}",
+                tuple_repr(&[self.path, identity])
+            ),
+        ));
+        let common: BTreeSet<(String, String)> = reads
+            .iter()
+            .map(|(bindings, _)| meaning(bindings))
+            .reduce(|a, b| a.intersection(&b).cloned().collect())
+            .unwrap_or_default();
+        for (index, (bindings, gaps)) in reads.into_iter().enumerate() {
+            self.gaps.extend(gaps);
+            if index == 0 {
+                let kept = bindings
+                    .into_iter()
+                    .filter(|b| common.contains(&(b.tool_key.clone(), format!("{:?}", b.edge))));
+                self.graph.bindings.extend(kept);
+            }
         }
     }
 
@@ -872,15 +931,26 @@ other = Agent(name="Other", tools=make())
     }
 
     #[test]
-    fn one_identity_built_twice_is_ambiguous() {
-        let graph = side(&[(
-            "a.py",
-            "from agents import Agent\nx = Agent(name='a', tools=[])\nx = Agent(name='b', tools=[])\n",
-        )]);
-        assert!(graph.bindings.is_empty());
+    fn one_identity_built_at_two_sites_is_one_agent_only_when_both_bind_the_same() {
+        const TOOLS: &str = "from agents import Agent, function_tool\n\n@function_tool\ndef a() -> str:\n    return 'a'\n\n@function_tool\ndef b() -> str:\n    return 'b'\n\n";
+        let same = format!("{TOOLS}def quote(x):\n    if x:\n        return Agent(name='Quote', tools=[a])\n    return Agent(name='Quote', tools=[a])\n");
+        let graph = side(&[("q.py", &same)]);
+        assert!(graph.gaps.is_empty(), "{:?}", graph.gaps);
+        assert_eq!(graph.agents.len(), 1);
+        let keys: Vec<_> = graph.bindings.iter().map(|b| b.tool_key.as_str()).collect();
+        assert_eq!(keys, vec!["a"]);
+
+        let different = format!("{TOOLS}def quote(x):\n    if x:\n        return Agent(name='Quote', tools=[a, b])\n    return Agent(name='Quote', tools=[a])\n");
+        let graph = side(&[("q.py", &different)]);
         assert_eq!(
             graph.gaps[0].reason,
-            "Ambiguous agent identity: ('a.py', 'x')"
+            "Ambiguous agent identity: ('q.py', 'Quote')"
+        );
+        let keys: Vec<_> = graph.bindings.iter().map(|b| b.tool_key.as_str()).collect();
+        assert_eq!(
+            keys,
+            vec!["a"],
+            "what every site binds identically stays a binding"
         );
     }
 }
