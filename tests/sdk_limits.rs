@@ -306,3 +306,41 @@ fn a_label_that_disappears_while_another_appears_is_ambiguous() {
         ]
     );
 }
+
+#[test]
+fn tools_named_by_a_list_bound_once_and_only_read_are_read_member_by_member() {
+    let head = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\n@function_tool\ndef refund(q: str) -> str:\n    return q\n\n\nTOOLS = [lookup, refund]\nsupport = Agent(name=\"support\", tools=TOOLS)\n";
+    let doc = compare(&[("app/agent.py", head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "refund".into(), "added".into())]
+    );
+
+    // Anything else that uses the list could change it: a named limit, and
+    // the removal it could hide is not called removed.
+    let changed = head.replace(
+        "TOOLS = [lookup, refund]\n",
+        "TOOLS = [refund]\nTOOLS.append(print)\n",
+    );
+    let doc = compare(&[("app/agent.py", &changed)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "lookup".into(), "not_established".into())]
+    );
+    assert_eq!(
+        head_gaps(&doc)[0].2,
+        "OpenAI Agents SDK agent 'support' at agent.py:16 has a tools list it does not read; its binding graph is incomplete. Not read: `TOOLS`, which agent.py uses other than as an agent's list, so it could change."
+    );
+}
+
+#[test]
+fn a_builders_own_list_is_read_in_the_builder() {
+    let head = "from agents import Agent\nfrom .agent import lookup\n\n\ndef build():\n    tools = [lookup]\n    return Agent(name=\"helper\", tools=tools)\n";
+    let doc = compare(&[("app/helper.py", head)]);
+    assert_eq!(
+        rows(&doc),
+        vec![("helper".into(), "lookup".into(), "added".into())]
+    );
+}

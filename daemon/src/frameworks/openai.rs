@@ -53,6 +53,8 @@ pub enum ListMember {
 pub enum ListArgument {
     Absent,
     Members(Vec<ListMember>),
+    /// A plain name (`tools=TOOLS`), read through the scope that binds it.
+    Named(String),
     /// Not a list literal: the whole list is unread.
     Dynamic,
 }
@@ -163,19 +165,25 @@ pub fn list_argument(call: &CallFact, keyword: &str) -> ListArgument {
         return ListArgument::Absent;
     };
     match &argument.value {
-        Value::List(members) | Value::Tuple(members) => ListArgument::Members(
-            members
-                .iter()
-                .map(|member| match member {
-                    Value::Name(_) | Value::Attribute(_) => ListMember::Reference(member.clone()),
-                    Value::Starred(_) => ListMember::Unread("starred expression".to_string()),
-                    Value::Call { .. } => ListMember::Unread("call".to_string()),
-                    other => ListMember::Unread(format!("{other:?}")),
-                })
-                .collect(),
-        ),
+        Value::List(members) | Value::Tuple(members) => {
+            ListArgument::Members(list_members(members))
+        }
+        Value::Name(name) => ListArgument::Named(name.clone()),
         _ => ListArgument::Dynamic,
     }
+}
+
+/// The members of a list or tuple literal.
+pub fn list_members(members: &[Value]) -> Vec<ListMember> {
+    members
+        .iter()
+        .map(|member| match member {
+            Value::Name(_) | Value::Attribute(_) => ListMember::Reference(member.clone()),
+            Value::Starred(_) => ListMember::Unread("starred expression".to_string()),
+            Value::Call { .. } => ListMember::Unread("call".to_string()),
+            other => ListMember::Unread(format!("{other:?}")),
+        })
+        .collect()
 }
 
 /// The tool name a `@function_tool` function exposes (`name_override=`

@@ -385,9 +385,18 @@ impl ModuleReader<'_, '_> {
     }
 
     fn read_tools(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let members = match openai::list_argument(construction.call, "tools") {
+        let (members, scope) = match openai::list_argument(construction.call, "tools") {
             ListArgument::Absent => return,
-            ListArgument::Members(members) => members,
+            ListArgument::Members(members) => (members, construction.call.scope.clone()),
+            ListArgument::Named(name) => match self.named_list(construction, &name) {
+                Ok(read) => read,
+                Err(why) => {
+                    return self.agent_gap(
+                        agent,
+                        self.unread_list(agent, construction.line, "tools", &why),
+                    )
+                }
+            },
             ListArgument::Dynamic => {
                 return self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"));
             }
@@ -396,7 +405,7 @@ impl ModuleReader<'_, '_> {
         for member in members {
             match member {
                 ListMember::Reference(reference) => {
-                    if let Some(tool) = self.follow_tool(agent, construction, &reference) {
+                    if let Some(tool) = self.follow_tool(agent, construction, &scope, &reference) {
                         followed.entry(tool.tool.clone()).or_default().push(tool);
                     }
                 }
@@ -480,11 +489,12 @@ impl ModuleReader<'_, '_> {
         &mut self,
         agent: &str,
         construction: &AgentConstruction<'_>,
+        scope: &str,
         reference: &Value,
     ) -> Option<FollowedTool> {
         let spelled = reference.dotted().unwrap_or_default();
         let mut resolver = Resolver::new(self.modules);
-        let resolved = resolver.resolve(self.path, &construction.call.scope, reference);
+        let resolved = resolver.resolve(self.path, scope, reference);
         let found = match resolved {
             Ok(found) => found,
             Err(why) => {
@@ -571,7 +581,7 @@ impl ModuleReader<'_, '_> {
         let empty = match openai::list_argument(construction.call, "mcp_servers") {
             ListArgument::Absent => true,
             ListArgument::Members(members) => members.is_empty(),
-            ListArgument::Dynamic => false,
+            ListArgument::Named(_) | ListArgument::Dynamic => false,
         };
         if !empty {
             self.agent_gap(
@@ -589,9 +599,18 @@ impl ModuleReader<'_, '_> {
     /// Handoffs to agents the scope constructs, in this module or another
     /// one, followed like a tool reference to the agent's own assignment.
     fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let members = match openai::list_argument(construction.call, "handoffs") {
+        let (members, scope) = match openai::list_argument(construction.call, "handoffs") {
             ListArgument::Absent => return,
-            ListArgument::Members(members) => members,
+            ListArgument::Members(members) => (members, construction.call.scope.clone()),
+            ListArgument::Named(name) => match self.named_list(construction, &name) {
+                Ok(read) => read,
+                Err(why) => {
+                    return self.agent_gap(
+                        agent,
+                        self.unread_list(agent, construction.line, "handoffs", &why),
+                    )
+                }
+            },
             ListArgument::Dynamic => {
                 return self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
             }
@@ -603,7 +622,7 @@ impl ModuleReader<'_, '_> {
             };
             let spelled = reference.dotted().unwrap_or_default();
             let mut resolver = Resolver::new(self.modules);
-            let target = match resolver.resolve(self.path, &construction.call.scope, &reference) {
+            let target = match resolver.resolve(self.path, &scope, &reference) {
                 Ok(found) => match found.target {
                     Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
                         Ok((path, name))
@@ -649,6 +668,115 @@ impl ModuleReader<'_, '_> {
             .filter(|c| c.identity == name)
             .count();
         sites == 1 && openai::is_sdk_source(facts)
+    }
+
+    /// `tools=NAME`: read through the scope that binds `NAME` where the agent
+    /// is built, only when that scope binds it once, unconditionally, to a
+    /// list literal, nothing else in the module uses it but agents' own
+    /// `tools=`/`handoffs=`, and no other module imports it. Returns the
+    /// members and the scope their names are read in.
+    fn named_list(
+        &self,
+        construction: &AgentConstruction<'_>,
+        name: &str,
+    ) -> Result<(Vec<ListMember>, String), String> {
+        let facts = self.facts;
+        let mut scope = construction.call.scope.clone();
+        let (bindings, binding_scope) = loop {
+            let here: Vec<&crate::python::BindingFact> = if scope.is_empty() {
+                facts
+                    .module_bindings
+                    .iter()
+                    .filter(|b| b.name == name)
+                    .collect()
+            } else {
+                facts
+                    .functions
+                    .iter()
+                    .find(|f| f.qualname == scope)
+                    .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
+                    .unwrap_or_default()
+            };
+            if !here.is_empty() || scope.is_empty() {
+                break (here, scope.clone());
+            }
+            scope = scope
+                .rsplit_once('.')
+                .map_or(String::new(), |(parent, _)| parent.to_string());
+        };
+        let [binding] = bindings.as_slice() else {
+            return Err(if bindings.is_empty() {
+                format!("`{name}`, which is not bound in {}", self.path)
+            } else {
+                format!("`{name}`, which is bound more than once in {}", self.path)
+            });
+        };
+        let members = match (&binding.kind, &binding.value, binding.conditional) {
+            (
+                BindingKind::Assignment,
+                Some(Value::List(members) | Value::Tuple(members)),
+                false,
+            ) => members,
+            _ => {
+                return Err(format!(
+                    "`{name}`, which {}:{} does not bind once, unconditionally, to a list literal",
+                    self.path, binding.line
+                ))
+            }
+        };
+        let as_argument = |value: &Value| matches!(value, Value::Name(n) if n == name);
+        let capability_uses: u32 = openai::agent_constructions(facts, self.path)
+            .iter()
+            .flat_map(|c| c.call.keywords.iter())
+            .filter(|k| {
+                matches!(k.name.as_deref(), Some("tools" | "handoffs")) && as_argument(&k.value)
+            })
+            .count()
+            .try_into()
+            .unwrap_or(u32::MAX);
+        let uses = facts.name_uses.get(name).copied().unwrap_or(0);
+        let rebound_globally = facts
+            .functions
+            .iter()
+            .any(|f| f.globals.iter().any(|g| g == name));
+        if uses != capability_uses || rebound_globally {
+            return Err(format!(
+                "`{name}`, which {} uses other than as an agent's list, so it could change",
+                self.path
+            ));
+        }
+        if binding_scope.is_empty() && self.imported_elsewhere(name) {
+            return Err(format!(
+                "`{name}`, which another module imports, so it could change"
+            ));
+        }
+        Ok((openai::list_members(members), binding_scope))
+    }
+
+    /// Whether another module of the scope imports `name` (or `*`) from
+    /// this one.
+    fn imported_elsewhere(&self, name: &str) -> bool {
+        let mut resolver = Resolver::new(self.modules);
+        self.modules.paths().any(|other| {
+            other != self.path
+                && self.modules.facts(other).is_some_and(|facts| {
+                    facts.imports.iter().any(|import| {
+                        matches!(import.name.as_deref(), Some(n) if n == name || n == "*")
+                            && resolver
+                                .module_file(other, import.level, &import.module)
+                                .as_deref()
+                                == Some(self.path)
+                    })
+                })
+        })
+    }
+
+    fn unread_list(&self, agent: &str, line: u32, list: &str, why: &str) -> String {
+        format!(
+            "OpenAI Agents SDK agent {} at {}:{line} has a {list} list it does not read; its binding graph is incomplete. Not read: {why}.",
+            str_repr(agent),
+            self.path
+        )
     }
 
     /// `**` unpacking, or positional arguments after the name, can carry

@@ -116,6 +116,11 @@ impl<'a> ModuleSet<'a> {
         self.modules.get(path).copied()
     }
 
+    /// Every module path of the set.
+    pub fn paths(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.modules.keys().copied()
+    }
+
     /// The set's own spelling of a path (borrowed for the set's lifetime).
     pub fn key(&self, path: &str) -> Option<&'a str> {
         self.modules.get_key_value(path).map(|(k, _)| *k)
@@ -788,6 +793,13 @@ impl<'s, 'a> Resolver<'s, 'a> {
             current = (!level.is_empty()).then(|| parent_scope(&level));
         }
         None
+    }
+
+    /// The file a module spelling from `path` names inside the scope.
+    pub fn module_file(&mut self, path: &str, level: u32, dotted: &str) -> Option<String> {
+        self.find_module(path, level, dotted)
+            .ok()
+            .and_then(|loc| loc.file)
     }
 
     /// Whether a module spelling from `path` names a module inside the scope.

@@ -356,6 +356,12 @@ impl Collector<'_> {
             }
         }
         self.visit_expr(&assign.value);
+        // Reads inside targets (`TOOLS[0] = x` reads `TOOLS`) are uses too.
+        for target in &assign.targets {
+            if !matches!(target, Expr::Name(_)) {
+                self.visit_expr(target);
+            }
+        }
         self.pending_target = None;
     }
 }
@@ -635,6 +641,11 @@ impl<'a> Visitor<'a> for Collector<'_> {
         }
         if let Expr::Named(named) = expr {
             self.bind_target(&named.target, BindingKind::Other);
+        }
+        if let Expr::Name(name) = expr {
+            if !name.ctx.is_store() {
+                *self.facts.name_uses.entry(name.id.to_string()).or_default() += 1;
+            }
         }
         visitor::walk_expr(self, expr);
     }

@@ -25,6 +25,9 @@ pub struct ModuleFacts {
     pub source_sha256: String,
     /// A module-level `__getattr__`, which can answer for any missing name.
     pub getattr_hook: Option<GetattrHook>,
+    /// How often each name is read (or deleted) anywhere in the module: a
+    /// list bound to a name is only known when every use is accounted for.
+    pub name_uses: std::collections::BTreeMap<String, u32>,
 }
 
 /// A module-level `def __getattr__(name)`.
