@@ -344,3 +344,98 @@ fn a_builders_own_list_is_read_in_the_builder() {
         vec![("helper".into(), "lookup".into(), "added".into())]
     );
 }
+
+/// Spec: "SDK function_tool(f): the row is the function's, as for a
+/// decorated one". The reference (1.2.0) reads `function_tool(f)` inline as
+/// a dynamic tools expression and `x = function_tool(f)` as a value.
+#[test]
+fn function_tool_used_as_a_value_is_the_functions_row() {
+    let tools = "from agents import function_tool\n\n\ndef _lookup(q: str) -> str:\n    return q\n\n\nlookup = function_tool(_lookup, name_override=\"lookup\")\n";
+    let agent = |list: &str| {
+        format!("from agents import Agent, function_tool\nfrom .tools import lookup, _lookup\n\nsupport = Agent(name=\"support\", tools=[{list}])\n")
+    };
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/tools.py", Some(tools)),
+            ("app/agent.py", Some(&agent(""))),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(
+        &[(
+            "app/agent.py",
+            Some(&agent(
+                "lookup, function_tool(_lookup, name_override=\"again\")",
+            )),
+        )],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            ("support".into(), "again".into(), "added".into()),
+            ("support".into(), "lookup".into(), "added".into())
+        ]
+    );
+    let steps: Vec<String> = doc["rows"][1]["after"]["import_path"][0]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .map(|s| {
+            format!(
+                "{}:{} {}",
+                s["path"].as_str().unwrap_or_default(),
+                s["line"],
+                s["binding"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        vec![
+            "app/agent.py:2 import",
+            "app/tools.py:8 value",
+            "app/tools.py:4 definition"
+        ]
+    );
+}
+
+#[test]
+fn a_function_tool_wrappers_other_arguments_are_part_of_the_tool() {
+    let head_with = |extra: &str| {
+        format!("from agents import Agent, function_tool\n\n\ndef lookup(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[function_tool(lookup{extra})])\n")
+    };
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/agent.py", Some(&head_with(""))),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(
+        &[("app/agent.py", Some(&head_with(", needs_approval=True")))],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "lookup".into(), "changed".into())]
+    );
+}

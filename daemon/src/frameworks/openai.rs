@@ -44,6 +44,9 @@ pub struct AgentConstruction<'f> {
 pub enum ListMember {
     /// A name or `module.name` reference, to be followed to its definition.
     Reference(Value),
+    /// A call (`function_tool(f)`, `WebSearchTool()`), read when it is the
+    /// SDK's `function_tool` wrapping a reference.
+    Call(Value),
     /// Anything else, by its kind.
     Unread(String),
 }
@@ -180,10 +183,57 @@ pub fn list_members(members: &[Value]) -> Vec<ListMember> {
         .map(|member| match member {
             Value::Name(_) | Value::Attribute(_) => ListMember::Reference(member.clone()),
             Value::Starred(_) => ListMember::Unread("starred expression".to_string()),
-            Value::Call { .. } => ListMember::Unread("call".to_string()),
+            Value::Call { .. } => ListMember::Call(member.clone()),
             other => ListMember::Unread(format!("{other:?}")),
         })
         .collect()
+}
+
+/// `function_tool(f, name_override=…, …)` used as a value: the wrapped
+/// reference, the overriding name, and the other arguments (which are part
+/// of what the tool is, e.g. `needs_approval=`).
+pub struct FunctionToolCall<'v> {
+    pub wrapped: &'v Value,
+    pub name_override: Option<String>,
+    pub other_arguments: Vec<String>,
+}
+
+/// Reads a value as the SDK's `function_tool(f)` called in `scope`.
+pub fn function_tool_call<'v>(
+    facts: &ModuleFacts,
+    value: &'v Value,
+    scope: &str,
+) -> Option<FunctionToolCall<'v>> {
+    let Value::Call {
+        callee,
+        args,
+        keywords,
+    } = value
+    else {
+        return None;
+    };
+    if !imported_name(facts, callee, scope)
+        .is_some_and(|name| is_sdk_member(&name, "function_tool"))
+    {
+        return None;
+    }
+    let (wrapped, rest) = args.split_first()?;
+    if !matches!(wrapped, Value::Name(_) | Value::Attribute(_)) {
+        return None;
+    }
+    let mut name_override = None;
+    let mut other_arguments: Vec<String> = rest.iter().map(|a| format!("{a:?}")).collect();
+    for (name, value) in keywords {
+        match (name.as_deref(), value) {
+            (Some("name_override"), Value::Str(name)) => name_override = Some(name.clone()),
+            (name, value) => other_arguments.push(format!("{}={value:?}", name.unwrap_or("**"))),
+        }
+    }
+    Some(FunctionToolCall {
+        wrapped,
+        name_override,
+        other_arguments,
+    })
 }
 
 /// The tool name a `@function_tool` function exposes (`name_override=`

@@ -283,6 +283,12 @@ struct ModuleReader<'a, 'm> {
     gaps: &'a mut BTreeSet<Gap>,
 }
 
+/// What a `function_tool(f, …)` call adds to the function it wraps.
+struct Wrap {
+    name_override: Option<String>,
+    other_arguments: Vec<String>,
+}
+
 /// A tool an agent lists, followed to its definition.
 struct FollowedTool {
     tool: String,
@@ -409,6 +415,29 @@ impl ModuleReader<'_, '_> {
                         followed.entry(tool.tool.clone()).or_default().push(tool);
                     }
                 }
+                ListMember::Call(call) => {
+                    match openai::function_tool_call(self.facts, &call, &scope) {
+                        Some(wrapper) => {
+                            let wrapped = wrapper.wrapped.clone();
+                            let wrap = Wrap {
+                                name_override: wrapper.name_override,
+                                other_arguments: wrapper.other_arguments,
+                            };
+                            if let Some(tool) = self.follow_wrapped(
+                                agent,
+                                construction,
+                                &scope,
+                                &wrapped,
+                                Some(wrap),
+                            ) {
+                                followed.entry(tool.tool.clone()).or_default().push(tool);
+                            }
+                        }
+                        None => {
+                            self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"))
+                        }
+                    }
+                }
                 ListMember::Unread(_) => {
                     self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"));
                 }
@@ -492,10 +521,24 @@ impl ModuleReader<'_, '_> {
         scope: &str,
         reference: &Value,
     ) -> Option<FollowedTool> {
+        self.follow_wrapped(agent, construction, scope, reference, None)
+    }
+
+    /// Follows a reference, and through a `name = function_tool(f)` binding
+    /// (or an inline `function_tool(f)`) to the wrapped function: the row is
+    /// the function's, as for a decorated one.
+    fn follow_wrapped(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        scope: &str,
+        reference: &Value,
+        mut wrap: Option<Wrap>,
+    ) -> Option<FollowedTool> {
         let spelled = reference.dotted().unwrap_or_default();
         let mut resolver = Resolver::new(self.modules);
         let resolved = resolver.resolve(self.path, scope, reference);
-        let found = match resolved {
+        let mut found = match resolved {
             Ok(found) => found,
             Err(why) => {
                 let reason = self.unresolved(agent, construction.line, &spelled, &why);
@@ -503,6 +546,52 @@ impl ModuleReader<'_, '_> {
                 return None;
             }
         };
+        if let (Target::Value { path, name, line }, None) = (&found.target, &wrap) {
+            let wrapper = self.modules.facts(path).and_then(|facts| {
+                let value = facts
+                    .module_bindings
+                    .iter()
+                    .find(|b| b.name == *name && b.line == *line)?
+                    .value
+                    .as_ref()?;
+                openai::function_tool_call(facts, value, "")
+            });
+            if let Some(wrapper) = wrapper {
+                let (path, name, line) = (*path, name.clone(), *line);
+                let mut inner = Resolver::new(self.modules);
+                match inner.resolve(path, "", wrapper.wrapped) {
+                    Ok(next) => {
+                        let mut steps = std::mem::take(&mut found.steps);
+                        steps.push(ImportStep {
+                            path: path.to_string(),
+                            line: Some(line),
+                            name,
+                            sha256: self
+                                .modules
+                                .facts(path)
+                                .map(|f| f.source_sha256.clone())
+                                .unwrap_or_default(),
+                            binding: "value".to_string(),
+                            lazy_submodule: false,
+                        });
+                        steps.extend(next.steps);
+                        found = super::resolve::Resolved {
+                            target: next.target,
+                            steps,
+                        };
+                        wrap = Some(Wrap {
+                            name_override: wrapper.name_override,
+                            other_arguments: wrapper.other_arguments,
+                        });
+                    }
+                    Err(why) => {
+                        let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                        self.agent_gap(agent, reason);
+                        return None;
+                    }
+                }
+            }
+        }
         let (def_path, function) = match found.target {
             Target::Function { path, function } => (path, function),
             Target::Module(_) => {
@@ -522,7 +611,17 @@ impl ModuleReader<'_, '_> {
             }
         };
         let def_facts = self.modules.facts(def_path)?;
-        let Some(tool) = openai::function_tool_name(def_facts, function) else {
+        let decorated = openai::function_tool_name(def_facts, function);
+        let tool = match &wrap {
+            Some(wrap) => Some(
+                wrap.name_override
+                    .clone()
+                    .or(decorated)
+                    .unwrap_or_else(|| function.name.clone()),
+            ),
+            None => decorated,
+        };
+        let Some(tool) = tool else {
             let why = format!(
                 "it resolves to {} at {def_path}:{}, which is not decorated with the SDK's @function_tool",
                 str_repr(&function.name),
@@ -563,7 +662,17 @@ impl ModuleReader<'_, '_> {
             definition: ToolDefinition {
                 source: def_path.to_string(),
                 line: Some(function.line),
-                implementation_sha256: Some(function.implementation_sha256.clone()),
+                implementation_sha256: Some(
+                    match wrap.as_ref().filter(|w| !w.other_arguments.is_empty()) {
+                        // The wrapper's other arguments are part of the tool.
+                        Some(wrap) => crate::python::ast_dump::sha256_of_json_string(&format!(
+                            "{}|function_tool:{}",
+                            function.implementation_sha256,
+                            wrap.other_arguments.join(",")
+                        )),
+                        None => function.implementation_sha256.clone(),
+                    },
+                ),
                 interface: interface(&tool, function),
                 import_path: crosses_modules.then_some(super::ImportPath {
                     reference: spelled,
