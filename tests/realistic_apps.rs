@@ -158,3 +158,178 @@ fn a_support_desk_with_packages_handoffs_and_re_exports() {
         ]
     );
 }
+
+const SEARCH_V1: &str = r#"from agents import function_tool
+
+
+@function_tool
+def web_search(query: str, limit: int = 5) -> list[str]:
+    """Search the web."""
+    return [query] * limit
+
+
+@function_tool
+def summarize(text: str) -> str:
+    """Summarize a text."""
+    return text[:200]
+"#;
+
+const WRITER_V1: &str = r#"from agents import Agent
+
+import search
+
+
+def build_writer(style):
+    return Agent(instructions=f"Write in a {style} style.", tools=[search.summarize])
+"#;
+
+const RESEARCH_V1: &str = r#"from agents import Agent
+
+import search
+from writer import build_writer
+
+find = search.web_search
+
+TOOLS = [find, search.summarize]
+
+writer = build_writer("plain")
+researcher = Agent(name="Researcher", tools=TOOLS, handoffs=[writer])
+"#;
+
+/// A flat application (no packages): a module-level `TOOLS` list, an alias,
+/// module-qualified tools, a builder without a literal name (a source
+/// label), and a handoff to a builder's result, which is not an agent this
+/// reader identifies.
+#[test]
+fn a_flat_research_assistant_with_lists_aliases_and_labels() {
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("research/search.py", Some(SEARCH_V1)),
+            ("research/writer.py", Some(WRITER_V1)),
+            ("research/assistant.py", Some(RESEARCH_V1)),
+            ("research/test_assistant.py", Some("import assistant\n")),
+        ],
+        "research assistant",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    // Head: web_search's default changes; summarize moves to its own module
+    // with the same text (not a change); the researcher also gets summarize
+    // twice through two spellings of one function (one tool).
+    let search_v2 = SEARCH_V1
+        .replace("limit: int = 5", "limit: int = 10")
+        .replace(
+            "\n\n@function_tool\ndef summarize(text: str) -> str:\n    \"\"\"Summarize a text.\"\"\"\n    return text[:200]\n",
+            "\nfrom summaries import summarize  # noqa: F401\n",
+        );
+    let summaries = "from agents import function_tool\n\n\n@function_tool\ndef summarize(text: str) -> str:\n    \"\"\"Summarize a text.\"\"\"\n    return text[:200]\n";
+    repo.commit(
+        &[
+            ("research/search.py", Some(&search_v2)),
+            ("research/summaries.py", Some(summaries)),
+        ],
+        "longer searches",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "research"],
+    );
+    assert_eq!(rows(&doc), vec![t("researcher", "web_search", "changed")]);
+    let agents: Vec<&str> = doc["head"]["agents"]
+        .as_array()
+        .expect("agents")
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    assert_eq!(agents, vec!["researcher", "build_writer@writer.py"]);
+    assert_eq!(
+        doc["head"]["excluded_tests"],
+        serde_json::json!(["research/test_assistant.py"])
+    );
+    // The handoff to `writer` (a builder's result) is named, so the answer
+    // is partial and no handoff row is invented.
+    assert_eq!(doc["comparison_status"], "partial");
+    let limits = doc["head"]["limits"].as_array().expect("limits");
+    assert_eq!(limits.len(), 1);
+    assert!(
+        limits[0].as_str().unwrap_or_default().starts_with(
+            "OpenAI Agents SDK agent 'researcher' at assistant.py:11 hands off to unresolved agent 'writer'. Not resolved because 'writer' in assistant.py:10 is not an agent this reader identifies"
+        ),
+        "{limits:?}"
+    );
+}
+
+const BOT: &str = r#"from agents import Agent, function_tool
+from agents.mcp import MCPServerStdio
+
+from common.audit import record  # repository code outside the scope
+
+
+@function_tool
+def greet(name: str) -> str:
+    record("greet")
+    return f"hello {name}"
+
+
+files = MCPServerStdio(params={"command": "npx", "args": ["files-server"]})
+
+greeter = Agent(name="Greeter", tools=[greet])
+filer = Agent(name="Filer", tools=[greet], mcp_servers=[files])
+"#;
+
+/// A service inside a monorepo: an import of the repository's code outside
+/// the scope keeps same-module tools established (only cross-module chains
+/// pass through it), and an agent with MCP servers is incomplete while its
+/// neighbour stays compared.
+#[test]
+fn a_monorepo_service_with_outside_imports_and_mcp_servers() {
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("common/__init__.py", Some("")),
+            (
+                "common/audit.py",
+                Some("def record(event):\n    print(event)\n"),
+            ),
+            ("services/bot/__init__.py", Some("")),
+            ("services/bot/agent.py", Some(BOT)),
+        ],
+        "bot",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    let head = BOT
+        .replace("tools=[greet])\nfiler", "tools=[greet, shout])\nfiler")
+        .replace(
+            "\n\nfiles = ",
+            "\n\n@function_tool\ndef shout(name: str) -> str:\n    return f\"HELLO {name}\"\n\n\nfiles = ",
+        )
+        .replace("tools=[greet], mcp_servers", "tools=[], mcp_servers");
+    repo.commit(
+        &[("services/bot/agent.py", Some(&head))],
+        "greeter shouts; filer loses greet",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &[
+            "--base",
+            "main",
+            "--head",
+            "head",
+            "--scope",
+            "services/bot",
+        ],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            t("filer", "greet", "not_established"),
+            t("greeter", "shout", "added")
+        ]
+    );
+    assert_eq!(doc["rows"][0]["candidate_change"], "removed");
+}

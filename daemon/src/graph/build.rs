@@ -636,7 +636,14 @@ impl ModuleReader<'_, '_> {
             self.agent_gap(agent, reason);
             return None;
         }
-        let caveats = outside_code(self.modules, &found.steps);
+        // Only a chain through other modules can be rebound by code outside
+        // the read (the reference reads a same-module definition as is).
+        let through_modules = found.steps.iter().any(|step| step.path != self.path);
+        let caveats = if through_modules {
+            outside_code(self.modules, &found.steps)
+        } else {
+            Vec::new()
+        };
         if let Some(first) = caveats.first() {
             // The definition is read, but code the read cannot see runs
             // first and could rebind it: the tool stays named on this agent.
@@ -656,8 +663,7 @@ impl ModuleReader<'_, '_> {
                 )
             });
         }
-        let crosses_modules =
-            found.steps.iter().any(|step| step.path != self.path) || !caveats.is_empty();
+        let crosses_modules = through_modules;
         Some(FollowedTool {
             definition: ToolDefinition {
                 source: def_path.to_string(),
