@@ -313,3 +313,43 @@ fn the_in_process_diff_prints_what_the_client_prints() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&output.stdout), via_client);
 }
+
+#[test]
+fn agent_mode_adds_one_json_line_to_a_refusal() {
+    let repo = repo_with_head(&[("app/extra.py", Some("x = 1\n"))]);
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let workspace = repo.path().to_string_lossy().into_owned();
+    let args = [
+        "diff",
+        "--application",
+        "--workspace",
+        &workspace,
+        "--base",
+        "HEAD~1",
+        "--scope",
+        "nothere",
+    ];
+    let output = place.client_with_env(&args, &[("AGENTS_SHIPGATE_AGENT_MODE", "1")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Application comparison could not read its inputs: Neither comparison tree contains the selected scopes: base='nothere', head='nothere'. Check --scope/--base-scope."
+    );
+    let json: serde_json::Value = serde_json::from_str(lines[1]).expect("one JSON line");
+    assert_eq!(json["error"], "config_error");
+    assert_eq!(
+        json["message"],
+        "Neither comparison tree contains the selected scopes: base='nothere', head='nothere'. Check --scope/--base-scope."
+    );
+    assert_eq!(json["exit_code"], 2);
+    assert_eq!(
+        json["command"],
+        format!("shipgate-client diff --application --workspace {workspace} --base 'HEAD~1' --scope nothere")
+    );
+    // Off by default: the human line only.
+    let output = place.client(&args);
+    assert_eq!(String::from_utf8_lossy(&output.stderr).lines().count(), 1);
+}

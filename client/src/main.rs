@@ -1,12 +1,13 @@
 //! `shipgate-client`: the thin command-line client of the shipgate daemon.
 //! Parses flags, talks gRPC, prints. Starts the daemon when none answers.
 
+mod agent_mode;
 mod connect;
 
 use clap::{Args, Parser, Subcommand};
 use connect::{connect, connect_existing, Target};
 use shipgate_proto::v1::{self as pb, OutputFormat};
-use shipgate_proto::ERROR_KIND_METADATA;
+use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -206,6 +207,15 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
                 }
                 (tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition, _) => {
                     eprintln!("{}", status.message());
+                    if agent_mode::enabled() {
+                        let raw = status
+                            .metadata()
+                            .get_bin(ERROR_MESSAGE_METADATA)
+                            .and_then(|v| v.to_bytes().ok())
+                            .map(|b| String::from_utf8_lossy(&b).into_owned())
+                            .unwrap_or_else(|| status.message().to_string());
+                        eprintln!("{}", agent_mode::error_line(kind, &raw));
+                    }
                     ExitCode::from(2)
                 }
                 _ => unreachable_daemon(format!(

@@ -46,6 +46,17 @@ impl DiffError {
         }
     }
 
+    /// The message alone, without the human line's prefix (the agent-mode
+    /// JSON line carries this).
+    pub fn message(&self) -> &str {
+        match self {
+            DiffError::Usage { message, .. }
+            | DiffError::Config(message)
+            | DiffError::ObjectsMissing(message)
+            | DiffError::Internal(message) => message,
+        }
+    }
+
     /// The one human line a CLI prints on stderr.
     pub fn human_line(&self) -> String {
         match self {

@@ -190,13 +190,23 @@ impl Place {
 
     /// Runs the real client against this place's daemon.
     pub fn client(&self, args: &[&str]) -> Output {
+        self.client_with_env(args, &[])
+    }
+
+    /// The same, with extra environment variables.
+    pub fn client_with_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
         let (daemon, client) = binaries();
         Command::new(client)
             .args(args)
+            .envs(env.iter().copied())
             .env("SHIPGATE_SOCKET", self.socket())
             .env("SHIPGATE_DATA_DIR", self.data_dir())
             .env("SHIPGATE_DAEMON", daemon)
             .env_remove("SHIPGATE_ADDR")
+            .env_remove("AGENTS_SHIPGATE_AGENT_MODE")
+            .env_remove("CLAUDECODE")
+            .env_remove("CURSOR_TRACE_ID")
+            .envs(env.iter().copied())
             .output()
             .expect("client runs")
     }

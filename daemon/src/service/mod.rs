@@ -5,7 +5,7 @@ use crate::engine::{DiffRequest as EngineRequest, Engine};
 use crate::error::DiffError;
 use crate::index::Indexer;
 use shipgate_proto::v1::{self as pb, shipgate_server::Shipgate};
-use shipgate_proto::ERROR_KIND_METADATA;
+use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -88,24 +88,15 @@ fn error_status(err: DiffError) -> Status {
         DiffError::Config(_) | DiffError::ObjectsMissing(_) => Status::failed_precondition(message),
         DiffError::Internal(_) => Status::internal(message),
     };
-    if let Ok(value) = err_kind_value(&status) {
-        status.metadata_mut().insert(ERROR_KIND_METADATA, value);
+    if let Ok(kind) = err.kind().parse() {
+        status.metadata_mut().insert(ERROR_KIND_METADATA, kind);
     }
+    // The bare message may hold any text (paths, dashes): binary metadata.
+    let raw = tonic::metadata::MetadataValue::from_bytes(err.message().as_bytes());
     status
-}
-
-fn err_kind_value(
-    status: &Status,
-) -> Result<tonic::metadata::MetadataValue<tonic::metadata::Ascii>, ()> {
-    let kind = match status.code() {
-        tonic::Code::InvalidArgument => "usage",
-        tonic::Code::FailedPrecondition if status.message().contains("(objects_missing)") => {
-            "objects_missing"
-        }
-        tonic::Code::FailedPrecondition => "config_error",
-        _ => "internal",
-    };
-    kind.parse().map_err(|_| ())
+        .metadata_mut()
+        .insert_bin(ERROR_MESSAGE_METADATA, raw);
+    status
 }
 
 fn non_empty(value: String) -> Option<String> {
