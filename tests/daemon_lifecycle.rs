@@ -236,3 +236,48 @@ fn tcp_requires_a_token_and_answers_with_it() {
     let _ = daemon.kill();
     let _ = daemon.wait();
 }
+
+#[test]
+fn an_idle_daemon_exits_by_itself() {
+    let (binary, _) = support::binaries();
+    let place = Place::new();
+    let mut daemon = std::process::Command::new(binary)
+        .args(["serve", "--idle-timeout", "1s", "--socket"])
+        .arg(place.socket())
+        .arg("--data-dir")
+        .arg(place.data_dir())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("daemon starts");
+    support::wait_for_socket(&place.socket());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Ok(Some(status)) = daemon.try_wait() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the idle daemon did not exit");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success());
+    assert!(!place.socket().exists(), "it removed its socket");
+}
+
+#[test]
+fn missing_objects_exit_2_and_say_what_to_do() {
+    let repo = two_commit_repo();
+    // Remove the loose object of the base's agent.py blob.
+    let blob = repo.git(&["rev-parse", "v1:bot/agent.py"]);
+    let object = repo
+        .path()
+        .join(".git/objects")
+        .join(&blob[..2])
+        .join(&blob[2..]);
+    std::fs::remove_file(&object).expect("the blob is a loose object");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let (code, stdout, stderr) = place.diff(&repo, &ARGS);
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert!(stderr.contains("(objects_missing)"), "{stderr}");
+    assert!(stderr.contains("Hydrate"), "{stderr}");
+}
