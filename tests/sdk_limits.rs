@@ -127,15 +127,41 @@ fn agents_built_from_a_subclass_are_named() {
     );
 }
 
+/// Spec: clones of uniquely bound local agents are agents of their own
+/// (the reference, 1.2.0, does not read clones).
 #[test]
-fn copies_of_an_agent_that_pass_capabilities_are_named() {
-    // A copy passing none keeps the original's tools: not a limit.
+fn clones_of_a_local_agent_are_agents_of_their_own() {
+    // A clone without overrides inherits the source's tools.
     let head = format!("{BASE}\nadmin = support.clone(name=\"admin\")\n");
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
-        compare(&[("app/agent.py", &head)])["comparison_status"],
-        "compared"
+        rows(&doc),
+        vec![("admin".into(), "lookup".into(), "added".into())]
     );
-    let head = format!("{BASE}\nadmin = support.clone(name=\"admin\", tools=[])\n");
+    assert_eq!(
+        doc["rows"][0]["after"]["binding_location"],
+        "app/agent.py:11"
+    );
+    // An override is read like a construction's list; a clone of a clone
+    // inherits through it.
+    let head = format!("{BASE}\nquiet = support.clone(name=\"quiet\", tools=[])\nquieter = quiet.clone(name=\"quieter\")\n");
+    let doc = compare(&[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![]);
+    let agents: Vec<&str> = doc["head"]["agents"]
+        .as_array()
+        .expect("agents")
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    assert_eq!(agents, vec!["quiet", "quieter", "support"]);
+}
+
+#[test]
+fn other_copies_that_pass_capabilities_are_named() {
+    let head =
+        format!("{BASE}\nimport dataclasses\n\nadmin = dataclasses.replace(support, tools=[])\n");
     let doc = compare(&[("app/agent.py", &head)]);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
@@ -143,7 +169,7 @@ fn copies_of_an_agent_that_pass_capabilities_are_named() {
         vec![(
             Value::from("agent.py"),
             Value::Null,
-            "An agent copy at agent.py:11 ('support') is not read; the agent it makes and its tools, handoffs or MCP servers are not established.".to_string()
+            "An agent copy at agent.py:13 ('support') is not read; the agent it makes and its tools, handoffs or MCP servers are not established.".to_string()
         )]
     );
 }

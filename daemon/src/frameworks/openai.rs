@@ -143,6 +143,64 @@ fn source_label(facts: &ModuleFacts, call: &CallFact, file: &str) -> String {
     format!("{base}@{file}")
 }
 
+/// `X.clone(...)` calls whose receiver `X` is an agent this module builds
+/// at one site and binds to the plain variable `X`, in source order, with
+/// the clone's identity: a literal `name=` override, else the variable it
+/// is assigned to, else its source label. Clones of such clones count, up
+/// to eight hops from a direct construction.
+pub fn clone_constructions<'f>(
+    facts: &'f ModuleFacts,
+    file: &str,
+    agents: &[AgentConstruction<'f>],
+) -> Vec<(String, AgentConstruction<'f>)> {
+    const MAX_HOPS: usize = 8;
+    let mut sources: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    let mut sites: BTreeMap<&str, usize> = BTreeMap::new();
+    for agent in agents {
+        *sites.entry(agent.identity.as_str()).or_default() += 1;
+    }
+    for agent in agents {
+        if plain_variable(agent.call) == Some(agent.identity.as_str())
+            && sites.get(agent.identity.as_str()) == Some(&1)
+        {
+            sources.insert(agent.identity.clone(), (agent.identity.clone(), 0));
+        }
+    }
+    let mut clones = Vec::new();
+    for call in &facts.calls {
+        let Value::Attribute(parts) = &call.callee else {
+            continue;
+        };
+        let [receiver, method] = parts.as_slice() else {
+            continue;
+        };
+        if method != "clone" {
+            continue;
+        }
+        let Some((source_identity, hops)) = sources.get(receiver).cloned() else {
+            continue;
+        };
+        if hops >= MAX_HOPS {
+            continue;
+        }
+        let identity = literal_name(call)
+            .or_else(|| plain_variable(call).map(str::to_string))
+            .unwrap_or_else(|| source_label(facts, call, file));
+        if let Some(variable) = plain_variable(call) {
+            sources.insert(variable.to_string(), (identity.clone(), hops + 1));
+        }
+        clones.push((
+            source_identity,
+            AgentConstruction {
+                identity,
+                line: call.line,
+                call,
+            },
+        ));
+    }
+    clones
+}
+
 /// Classes the module defines on top of the SDK's `Agent`.
 pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
     facts

@@ -126,6 +126,17 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             subclasses.insert((file.path.clone(), class.name.clone()), class.line);
         }
     }
+    // Clones the SDK reader reads as agents of their own.
+    let mut readable_clones: BTreeSet<(&str, u32)> = BTreeSet::new();
+    for file in files
+        .iter()
+        .filter(|f| f.facts.syntax_error.is_none() && openai::is_sdk_source(&f.facts))
+    {
+        let constructions = openai::agent_constructions(&file.facts, &file.path);
+        for (_, clone) in openai::clone_constructions(&file.facts, &file.path, &constructions) {
+            readable_clones.insert((file.path.as_str(), clone.line));
+        }
+    }
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
         let Some(key) = modules.key(&file.path) else {
             continue;
@@ -214,8 +225,9 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                     .as_deref()
                     .is_none_or(|name| CAPABILITY_FIELDS.contains(&name))
             });
+            let read_as_agent = readable_clones.contains(&(file.path.as_str(), call.line));
             let copied = match (&call.callee, call.args.first()) {
-                _ if !passes_capabilities => None,
+                _ if !passes_capabilities || read_as_agent => None,
                 (Value::Attribute(parts), _) if parts.len() == 2 && parts[1] == "clone" => {
                     Some(parts[0].clone())
                 }
@@ -317,6 +329,77 @@ impl ModuleReader<'_, '_> {
             } else {
                 self.read_sites(identity, &sites);
             }
+        }
+        for (source, clone) in openai::clone_constructions(self.facts, self.path, &constructions) {
+            self.read_clone(&source, &clone);
+        }
+    }
+
+    /// A clone is an agent of its own: what it passes is read like a
+    /// construction's, and what it omits it inherits from its source.
+    fn read_clone(&mut self, source: &str, clone: &AgentConstruction<'_>) {
+        let identity = clone.identity.as_str();
+        if self
+            .graph
+            .agents
+            .iter()
+            .any(|a| a.source == self.path && a.name == identity)
+        {
+            return self.agent_gap(
+                identity,
+                format!(
+                    "Ambiguous agent identity: {}",
+                    tuple_repr(&[self.path, identity])
+                ),
+            );
+        }
+        self.graph.agents.push(AgentEntry {
+            source: self.path.to_string(),
+            name: identity.to_string(),
+            location: format!("{}:{}", self.path, clone.line),
+        });
+        let inherited: Vec<Binding> = self
+            .graph
+            .bindings
+            .iter()
+            .filter(|b| b.agent_source == self.path && b.agent == source)
+            .filter(|b| {
+                let field = if b.tool_key.starts_with("handoff:") {
+                    "handoffs"
+                } else {
+                    "tools"
+                };
+                clone.call.keyword(field).is_none()
+            })
+            .map(|b| Binding {
+                agent: identity.to_string(),
+                binding_location: (self.path.to_string(), clone.line),
+                ..b.clone()
+            })
+            .collect();
+        self.graph.bindings.extend(inherited);
+        // The source's own limits travel with what the clone inherits.
+        let inherited_gaps: Vec<Gap> = self
+            .gaps
+            .iter()
+            .filter(|g| {
+                g.source.as_deref() == Some(self.path) && g.agent.as_deref() == Some(source)
+            })
+            .map(|g| Gap {
+                agent: Some(identity.to_string()),
+                ..g.clone()
+            })
+            .collect();
+        self.gaps.extend(inherited_gaps);
+        if clone.call.keyword("tools").is_some() {
+            self.read_tools(identity, clone);
+        }
+        if clone.call.keyword("handoffs").is_some() {
+            self.read_handoffs(identity, clone);
+        }
+        self.read_mcp_servers(identity, clone);
+        if clone.call.keywords.iter().any(|k| k.name.is_none()) {
+            self.read_unpacking(identity, clone);
         }
     }
 
