@@ -465,3 +465,21 @@ fn a_function_tool_wrappers_other_arguments_are_part_of_the_tool() {
         vec![("support".into(), "lookup".into(), "changed".into())]
     );
 }
+
+#[test]
+fn hosted_tools_and_agents_as_tools_are_named_precisely() {
+    let head = BASE
+        .replace("from agents import Agent, function_tool", "from agents import Agent, WebSearchTool, function_tool")
+        .replace("tools=[lookup])", "tools=[lookup, WebSearchTool()])\nhelper = Agent(name=\"helper\", tools=[support.as_tool(tool_name=\"ask\", tool_description=\"Ask support\")])");
+    let doc = compare(&[("app/agent.py", &head)]);
+    let reasons: Vec<String> = head_gaps(&doc).into_iter().map(|(_, _, r)| r).collect();
+    assert_eq!(
+        reasons,
+        vec![
+            "OpenAI Agents SDK agent 'helper' at agent.py:10 binds agent 'support' as a tool (support.as_tool), an object whose identity this comparison does not read; its binding graph is incomplete.".to_string(),
+            "OpenAI Agents SDK agent 'support' at agent.py:9 binds the hosted tool WebSearchTool, an object whose identity this comparison does not read; its binding graph is incomplete.".to_string(),
+        ]
+    );
+    // lookup stays bound on both sides: no row.
+    assert_eq!(rows(&doc), vec![]);
+}

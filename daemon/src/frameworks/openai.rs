@@ -201,6 +201,21 @@ pub fn clone_constructions<'f>(
     clones
 }
 
+/// The SDK's hosted tools, by absolute name (`agents.WebSearchTool`).
+pub fn is_hosted_tool(absolute: &str) -> bool {
+    [
+        "WebSearchTool",
+        "FileSearchTool",
+        "CodeInterpreterTool",
+        "ComputerTool",
+        "ImageGenerationTool",
+        "HostedMCPTool",
+        "LocalShellTool",
+    ]
+    .iter()
+    .any(|tool| is_sdk_member(absolute, tool))
+}
+
 /// Classes the module defines on top of the SDK's `Agent`.
 pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
     facts

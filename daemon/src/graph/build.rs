@@ -517,7 +517,8 @@ impl ModuleReader<'_, '_> {
                             }
                         }
                         None => {
-                            self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"))
+                            let reason = self.object_tool(agent, construction.line, &call, &scope);
+                            self.agent_gap(agent, reason);
                         }
                     }
                 }
@@ -574,6 +575,37 @@ impl ModuleReader<'_, '_> {
                 edge: Edge::Tool(first.definition),
             });
         }
+    }
+
+    /// A tool bound as an object (a hosted tool, an agent as a tool): named
+    /// precisely, since its identity is not read as a row here.
+    fn object_tool(&self, agent: &str, line: u32, call: &Value, scope: &str) -> String {
+        let Value::Call { callee, .. } = call else {
+            return self.dynamic(agent, line, "tools");
+        };
+        let what = match crate::frameworks::imports::imported_name(self.facts, callee, scope) {
+            Some(name) if openai::is_hosted_tool(&name) => {
+                format!(
+                    "the hosted tool {}",
+                    name.rsplit('.').next().unwrap_or(&name)
+                )
+            }
+            _ => match callee.as_ref() {
+                Value::Attribute(parts) if parts.len() == 2 && parts[1] == "as_tool" => {
+                    format!(
+                        "agent {} as a tool ({}.as_tool)",
+                        str_repr(&parts[0]),
+                        parts[0]
+                    )
+                }
+                _ => return self.dynamic(agent, line, "tools"),
+            },
+        };
+        format!(
+            "OpenAI Agents SDK agent {} at {}:{line} binds {what}, an object whose identity this comparison does not read; its binding graph is incomplete.",
+            str_repr(agent),
+            self.path
+        )
     }
 
     fn dynamic(&self, agent: &str, line: u32, list: &str) -> String {
