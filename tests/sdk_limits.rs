@@ -483,3 +483,21 @@ fn hosted_tools_and_agents_as_tools_are_named_precisely() {
     // lookup stays bound on both sides: no row.
     assert_eq!(rows(&doc), vec![]);
 }
+
+#[test]
+fn a_handle_on_an_agents_tools_changed_later_is_a_limit_and_a_read_is_nothing() {
+    let changed = format!("{BASE}\nhandle = support.tools\nhandle.append(print)\n");
+    let doc = compare(&[("app/agent.py", &changed)]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::from("support"),
+            "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at agent.py:12 (.append()); its binding graph is incomplete.".to_string()
+        )]
+    );
+    let read =
+        format!("{BASE}\ncount = len(support.tools)\nhandle = support.tools\nprint(handle[0])\n");
+    let doc = compare(&[("app/agent.py", &read)]);
+    assert_eq!(doc["comparison_status"], "compared");
+}

@@ -157,22 +157,41 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                 .import_origin(key, scope, name)
                 .unwrap_or_else(|| (file.path.clone(), name.to_string()))
         };
+        // Writes into an agent's capability field: directly
+        // (`support.tools.append(x)`), or through a handle taken on it
+        // (`t = support.tools` then `t.append(x)`); a handle only read is
+        // nothing.
+        let mut writes: Vec<(Vec<String>, String, &crate::python::AttributeStore)> = Vec::new();
         for store in &file.facts.attribute_stores {
-            let Some(index) = store
+            if let Some(index) = store
                 .target
                 .iter()
                 .skip(1)
                 .position(|p| CAPABILITY_FIELDS.contains(&p.as_str()))
-            else {
-                continue;
-            };
-            let field = &store.target[index + 1];
-            let object = &store.target[..index + 1];
+            {
+                writes.push((
+                    store.target[..index + 1].to_vec(),
+                    store.target[index + 1].clone(),
+                    store,
+                ));
+            }
+        }
+        for (handle, object, field) in capability_handles(&file.facts) {
+            for store in file
+                .facts
+                .attribute_stores
+                .iter()
+                .filter(|s| s.target.first() == Some(&handle))
+            {
+                writes.push((object.clone(), field.clone(), store));
+            }
+        }
+        for (object, field, store) in writes {
             // An instance's own `self.tools` is proven not to be an agent's.
             if !reads_scope || object == ["self"] {
                 continue;
             }
-            let target = match object {
+            let target = match object.as_slice() {
                 [name] => Some(origin(name, &store.scope)),
                 _ => None,
             };
@@ -254,6 +273,26 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             }
         }
     }
+}
+
+/// Names bound to an object's capability field (`t = support.tools`):
+/// `(handle, object path, field)`.
+fn capability_handles(facts: &ModuleFacts) -> Vec<(String, Vec<String>, String)> {
+    let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
+    facts
+        .module_bindings
+        .iter()
+        .chain(locals)
+        .filter_map(|binding| match &binding.value {
+            Some(Value::Attribute(parts)) if parts.len() >= 2 => {
+                let (field, object) = parts.split_last()?;
+                CAPABILITY_FIELDS
+                    .contains(&field.as_str())
+                    .then(|| (binding.name.clone(), object.to_vec(), field.clone()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// A file that defines one `@function_tool` name twice at module level: no

@@ -156,9 +156,18 @@ impl Collector<'_> {
         }
     }
 
-    /// Records a write into `a.b` (with a plain-name base).
+    /// Records a write into `a.b` (with a plain-name base), or into the
+    /// object a plain name holds.
     fn record_attribute_store(&mut self, target: &Expr, how: StoreKind) {
-        if let Value::Attribute(parts) = value_of(target, 0) {
+        let parts = match value_of(target, 0) {
+            Value::Attribute(parts) => Some(parts),
+            // `t[0] = x`, `t.append(x)`: a write into the object `t` names.
+            Value::Name(name) if !matches!(how, StoreKind::Assignment | StoreKind::Setattr) => {
+                Some(vec![name])
+            }
+            _ => None,
+        };
+        if let Some(parts) = parts {
             let line = self.line_of(target);
             let scope = self.scope_name();
             self.facts.attribute_stores.push(AttributeStore {
@@ -179,7 +188,7 @@ impl Collector<'_> {
             return;
         };
         if MUTATORS.contains(&method.attr.id.as_str())
-            && matches!(method.value.as_ref(), Expr::Attribute(_))
+            && matches!(method.value.as_ref(), Expr::Attribute(_) | Expr::Name(_))
         {
             self.record_attribute_store(
                 &method.value,
