@@ -11,11 +11,14 @@ use support::{rows, Place, Repo};
 const BASE: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[lookup])\n";
 
 fn compare(head: &[(&str, &str)]) -> Value {
+    compare_files(&[("app/__init__.py", ""), ("app/agent.py", BASE)], head)
+}
+
+/// Commits `base` on main and `head` on a branch, compares with `--scope app`.
+fn compare_files(base: &[(&str, &str)], head: &[(&str, &str)]) -> Value {
     let repo = Repo::new();
-    repo.commit(
-        &[("app/__init__.py", Some("")), ("app/agent.py", Some(BASE))],
-        "base",
-    );
+    let files: Vec<(&str, Option<&str>)> = base.iter().map(|(p, c)| (*p, Some(*c))).collect();
+    repo.commit(&files, "base");
     repo.git(&["checkout", "-q", "-b", "head"]);
     let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
     repo.commit(&files, "head");
@@ -270,22 +273,13 @@ fn unnamed_constructions_are_agents_by_source_label() {
     let builder = |tools: &str| {
         format!("from agents import Agent\nfrom .agent import lookup\n\n\ndef build():\n    return Agent(instructions=\"quote\", tools=[{tools}])\n")
     };
-    let repo = Repo::new();
-    repo.commit(
+    let doc = compare_files(
         &[
-            ("app/__init__.py", Some("")),
-            ("app/agent.py", Some(BASE)),
-            ("app/quote.py", Some(&builder(""))),
+            ("app/__init__.py", ""),
+            ("app/agent.py", BASE),
+            ("app/quote.py", &builder("")),
         ],
-        "base",
-    );
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    repo.commit(&[("app/quote.py", Some(&builder("lookup")))], "head");
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
+        &[("app/quote.py", &builder("lookup"))],
     );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
@@ -298,22 +292,13 @@ fn unnamed_constructions_are_agents_by_source_label() {
 fn a_label_that_disappears_while_another_appears_is_ambiguous() {
     let base_quote = "from agents import Agent\nfrom .agent import lookup\n\n\ndef build():\n    return Agent(instructions=\"quote\", tools=[lookup])\n";
     let head_quote = base_quote.replace("def build():", "def make():");
-    let repo = Repo::new();
-    repo.commit(
+    let doc = compare_files(
         &[
-            ("app/__init__.py", Some("")),
-            ("app/agent.py", Some(BASE)),
-            ("app/quote.py", Some(base_quote)),
+            ("app/__init__.py", ""),
+            ("app/agent.py", BASE),
+            ("app/quote.py", base_quote),
         ],
-        "base",
-    );
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    repo.commit(&[("app/quote.py", Some(&head_quote))], "head");
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
+        &[("app/quote.py", &head_quote)],
     );
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
@@ -380,30 +365,16 @@ fn function_tool_used_as_a_value_is_the_functions_row() {
     let agent = |list: &str| {
         format!("from agents import Agent, function_tool\nfrom .tools import lookup, _lookup\n\nsupport = Agent(name=\"support\", tools=[{list}])\n")
     };
-    let repo = Repo::new();
-    repo.commit(
+    let doc = compare_files(
         &[
-            ("app/__init__.py", Some("")),
-            ("app/tools.py", Some(tools)),
-            ("app/agent.py", Some(&agent(""))),
+            ("app/__init__.py", ""),
+            ("app/tools.py", tools),
+            ("app/agent.py", &agent("")),
         ],
-        "base",
-    );
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    repo.commit(
         &[(
             "app/agent.py",
-            Some(&agent(
-                "lookup, function_tool(_lookup, name_override=\"again\")",
-            )),
+            &agent("lookup, function_tool(_lookup, name_override=\"again\")"),
         )],
-        "head",
-    );
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
     );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
@@ -441,24 +412,9 @@ fn a_function_tool_wrappers_other_arguments_are_part_of_the_tool() {
     let head_with = |extra: &str| {
         format!("from agents import Agent, function_tool\n\n\ndef lookup(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[function_tool(lookup{extra})])\n")
     };
-    let repo = Repo::new();
-    repo.commit(
-        &[
-            ("app/__init__.py", Some("")),
-            ("app/agent.py", Some(&head_with(""))),
-        ],
-        "base",
-    );
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    repo.commit(
-        &[("app/agent.py", Some(&head_with(", needs_approval=True")))],
-        "head",
-    );
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
+    let doc = compare_files(
+        &[("app/__init__.py", ""), ("app/agent.py", &head_with(""))],
+        &[("app/agent.py", &head_with(", needs_approval=True"))],
     );
     assert_eq!(
         rows(&doc),

@@ -513,21 +513,8 @@ impl ModuleReader<'_, '_> {
     }
 
     fn read_tools(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let (members, scope) = match openai::list_argument(construction.call, "tools") {
-            ListArgument::Absent => return,
-            ListArgument::Members(members) => (members, construction.call.scope.clone()),
-            ListArgument::Named(name) => match self.named_list(construction, &name) {
-                Ok(read) => read,
-                Err(why) => {
-                    return self.agent_gap(
-                        agent,
-                        self.unread_list(agent, construction.line, "tools", &why),
-                    )
-                }
-            },
-            ListArgument::Dynamic => {
-                return self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"));
-            }
+        let Some((members, scope)) = self.list_of(agent, construction, "tools") else {
+            return;
         };
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         for member in members {
@@ -645,6 +632,34 @@ impl ModuleReader<'_, '_> {
             str_repr(agent),
             self.path
         )
+    }
+
+    /// The members of a list argument (`tools=`, `handoffs=`) and the scope
+    /// their names are read in; `None` (with the limit recorded) when the
+    /// list is absent or cannot be read.
+    fn list_of(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        field: &str,
+    ) -> Option<(Vec<ListMember>, String)> {
+        match openai::list_argument(construction.call, field) {
+            ListArgument::Absent => None,
+            ListArgument::Members(members) => Some((members, construction.call.scope.clone())),
+            ListArgument::Named(name) => match self.named_list(construction, &name) {
+                Ok(read) => Some(read),
+                Err(why) => {
+                    let reason = self.unread_list(agent, construction.line, field, &why);
+                    self.agent_gap(agent, reason);
+                    None
+                }
+            },
+            ListArgument::Dynamic => {
+                let reason = self.dynamic(agent, construction.line, field);
+                self.agent_gap(agent, reason);
+                None
+            }
+        }
     }
 
     fn dynamic(&self, agent: &str, line: u32, list: &str) -> String {
@@ -868,21 +883,8 @@ impl ModuleReader<'_, '_> {
     /// Handoffs to agents the scope constructs, in this module or another
     /// one, followed like a tool reference to the agent's own assignment.
     fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let (members, scope) = match openai::list_argument(construction.call, "handoffs") {
-            ListArgument::Absent => return,
-            ListArgument::Members(members) => (members, construction.call.scope.clone()),
-            ListArgument::Named(name) => match self.named_list(construction, &name) {
-                Ok(read) => read,
-                Err(why) => {
-                    return self.agent_gap(
-                        agent,
-                        self.unread_list(agent, construction.line, "handoffs", &why),
-                    )
-                }
-            },
-            ListArgument::Dynamic => {
-                return self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
-            }
+        let Some((members, scope)) = self.list_of(agent, construction, "handoffs") else {
+            return;
         };
         for member in members {
             let ListMember::Reference(reference) = member else {
