@@ -18,9 +18,9 @@ use crate::render::{pyjson::to_pretty, text::render_text};
 use crate::store::{Cache, Namespace};
 use gix::ObjectId;
 use serde_json::{json, Value};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
 
@@ -49,11 +49,31 @@ pub struct DiffOutcome {
 /// The analysis engine over one store.
 pub struct Engine {
     cache: Arc<Cache>,
+    /// Decoded facts of recently used blobs: a warm daemon does not decode
+    /// the same module from the store on every request.
+    decoded: Mutex<HashMap<ObjectId, Arc<ModuleFacts>>>,
 }
+
+/// How many decoded modules are kept in memory (a few tens of MB); past it
+/// the memo starts over rather than growing.
+const DECODED_FACTS_CAPACITY: usize = 50_000;
 
 impl Engine {
     pub fn new(cache: Arc<Cache>) -> Self {
-        Engine { cache }
+        Engine { cache, decoded: Mutex::new(HashMap::new()) }
+    }
+
+    fn decoded(&self) -> std::sync::MutexGuard<'_, HashMap<ObjectId, Arc<ModuleFacts>>> {
+        // The memo holds plain data; a panic elsewhere cannot corrupt it.
+        self.decoded.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn remember(&self, blob: ObjectId, facts: &Arc<ModuleFacts>) {
+        let mut decoded = self.decoded();
+        if decoded.len() >= DECODED_FACTS_CAPACITY {
+            decoded.clear();
+        }
+        decoded.insert(blob, Arc::clone(facts));
     }
 
     pub fn cache(&self) -> &Cache {
@@ -281,12 +301,19 @@ impl Engine {
         repo: &Repository,
         blobs: &[ObjectId],
     ) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
-        let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
+                let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
             .iter()
             .map(|blob| {
-                self.cache
+                if let Some(facts) = self.decoded().get(blob) {
+                    self.cache.facts.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return Some(Arc::clone(facts));
+                }
+                let facts = self
+                    .cache
                     .get::<ModuleFacts>(Namespace::Facts, &facts_key(blob), Some(&self.cache.facts))
-                    .map(Arc::new)
+                    .map(Arc::new)?;
+                self.remember(*blob, &facts);
+                Some(facts)
             })
             .collect();
         let missing: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
@@ -329,7 +356,9 @@ impl Engine {
                 {
                     eprintln!("shipgate: could not cache facts: {err}");
                 }
-                found[i] = Some(Arc::new(facts));
+                                let facts = Arc::new(facts);
+                self.remember(blobs[i], &facts);
+                found[i] = Some(facts);
             }
         }
         Ok(found.into_iter().flatten().collect())
