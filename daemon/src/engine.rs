@@ -60,12 +60,17 @@ const DECODED_FACTS_CAPACITY: usize = 50_000;
 
 impl Engine {
     pub fn new(cache: Arc<Cache>) -> Self {
-        Engine { cache, decoded: Mutex::new(HashMap::new()) }
+        Engine {
+            cache,
+            decoded: Mutex::new(HashMap::new()),
+        }
     }
 
     fn decoded(&self) -> std::sync::MutexGuard<'_, HashMap<ObjectId, Arc<ModuleFacts>>> {
         // The memo holds plain data; a panic elsewhere cannot corrupt it.
-        self.decoded.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.decoded
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn remember(&self, blob: ObjectId, facts: &Arc<ModuleFacts>) {
@@ -301,11 +306,14 @@ impl Engine {
         repo: &Repository,
         blobs: &[ObjectId],
     ) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
-                let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
+        let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
             .iter()
             .map(|blob| {
                 if let Some(facts) = self.decoded().get(blob) {
-                    self.cache.facts.hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    self.cache
+                        .facts
+                        .hits
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     return Some(Arc::clone(facts));
                 }
                 let facts = self
@@ -356,7 +364,7 @@ impl Engine {
                 {
                     eprintln!("shipgate: could not cache facts: {err}");
                 }
-                                let facts = Arc::new(facts);
+                let facts = Arc::new(facts);
                 self.remember(blobs[i], &facts);
                 found[i] = Some(facts);
             }

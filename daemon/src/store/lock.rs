@@ -56,15 +56,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_second_lock_is_refused_with_the_holder() {
-        let dir = tempfile::tempdir().map_err(|e| e.to_string()).unwrap();
-        let first = DataDirLock::acquire(dir.path()).unwrap();
-        let second = DataDirLock::acquire(dir.path()).unwrap_err();
+    fn a_second_lock_is_refused_with_the_holder() -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
+        let first = DataDirLock::acquire(dir.path())?;
+        let Err(second) = DataDirLock::acquire(dir.path()) else {
+            return Err("a second lock was granted".into());
+        };
         assert!(
             second.contains(&format!("pid {}", std::process::id())),
             "{second}"
         );
         drop(first);
         assert!(DataDirLock::acquire(dir.path()).is_ok());
+        Ok(())
     }
 }

@@ -138,25 +138,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn values_survive_a_reopen_and_a_foreign_store_is_moved_aside() {
-        let dir = tempfile::tempdir().unwrap();
+    fn values_survive_a_reopen_and_a_foreign_store_is_moved_aside(
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let dir = tempfile::tempdir()?;
         {
-            let store = SledStore::open(dir.path()).unwrap();
-            store.put(Namespace::Facts, b"k", b"v").unwrap();
-            store.flush().unwrap();
+            let store = SledStore::open(dir.path())?;
+            store.put(Namespace::Facts, b"k", b"v")?;
+            store.flush()?;
         }
-        let store = SledStore::open(dir.path()).unwrap();
-        assert_eq!(
-            store.get(Namespace::Facts, b"k").unwrap(),
-            Some(b"v".to_vec())
-        );
-        store.db.insert(FORMAT_KEY, b"other".as_slice()).unwrap();
-        store.flush().unwrap();
+        let store = SledStore::open(dir.path())?;
+        assert_eq!(store.get(Namespace::Facts, b"k")?, Some(b"v".to_vec()));
+        store.db.insert(FORMAT_KEY, b"other".as_slice())?;
+        store.flush()?;
         drop(store);
-        let store = SledStore::open(dir.path()).unwrap();
-        assert_eq!(store.get(Namespace::Facts, b"k").unwrap(), None);
-        let moved = std::fs::read_dir(dir.path())
-            .unwrap()
+        let store = SledStore::open(dir.path())?;
+        assert_eq!(store.get(Namespace::Facts, b"k")?, None);
+        let moved = std::fs::read_dir(dir.path())?
             .filter_map(Result::ok)
             .any(|e| {
                 e.file_name()
@@ -164,5 +161,6 @@ mod tests {
                     .starts_with("store.damaged-")
             });
         assert!(moved);
+        Ok(())
     }
 }
