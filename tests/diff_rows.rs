@@ -40,6 +40,17 @@ fn repo_with_head(head_files: &[(&str, Option<&str>)]) -> Repo {
     repo
 }
 
+/// `--json` of main against a `head` branch holding `head_files`.
+fn diff_head(head_files: &[(&str, Option<&str>)]) -> serde_json::Value {
+    let repo = repo_with_head(head_files);
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    )
+}
+
 fn row_tuples(doc: &serde_json::Value) -> Vec<(String, String, String)> {
     rows(doc)
 }
@@ -115,13 +126,7 @@ fn a_tool_dropped_from_the_list_is_removed() {
         "tools=[lookup_order, cancel_order, track]",
         "tools=[lookup_order, track]",
     );
-    let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
-    );
+    let doc = diff_head(&[("app/agent.py", Some(&head))]);
     assert_eq!(
         row_tuples(&doc),
         vec![t("support", "cancel_order", "removed")]
@@ -142,13 +147,7 @@ fn a_body_change_is_changed_but_docstrings_and_moves_are_not() {
     let cancel =
         "@function_tool\ndef cancel_order(order_id: str) -> str:\n    return \"cancelled\"\n\n\n";
     let head = head.replace(cancel, "") + "\n\n" + cancel.trim_end() + "\n";
-    let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
-    );
+    let doc = diff_head(&[("app/agent.py", Some(&head))]);
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(row_tuples(&doc), vec![t("support", "track", "changed")]);
     let row = &doc["rows"][0];
@@ -188,16 +187,10 @@ fn a_file_that_does_not_parse_is_a_gap_and_other_agents_are_still_compared() {
         "tools=[lookup_order, cancel_order, track]",
         "tools=[lookup_order, cancel_order]",
     );
-    let repo = repo_with_head(&[
+    let doc = diff_head(&[
         ("app/agent.py", Some(&head)),
         ("app/broken.py", Some("from agents import Agent\ndef (:\n")),
     ]);
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
-    );
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(doc["head"]["status"], "partial");
     assert_eq!(doc["base"]["status"], "complete");
@@ -219,13 +212,7 @@ fn a_dynamic_tool_list_makes_candidates_not_established() {
         "tools=[lookup_order, cancel_order, track]",
         "tools=build_tools()",
     );
-    let repo = repo_with_head(&[("app/agent.py", Some(&head))]);
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
-    );
+    let doc = diff_head(&[("app/agent.py", Some(&head))]);
     assert_eq!(doc["comparison_status"], "partial");
     let reason = "OpenAI Agents SDK agent 'support' at agent.py:20 uses a dynamic tools expression; its binding graph is incomplete.";
     assert_eq!(
