@@ -281,8 +281,9 @@ filer = Agent(name="Filer", tools=[greet], mcp_servers=[files])
 
 /// A service inside a monorepo: an import of the repository's code outside
 /// the scope keeps same-module tools established (only cross-module chains
-/// pass through it), and an agent with MCP servers is incomplete while its
-/// neighbour stays compared.
+/// pass through it), and an agent's MCP server is read as an object (spec
+/// "Tools bound as objects"; the reference, 1.2.0, leaves that agent
+/// incomplete and its removed tool `not_established`).
 #[test]
 fn a_monorepo_service_with_outside_imports_and_mcp_servers() {
     let repo = Repo::new();
@@ -323,13 +324,14 @@ fn a_monorepo_service_with_outside_imports_and_mcp_servers() {
             "services/bot",
         ],
     );
-    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
         rows(&doc),
         vec![
-            t("filer", "greet", "not_established"),
+            t("filer", "greet", "removed"),
             t("greeter", "shout", "added")
         ]
     );
-    assert_eq!(doc["rows"][0]["candidate_change"], "removed");
+    // The unchanged server is no row; the filer binds it on both sides.
+    assert_eq!(doc["head"]["binding_count"], 3);
 }

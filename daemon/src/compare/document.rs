@@ -2,7 +2,10 @@
 //! sanitised, with its `comparison_id`. Key order is the contract's.
 
 use super::{comparison_status, side_status, Change, Row};
-use crate::graph::{Binding, Edge, Gap, ImportPath, SideGraph, ToolDefinition};
+use crate::graph::objects::{Credential, ObjectKind, ObjectTool};
+use crate::graph::{
+    AgentSettings, Binding, Edge, Gap, ImportPath, Setting, SideGraph, ToolDefinition,
+};
 use crate::paths::rooted;
 use crate::render::{id::comparison_id, pyjson::to_canonical_ascii, sanitize::sanitize};
 use serde_json::{json, Map, Value};
@@ -177,7 +180,10 @@ fn row_object(row: &Row, base_scope: &str, head_scope: &str) -> Value {
             .as_ref()
             .map_or(Value::Null, |b| binding_object(b, head_scope)),
     );
-    out.insert("why".into(), json!(why(row.change)));
+    out.insert(
+        "why".into(),
+        json!(row.why.as_deref().unwrap_or(why(row.change))),
+    );
     out.insert("review_question".into(), json!(review_question(row)));
     Value::Object(out)
 }
@@ -279,6 +285,138 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
             );
             out.insert("evidence_basis".into(), json!("ast_extraction"));
         }
+        Edge::Object(object) => {
+            let (file, line) = &binding.binding_location;
+            out.insert(
+                "binding_location".into(),
+                json!(format!("{}:{line}", rooted(scope, file))),
+            );
+            let edge_type = match object.identity.kind {
+                Some(ObjectKind::McpServer) => "toolset",
+                _ => "direct_tool",
+            };
+            out.insert("edge_type".into(), json!(edge_type));
+            out.insert("object".into(), object_identity(object, scope));
+            out.insert("object_evidence".into(), object_evidence(object, scope));
+            out.insert("evidence_basis".into(), json!("ast_extraction"));
+            out.insert(
+                "effect_evidence".into(),
+                json!({"conservative_effect": "write", "status": "unknown", "claims": []}),
+            );
+        }
+    }
+    if let Some(settings) = settings_object(&binding.settings) {
+        out.insert("agent_settings".into(), settings);
+    }
+    Value::Object(out)
+}
+
+/// `agent_settings` (schema 0.4 extension): the settings the source states,
+/// and those it gives in a way this reader does not recognise. Omitted when
+/// the agent states none.
+fn settings_object(settings: &AgentSettings) -> Option<Value> {
+    let mut out = Map::new();
+    let mut uncertain = Vec::new();
+    for (field, setting) in [
+        ("tool_use_behavior", &settings.tool_use_behavior),
+        ("tool_choice", &settings.tool_choice),
+    ] {
+        match setting {
+            Setting::Unset => {}
+            Setting::Value(value) => {
+                out.insert(field.into(), json!(value));
+            }
+            Setting::Uncertain(why) => uncertain.push(json!({"setting": field, "why": why})),
+        }
+    }
+    if settings.tool_choice == Setting::Value("none".into()) {
+        out.insert("tools_disallowed".into(), json!(true));
+    }
+    if !uncertain.is_empty() {
+        out.insert("uncertain".into(), Value::Array(uncertain));
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
+}
+
+/// `object`: the compared identity (schema 0.4), only the keys its kind has.
+fn object_identity(object: &ObjectTool, scope: &str) -> Value {
+    let id = &object.identity;
+    let mut out = Map::new();
+    out.insert("kind".into(), json!(id.kind.map(ObjectKind::as_str)));
+    out.insert("class".into(), json!(id.class));
+    let mut put = |key: &str, value: Option<Value>| {
+        if let Some(value) = value {
+            out.insert(key.into(), value);
+        }
+    };
+    put("transport", id.transport.as_ref().map(|t| json!(t)));
+    put("host", id.host.as_ref().map(|h| json!(h)));
+    put("command", id.command.as_ref().map(|c| json!(c)));
+    put(
+        "tool_filter",
+        id.tool_filter
+            .as_ref()
+            .map(|f| json!({"allowed": f.allowed, "blocked": f.blocked})),
+    );
+    put(
+        "credential_sources",
+        (id.kind == Some(ObjectKind::McpServer))
+            .then(|| Value::Array(id.credentials.iter().map(credential_object).collect())),
+    );
+    put(
+        "endpoint_sha256",
+        id.endpoint_sha256.as_ref().map(|d| json!(d)),
+    );
+    put("agent", id.agent.as_ref().map(|a| json!(a)));
+    put(
+        "agent_source",
+        id.agent_source.as_ref().map(|s| json!(rooted(scope, s))),
+    );
+    put("tool_name", id.tool_name.as_ref().map(|n| json!(n)));
+    put(
+        "arguments",
+        (id.kind == Some(ObjectKind::HostedTool)).then(|| json!(id.arguments)),
+    );
+    put(
+        "arguments_sha256",
+        id.arguments_sha256.as_ref().map(|d| json!(d)),
+    );
+    Value::Object(out)
+}
+
+/// One credential source: its one target key, then the variables its
+/// value is made from, or `literal: true` (never the value).
+fn credential_object(credential: &Credential) -> Value {
+    let mut out = Map::new();
+    out.insert(credential.target.clone(), json!(credential.name));
+    if !credential.env.is_empty() {
+        out.insert("env".into(), json!(credential.env));
+    }
+    if credential.literal {
+        out.insert("literal".into(), json!(true));
+    }
+    Value::Object(out)
+}
+
+/// `object_evidence`: where the object is built, what the model is told
+/// about it, and what of its identity was not read. Never compared.
+fn object_evidence(object: &ObjectTool, scope: &str) -> Value {
+    let (file, line) = &object.built_at;
+    let mut out = Map::new();
+    out.insert(
+        "built_at".into(),
+        json!(format!("{}:{line}", rooted(scope, file))),
+    );
+    if let Some(description) = &object.description {
+        out.insert("description".into(), json!(description));
+    }
+    if !object.unread.is_empty() {
+        let unread: Vec<Value> = object
+            .unread
+            .iter()
+            .map(|p| json!({"part": p.part, "spelled": p.spelled}))
+            .collect();
+        out.insert("not_read".into(), Value::Array(unread));
     }
     Value::Object(out)
 }

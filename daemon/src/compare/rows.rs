@@ -39,6 +39,9 @@ pub struct Row {
     pub uncertainty: Vec<(&'static str, Vec<String>)>,
     pub before: Option<Binding>,
     pub after: Option<Binding>,
+    /// A why more specific than the change's standard sentence (a bound
+    /// object's identity changed).
+    pub why: Option<String>,
 }
 
 const UNREADABLE_IMPLEMENTATION: &str = "The bound callable's implementation could not be read.";
@@ -97,11 +100,11 @@ pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
                     vec![
                         (
                             "base",
-                            both_present_reasons(base, b, &source, &agent, &tool),
+                            both_present_reasons(base, b, a, &source, &agent, &tool),
                         ),
                         (
                             "head",
-                            both_present_reasons(head, a, &source, &agent, &tool),
+                            both_present_reasons(head, a, b, &source, &agent, &tool),
                         ),
                     ],
                 ),
@@ -127,6 +130,10 @@ pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
                 change,
                 candidate,
                 uncertainty,
+                why: match (before, after) {
+                    (Some(b), Some(a)) if change == Change::Changed => changed_why(b, a),
+                    _ => None,
+                },
                 before: before.cloned(),
                 after: after.cloned(),
             })
@@ -134,15 +141,58 @@ pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
         .collect()
 }
 
-/// What a binding means for the model: everything but where it is written.
+/// What a binding means for the model: everything but where it is written,
+/// and the agent's settings as far as both sides state them.
 fn same_meaning(before: &Binding, after: &Binding) -> bool {
+    same_edge(before, after) && before.settings.changes(&after.settings).is_empty()
+}
+
+fn same_edge(before: &Binding, after: &Binding) -> bool {
     match (&before.edge, &after.edge) {
         (Edge::Tool(b), Edge::Tool(a)) => {
             b.interface == a.interface && b.implementation_sha256 == a.implementation_sha256
         }
         (Edge::Handoff { target_source: b }, Edge::Handoff { target_source: a }) => b == a,
+        (Edge::Object(b), Edge::Object(a)) => b.same_object(a),
         _ => false,
     }
+}
+
+/// A why naming what changed, where the standard sentence would not: an
+/// object's identity keys, the agent's settings.
+fn changed_why(before: &Binding, after: &Binding) -> Option<String> {
+    let settings: Vec<String> = before
+        .settings
+        .changes(&after.settings)
+        .into_iter()
+        .map(|(field, b, a)| format!("{field} {b} → {a}"))
+        .collect();
+    let edge = match (&before.edge, &after.edge) {
+        (Edge::Object(b), Edge::Object(a)) if !b.same_object(a) => Some(format!(
+            "The bound object's identity changed ({})",
+            crate::graph::objects::changed_keys(&b.identity, &a.identity).join(", ")
+        )),
+        _ if !same_edge(before, after) => {
+            Some("The bound callable's interface or implementation changed".to_string())
+        }
+        _ => None,
+    };
+    let sentence = match (edge, settings.is_empty()) {
+        (Some(edge), true) if matches!(before.edge, Edge::Object(_)) => edge,
+        (Some(_), true) => return None,
+        (Some(edge), false) => format!(
+            "{edge}, and the agent's settings changed ({})",
+            settings.join("; ")
+        ),
+        (None, false) => format!(
+            "The agent's settings changed ({}); what it binds did not",
+            settings.join("; ")
+        ),
+        (None, true) => return None,
+    };
+    Some(format!(
+        "{sentence}; authority direction is not established."
+    ))
 }
 
 #[derive(Clone, Copy)]
@@ -191,6 +241,7 @@ fn reasons(side: &SideGraph, file: &str, agent: &str, tool: &str, how: GapMatch)
 fn both_present_reasons(
     side: &SideGraph,
     binding: &Binding,
+    other: &Binding,
     file: &str,
     agent: &str,
     tool: &str,
@@ -201,6 +252,10 @@ fn both_present_reasons(
             out.push(UNREADABLE_IMPLEMENTATION.to_string());
         }
     }
+    // A part of an object's identity not read only matters when the two
+    // sides' objects differ: spelled the same and otherwise equal, there is
+    // no change to doubt.
+    let objects_differ = !same_edge(binding, other);
     let tool_gaps: BTreeSet<String> = side
         .gaps
         .iter()
@@ -208,6 +263,9 @@ fn both_present_reasons(
             gap.tool.as_deref() == Some(tool)
                 && gap.agent.as_deref().is_none_or(|a| a == agent)
                 && gap.source.as_deref().is_none_or(|s| s == file)
+                && (gap.affects == Affects::BindingPresence
+                    || !matches!(binding.edge, Edge::Object(_))
+                    || objects_differ)
         })
         .map(|gap| gap.reason.clone())
         .collect();
@@ -240,6 +298,7 @@ mod tests {
                     signature: format!("{name}()"),
                 },
             }),
+            settings: crate::graph::AgentSettings::UNSET,
         }
     }
 

@@ -5,6 +5,7 @@
 
 use super::imports::imported_name;
 use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 const SDK_PACKAGES: &[&str] = &["agents", "openai_agents"];
@@ -108,7 +109,7 @@ fn plain_variable(call: &CallFact) -> Option<&str> {
 }
 
 /// The literal `name=` (or first positional string).
-fn literal_name(call: &CallFact) -> Option<String> {
+pub fn literal_name(call: &CallFact) -> Option<String> {
     match (call.keyword("name").map(|k| &k.value), call.args.first()) {
         (Some(Value::Str(name)), _) | (None, Some(Value::Str(name))) => Some(name.clone()),
         _ => None,
@@ -203,17 +204,98 @@ pub fn clone_constructions<'f>(
 
 /// The SDK's hosted tools, by absolute name (`agents.WebSearchTool`).
 pub fn is_hosted_tool(absolute: &str) -> bool {
-    [
-        "WebSearchTool",
-        "FileSearchTool",
-        "CodeInterpreterTool",
-        "ComputerTool",
-        "ImageGenerationTool",
-        "HostedMCPTool",
-        "LocalShellTool",
-    ]
-    .iter()
-    .any(|tool| is_sdk_member(absolute, tool))
+    HOSTED_TOOLS
+        .iter()
+        .any(|tool| is_sdk_member(absolute, tool))
+}
+
+/// An SDK class whose instances an agent binds as objects (spec: "Tools
+/// bound as objects").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ObjectClass {
+    /// A tool the model provider hosts (`WebSearchTool`).
+    Hosted(&'static str),
+    /// An MCP server class and the transport it speaks.
+    McpServer {
+        class: &'static str,
+        transport: &'static str,
+    },
+}
+
+const HOSTED_TOOLS: &[&str] = &[
+    "WebSearchTool",
+    "FileSearchTool",
+    "CodeInterpreterTool",
+    "ComputerTool",
+    "ImageGenerationTool",
+    "HostedMCPTool",
+    "LocalShellTool",
+];
+
+const MCP_SERVERS: &[(&str, &str)] = &[
+    ("MCPServerStdio", "stdio"),
+    ("MCPServerSse", "sse"),
+    ("MCPServerStreamableHttp", "streamable_http"),
+];
+
+/// Whether an absolute name is one of the SDK's MCP module members
+/// (`agents.mcp.X`, `agents.mcp.server.X`, `agents.mcp.util.X`).
+fn is_sdk_mcp_member(absolute: &str, member: &str) -> bool {
+    ["mcp", "mcp.server", "mcp.util"]
+        .iter()
+        .any(|module| is_sdk_member(absolute, &format!("{module}.{member}")))
+}
+
+/// The SDK object class a callee names in `scope`, by import identity.
+pub fn object_class(facts: &ModuleFacts, callee: &Value, scope: &str) -> Option<ObjectClass> {
+    let absolute = imported_name(facts, callee, scope)?;
+    if let Some(tool) = HOSTED_TOOLS
+        .iter()
+        .find(|tool| is_sdk_member(&absolute, tool))
+    {
+        return Some(ObjectClass::Hosted(tool));
+    }
+    MCP_SERVERS
+        .iter()
+        .find(|(class, _)| is_sdk_mcp_member(&absolute, class))
+        .map(|(class, transport)| ObjectClass::McpServer { class, transport })
+}
+
+/// Whether a callee is the SDK's `create_static_tool_filter`.
+pub fn is_static_tool_filter(facts: &ModuleFacts, callee: &Value, scope: &str) -> bool {
+    imported_name(facts, callee, scope)
+        .is_some_and(|name| is_sdk_mcp_member(&name, "create_static_tool_filter"))
+}
+
+/// The receiver of `receiver.as_tool(...)`, when it is a plain reference.
+pub fn as_tool_receiver(callee: &Value) -> Option<Value> {
+    let Value::Attribute(parts) = callee else {
+        return None;
+    };
+    let (last, receiver) = parts.split_last()?;
+    if last != "as_tool" {
+        return None;
+    }
+    match receiver {
+        [] => None,
+        [name] => Some(Value::Name(name.clone())),
+        parts => Some(Value::Attribute(parts.to_vec())),
+    }
+}
+
+/// The tool name the SDK gives `agent.as_tool()` without `tool_name=`:
+/// the agent's name in function style (`Billing agent` → `billing_agent`).
+pub fn default_as_tool_name(agent_name: &str) -> String {
+    agent_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Classes the module defines on top of the SDK's `Agent`.
@@ -434,4 +516,146 @@ voice = LkAgent(name="voice", tools=[lookup])
         assert_eq!(agents[0].identity, "Quote");
         assert_eq!(agents[1].identity, "Positional");
     }
+}
+
+/// One agent setting as the source states it (spec: `agent_settings`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Setting {
+    /// Not given: the SDK's default applies.
+    Unset,
+    /// A recognised literal.
+    Value(String),
+    /// Given, but not as anything this reader recognises: no value is
+    /// inferred, and no change is claimed from it.
+    Uncertain(String),
+}
+
+/// The facts about how an agent may use its tools: read from the source,
+/// never verified at run time.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentSettings {
+    pub tool_use_behavior: Setting,
+    pub tool_choice: Setting,
+}
+
+impl AgentSettings {
+    pub const UNSET: AgentSettings = AgentSettings {
+        tool_use_behavior: Setting::Unset,
+        tool_choice: Setting::Unset,
+    };
+
+    /// `(field, before, after)` for each setting both sides state and that
+    /// differs; an uncertain side claims nothing.
+    pub fn changes(&self, after: &AgentSettings) -> Vec<(&'static str, String, String)> {
+        let mut out = Vec::new();
+        for (field, b, a) in [
+            (
+                "tool_use_behavior",
+                &self.tool_use_behavior,
+                &after.tool_use_behavior,
+            ),
+            ("tool_choice", &self.tool_choice, &after.tool_choice),
+        ] {
+            let show = |s: &Setting| match s {
+                Setting::Value(v) => Some(v.clone()),
+                Setting::Unset => Some("unset".to_string()),
+                Setting::Uncertain(_) => None,
+            };
+            if let (Some(before), Some(now)) = (show(b), show(a)) {
+                if before != now {
+                    out.push((field, before, now));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Reads `tool_use_behavior=` and `model_settings=ModelSettings(tool_choice=…)`
+/// of a construction (or a clone, over what it inherits).
+pub fn agent_settings(
+    facts: &ModuleFacts,
+    call: &CallFact,
+    inherited: &AgentSettings,
+) -> AgentSettings {
+    let tool_use_behavior = match call.keyword("tool_use_behavior").map(|k| &k.value) {
+        None => inherited.tool_use_behavior.clone(),
+        Some(Value::Str(v)) if v == "run_llm_again" || v == "stop_on_first_tool" => {
+            Setting::Value(v.clone())
+        }
+        Some(value) => match stop_at_tools(facts, value, &call.scope) {
+            Some(names) => Setting::Value(format!("stop_at_tools [{}]", names.join(", "))),
+            None => Setting::Uncertain(
+                "tool_use_behavior is not a literal this reader recognises".into(),
+            ),
+        },
+    };
+    let tool_choice = match call.keyword("model_settings").map(|k| &k.value) {
+        // A clone that overrides the model without settings: the SDK's model
+        // defaults decide, and they can change.
+        None if call.keyword("model").is_some() && inherited.tool_choice != Setting::Unset => {
+            Setting::Uncertain("the model is overridden without model_settings".into())
+        }
+        None => inherited.tool_choice.clone(),
+        Some(Value::Call {
+            callee, keywords, ..
+        }) if imported_name(facts, callee, &call.scope).is_some_and(|name| {
+            is_sdk_member(&name, "ModelSettings")
+                || is_sdk_member(&name, "model_settings.ModelSettings")
+        }) =>
+        {
+            match keywords
+                .iter()
+                .find(|(k, _)| k.as_deref() == Some("tool_choice"))
+            {
+                None if keywords.iter().any(|(k, _)| k.is_none()) => {
+                    Setting::Uncertain("model_settings unpacks a mapping".into())
+                }
+                None => Setting::Unset,
+                Some((_, Value::Str(v))) if ["auto", "required", "none"].contains(&v.as_str()) => {
+                    Setting::Value(v.clone())
+                }
+                Some(_) => Setting::Uncertain(
+                    "tool_choice is not \"auto\", \"required\" or \"none\"".into(),
+                ),
+            }
+        }
+        Some(_) => Setting::Uncertain("model_settings is not an inline ModelSettings(...)".into()),
+    };
+    AgentSettings {
+        tool_use_behavior,
+        tool_choice,
+    }
+}
+
+/// `StopAtTools(stop_at_tool_names=[…])` or `{"stop_at_tool_names": […]}`.
+fn stop_at_tools(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<Vec<String>> {
+    let list = match value {
+        Value::Call {
+            callee, keywords, ..
+        } if imported_name(facts, callee, scope).is_some_and(|name| {
+            is_sdk_member(&name, "StopAtTools") || is_sdk_member(&name, "agent.StopAtTools")
+        }) =>
+        {
+            keywords
+                .iter()
+                .find(|(k, _)| k.as_deref() == Some("stop_at_tool_names"))
+                .map(|(_, v)| v)?
+        }
+        Value::Dict(items) => items
+            .iter()
+            .find(|(k, _)| matches!(k, Some(Value::Str(k)) if k == "stop_at_tool_names"))
+            .map(|(_, v)| v)?,
+        _ => return None,
+    };
+    let (Value::List(items) | Value::Tuple(items)) = list else {
+        return None;
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            Value::Str(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
 }

@@ -2,13 +2,16 @@
 
 use super::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use super::schema::interface;
-use super::{AgentEntry, Binding, Edge, Gap, SideGraph, ToolDefinition};
+use super::{AgentEntry, AgentSettings, Binding, Edge, Gap, Setting, SideGraph, ToolDefinition};
 use crate::frameworks::openai::{self, AgentConstruction, ListArgument, ListMember};
 use crate::frameworks::OPENAI_AGENTS_SDK;
 use crate::pyrepr::{str_repr, tuple_repr};
 use crate::python::{BindingKind, ModuleFacts, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
+
+mod object_members;
+use object_members::{Built, ObjectList, ReadObject};
 
 /// One module of the scope with its (cached) facts.
 #[derive(Debug, Clone)]
@@ -100,6 +103,31 @@ pub fn build_side(input: SideInput) -> SideGraph {
     });
     graph.gaps = gaps.into_iter().collect();
     graph
+}
+
+/// Two constructions' settings: what they agree on, the rest uncertain.
+fn agree(a: &AgentSettings, b: &AgentSettings) -> AgentSettings {
+    let one = |x: &Setting, y: &Setting| {
+        if x == y {
+            x.clone()
+        } else {
+            Setting::Uncertain(
+                "the agent is constructed more than once with different settings".into(),
+            )
+        }
+    };
+    AgentSettings {
+        tool_use_behavior: one(&a.tool_use_behavior, &b.tool_use_behavior),
+        tool_choice: one(&a.tool_choice, &b.tool_choice),
+    }
+}
+
+/// The line a list argument is written on (the construction's otherwise).
+fn list_line(construction: &AgentConstruction<'_>, field: &str) -> u32 {
+    construction
+        .call
+        .keyword(field)
+        .map_or(construction.line, |k| k.line)
 }
 
 /// The capability fields of an SDK agent: a write to one after
@@ -369,8 +397,35 @@ impl ModuleReader<'_, '_> {
                 self.read_sites(identity, &sites);
             }
         }
+        let mut settings: BTreeMap<String, AgentSettings> = BTreeMap::new();
+        for construction in &constructions {
+            let read = openai::agent_settings(self.facts, construction.call, &AgentSettings::UNSET);
+            match settings.get_mut(&construction.identity) {
+                // Conflicting constructions keep their settings uncertain.
+                Some(known) => *known = agree(known, &read),
+                None => {
+                    settings.insert(construction.identity.clone(), read);
+                }
+            }
+        }
         for (source, clone) in openai::clone_constructions(self.facts, self.path, &constructions) {
             self.read_clone(&source, &clone);
+            let inherited = settings
+                .get(&source)
+                .cloned()
+                .unwrap_or(AgentSettings::UNSET);
+            settings.insert(
+                clone.identity.clone(),
+                openai::agent_settings(self.facts, clone.call, &inherited),
+            );
+        }
+        for binding in &mut self.graph.bindings {
+            if binding.agent_source != self.path {
+                continue;
+            }
+            if let Some(read) = settings.get(&binding.agent) {
+                binding.settings = read.clone();
+            }
         }
     }
 
@@ -403,10 +458,14 @@ impl ModuleReader<'_, '_> {
             .iter()
             .filter(|b| b.agent_source == self.path && b.agent == source)
             .filter(|b| {
-                let field = if b.tool_key.starts_with("handoff:") {
-                    "handoffs"
-                } else {
-                    "tools"
+                let field = match &b.edge {
+                    Edge::Handoff { .. } => "handoffs",
+                    Edge::Object(object)
+                        if object.identity.kind == Some(super::objects::ObjectKind::McpServer) =>
+                    {
+                        "mcp_servers"
+                    }
+                    _ => "tools",
                 };
                 clone.call.keyword(field).is_none()
             })
@@ -516,10 +575,28 @@ impl ModuleReader<'_, '_> {
         let Some((members, scope)) = self.list_of(agent, construction, "tools") else {
             return;
         };
+        let line = list_line(construction, "tools");
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
-        for member in members {
+        let mut objects: Vec<ReadObject> = Vec::new();
+        for (index, member) in members.into_iter().enumerate() {
             match member {
                 ListMember::Reference(reference) => {
+                    if let Some(built) = self.built_object(&scope, &reference) {
+                        match self.read_object(&built, ObjectList::Tools, index + 1) {
+                            Ok(Some(object)) => {
+                                objects.push(object);
+                                continue;
+                            }
+                            Ok(None) => {}
+                            Err(why) => {
+                                self.agent_gap(
+                                    agent,
+                                    self.object_limit(agent, construction.line, &why),
+                                );
+                                continue;
+                            }
+                        }
+                    }
                     if let Some(tool) = self.follow_tool(agent, construction, &scope, &reference) {
                         followed.entry(tool.tool.clone()).or_default().push(tool);
                     }
@@ -543,8 +620,20 @@ impl ModuleReader<'_, '_> {
                             }
                         }
                         None => {
-                            let reason = self.object_tool(agent, construction.line, &call, &scope);
-                            self.agent_gap(agent, reason);
+                            let built = Built::inline(self.path, self.facts, &scope, &call, line);
+                            match self.read_object(&built, ObjectList::Tools, index + 1) {
+                                Ok(Some(object)) => objects.push(object),
+                                Ok(None) => {
+                                    let reason = self.dynamic(agent, construction.line, "tools");
+                                    self.agent_gap(agent, reason);
+                                }
+                                Err(why) => {
+                                    self.agent_gap(
+                                        agent,
+                                        self.object_limit(agent, construction.line, &why),
+                                    );
+                                }
+                            }
                         }
                     }
                 }
@@ -553,6 +642,18 @@ impl ModuleReader<'_, '_> {
                 }
             }
         }
+        self.bind_functions(agent, construction, followed);
+        self.bind_objects(agent, construction, line, objects);
+    }
+
+    /// The functions an agent lists, one binding per tool name; two
+    /// different functions under one name bind neither.
+    fn bind_functions(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        followed: BTreeMap<String, Vec<FollowedTool>>,
+    ) {
         for (tool, mut definitions) in followed {
             let distinct: BTreeSet<(&str, Option<u32>)> = definitions
                 .iter()
@@ -599,36 +700,15 @@ impl ModuleReader<'_, '_> {
                 tool,
                 binding_location: (self.path.to_string(), construction.line),
                 edge: Edge::Tool(first.definition),
+                settings: AgentSettings::UNSET,
             });
         }
     }
 
-    /// A tool bound as an object (a hosted tool, an agent as a tool): named
-    /// precisely, since its identity is not read as a row here.
-    fn object_tool(&self, agent: &str, line: u32, call: &Value, scope: &str) -> String {
-        let Value::Call { callee, .. } = call else {
-            return self.dynamic(agent, line, "tools");
-        };
-        let what = match crate::frameworks::imports::imported_name(self.facts, callee, scope) {
-            Some(name) if openai::is_hosted_tool(&name) => {
-                format!(
-                    "the hosted tool {}",
-                    name.rsplit('.').next().unwrap_or(&name)
-                )
-            }
-            _ => match callee.as_ref() {
-                Value::Attribute(parts) if parts.len() == 2 && parts[1] == "as_tool" => {
-                    format!(
-                        "agent {} as a tool ({}.as_tool)",
-                        str_repr(&parts[0]),
-                        parts[0]
-                    )
-                }
-                _ => return self.dynamic(agent, line, "tools"),
-            },
-        };
+    /// An object member that is recognised but cannot be bound.
+    fn object_limit(&self, agent: &str, line: u32, why: &str) -> String {
         format!(
-            "OpenAI Agents SDK agent {} at {}:{line} binds {what}, an object whose identity this comparison does not read; its binding graph is incomplete.",
+            "OpenAI Agents SDK agent {} at {}:{line} {why}; its binding graph is incomplete.",
             str_repr(agent),
             self.path
         )
@@ -859,25 +939,47 @@ impl ModuleReader<'_, '_> {
         })
     }
 
-    /// MCP servers give an agent tools this reader does not list: a named
-    /// limit on the agent, never silence.
+    /// `mcp_servers=`, member by member: each an MCP server object, or a
+    /// named limit on the agent.
     fn read_mcp_servers(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let empty = match openai::list_argument(construction.call, "mcp_servers") {
-            ListArgument::Absent => true,
-            ListArgument::Members(members) => members.is_empty(),
-            ListArgument::Named(_) | ListArgument::Dynamic => false,
+        let Some((members, scope)) = self.list_of(agent, construction, "mcp_servers") else {
+            return;
         };
-        if !empty {
-            self.agent_gap(
-                agent,
-                format!(
-                    "OpenAI Agents SDK agent {} at {}:{} binds MCP servers, whose tools this comparison does not read; its binding graph is incomplete.",
-                    str_repr(agent),
-                    self.path,
-                    construction.line
-                ),
-            );
+        let line = list_line(construction, "mcp_servers");
+        let mut objects: Vec<ReadObject> = Vec::new();
+        for (index, member) in members.into_iter().enumerate() {
+            let built = match &member {
+                ListMember::Reference(reference) => self.built_object(&scope, reference),
+                ListMember::Call(call) => {
+                    Some(Built::inline(self.path, self.facts, &scope, call, line))
+                }
+                ListMember::Unread(_) => None,
+            };
+            let read = match built {
+                Some(built) => self.read_object(&built, ObjectList::McpServers, index + 1),
+                None => Ok(None),
+            };
+            match read {
+                Ok(Some(object)) => objects.push(object),
+                Ok(None) => {
+                    let spelled = match &member {
+                        ListMember::Reference(value) | ListMember::Call(value) => {
+                            crate::graph::schema::unparse(value)
+                        }
+                        ListMember::Unread(kind) => format!("a {kind}"),
+                    };
+                    let why = format!(
+                        "lists {} in mcp_servers=, which is not an MCP server this reader identifies",
+                        str_repr(&spelled)
+                    );
+                    self.agent_gap(agent, self.object_limit(agent, construction.line, &why));
+                }
+                Err(why) => {
+                    self.agent_gap(agent, self.object_limit(agent, construction.line, &why))
+                }
+            }
         }
+        self.bind_objects(agent, construction, line, objects);
     }
 
     /// Handoffs to agents the scope constructs, in this module or another
@@ -914,6 +1016,7 @@ impl ModuleReader<'_, '_> {
                     tool: name,
                     binding_location: (self.path.to_string(), construction.line),
                     edge: Edge::Handoff { target_source: path.to_string() },
+                    settings: AgentSettings::UNSET,
                 }),
                 Err(why) => self.agent_gap(
                     agent,

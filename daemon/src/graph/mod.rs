@@ -3,12 +3,14 @@
 //! from cached `ModuleFacts` only; never parses.
 
 mod build;
+pub mod objects;
 pub mod resolve;
 pub mod schema;
 
 pub use build::{build_side, SideInput, SourceFile};
 pub use resolve::ScopeContext;
 
+pub use crate::frameworks::openai::{AgentSettings, Setting};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -120,12 +122,20 @@ pub struct Binding {
     /// `(file, line)` where the agent lists it.
     pub binding_location: (String, u32),
     pub edge: Edge,
+    /// How the agent may use what it binds (`tool_use_behavior`,
+    /// `tool_choice`): part of every binding's meaning.
+    pub settings: AgentSettings,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Edge {
     Tool(ToolDefinition),
-    Handoff { target_source: String },
+    Handoff {
+        target_source: String,
+    },
+    /// A capability bound as an object: an MCP server, an agent as a tool,
+    /// a hosted tool.
+    Object(objects::ObjectTool),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

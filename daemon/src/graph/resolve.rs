@@ -501,7 +501,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 str_repr(name),
                 binding.line
             )),
-                        BindingKind::Assignment | BindingKind::Other => Err(format!(
+                        BindingKind::Assignment | BindingKind::Other | BindingKind::With => Err(format!(
                 "{} is bound by a local assignment in the enclosing scope at {path}:{}, which is not followed",
                 str_repr(name),
                 binding.line

@@ -102,6 +102,26 @@ pub fn unparse(value: &Value) -> String {
             }
             format!("{}({})", unparse(callee), parts.join(", "))
         }
+        Value::Dict(items) => {
+            let parts: Vec<String> = items
+                .iter()
+                .map(|(key, value)| match key {
+                    Some(key) => format!("{}: {}", unparse(key), unparse(value)),
+                    None => format!("**{}", unparse(value)),
+                })
+                .collect();
+            format!("{{{}}}", parts.join(", "))
+        }
+        Value::FString(parts) => {
+            let body: String = parts
+                .iter()
+                .map(|part| match part {
+                    Value::Str(text) => text.replace('{', "{{").replace('}', "}}"),
+                    other => format!("{{{}}}", unparse(other)),
+                })
+                .collect();
+            format!("f{}", str_repr(&body))
+        }
         Value::Other(kind) => format!("<{kind}>"),
     }
 }

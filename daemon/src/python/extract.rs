@@ -136,6 +136,24 @@ impl Collector<'_> {
         self.bind_value(name, kind, line, None);
     }
 
+    /// `with EXPR as name`: the name, with `EXPR` as its value; any other
+    /// target shape binds its names without one.
+    fn bind_with_item(&mut self, item: &ast::WithItem) {
+        match item.optional_vars.as_deref() {
+            Some(Expr::Name(name)) => {
+                let line = self.line_of(name);
+                self.bind_value(
+                    name.id.as_str(),
+                    BindingKind::With,
+                    line,
+                    Some(value_of(&item.context_expr, 0)),
+                );
+            }
+            Some(other) => self.bind_target(other, BindingKind::Other),
+            None => {}
+        }
+    }
+
     fn bind_target(&mut self, target: &Expr, kind: BindingKind) {
         match target {
             Expr::Name(name) => {
@@ -612,6 +630,24 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 if let Stmt::For(for_stmt) = stmt {
                     self.bind_target(&for_stmt.target, BindingKind::Other);
                 }
+                if let Stmt::With(with) = stmt {
+                    // The names a `with` binds exist before its body runs,
+                    // at the statement's own depth.
+                    self.conditional_depth -= 1;
+                    for item in &with.items {
+                        self.bind_with_item(item);
+                    }
+                    self.conditional_depth += 1;
+                }
+                if let Stmt::Try(try_stmt) = stmt {
+                    for handler in &try_stmt.handlers {
+                        let ast::ExceptHandler::ExceptHandler(handler) = handler;
+                        if let Some(name) = &handler.name {
+                            let line = self.line_of(name);
+                            self.bind(name.id.as_str(), BindingKind::Other, line);
+                        }
+                    }
+                }
                 visitor::walk_stmt(self, stmt);
                 self.conditional_depth -= 1;
             }
@@ -763,8 +799,44 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
             }
             Value::Union(parts)
         }
+        Expr::Dict(dict) => Value::Dict(
+            dict.items
+                .iter()
+                .take(MAX_LIST_MEMBERS)
+                .map(|item| {
+                    (
+                        item.key.as_ref().map(|k| value_of(k, next)),
+                        value_of(&item.value, next),
+                    )
+                })
+                .collect(),
+        ),
+        Expr::FString(fstring) => Value::FString(fstring_parts(fstring, next)),
         other => Value::Other(kind_name(other).to_string()),
     }
+}
+
+/// The pieces of an f-string, literal text and replacement fields in order.
+fn fstring_parts(fstring: &ast::ExprFString, depth: usize) -> Vec<Value> {
+    let mut parts = Vec::new();
+    for part in fstring.value.iter() {
+        match part {
+            ast::FStringPart::Literal(literal) => parts.push(Value::Str(literal.value.to_string())),
+            ast::FStringPart::FString(inner) => {
+                for element in inner.elements.iter() {
+                    match element {
+                        ast::InterpolatedStringElement::Literal(literal) => {
+                            parts.push(Value::Str(literal.value.to_string()))
+                        }
+                        ast::InterpolatedStringElement::Interpolation(field) => {
+                            parts.push(value_of(&field.expression, depth))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    parts
 }
 
 fn kind_name(expr: &Expr) -> &'static str {
@@ -884,5 +956,50 @@ if True:
         assert!(!facts.functions[1].module_level);
         assert_eq!(facts.calls[0].scope, "build");
         assert_eq!(facts.calls[0].assigned_to, None);
+    }
+
+    #[test]
+    fn with_targets_and_handler_names_are_bindings() {
+        let facts = extract_facts(
+            b"async def main():\n    async with Server(url='u') as s, open('f') as (a, b):\n        pass\n    try:\n        pass\n    except ValueError as err:\n        pass\n",
+        );
+        let locals: Vec<(&str, BindingKind, bool)> = facts.functions[0]
+            .locals
+            .iter()
+            .map(|b| (b.name.as_str(), b.kind, b.conditional))
+            .collect();
+        assert_eq!(
+            locals,
+            vec![
+                ("s", BindingKind::With, false),
+                ("a", BindingKind::Other, false),
+                ("b", BindingKind::Other, false),
+                ("err", BindingKind::Other, true),
+            ]
+        );
+        assert!(matches!(
+            &facts.functions[0].locals[0].value,
+            Some(Value::Call { callee, .. }) if **callee == Value::Name("Server".into())
+        ));
+    }
+
+    #[test]
+    fn dicts_and_fstrings_keep_their_structure() {
+        let facts = extract_facts(b"x = {'url': f'https://{host}/v1', **extra}\n");
+        let value = facts.module_bindings[0].value.clone();
+        assert_eq!(
+            value,
+            Some(Value::Dict(vec![
+                (
+                    Some(Value::Str("url".into())),
+                    Value::FString(vec![
+                        Value::Str("https://".into()),
+                        Value::Name("host".into()),
+                        Value::Str("/v1".into()),
+                    ])
+                ),
+                (None, Value::Name("extra".into())),
+            ]))
+        );
     }
 }

@@ -211,6 +211,9 @@ pub enum BindingKind {
     Import,
     /// A parameter of the enclosing function.
     Parameter,
+    /// `with EXPR as name`: `value` holds `EXPR` (what `__enter__` is
+    /// called on, not necessarily what it returns).
+    With,
     /// Any other binding statement (`for`, `with`, augmented assignment, …).
     Other,
 }
@@ -255,6 +258,11 @@ pub enum Value {
     },
     /// `a | b`, as in annotations.
     Union(Vec<Value>),
+    /// A dict display; a `None` key is a `**mapping` spread.
+    Dict(Vec<(Option<Value>, Value)>),
+    /// An f-string: literal pieces as `Str`, each replacement field as its
+    /// expression (conversion and format spec dropped).
+    FString(Vec<Value>),
     /// Anything else, by its kind (`comprehension`, `binary operation`…).
     Other(String),
 }

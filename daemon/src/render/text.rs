@@ -328,9 +328,126 @@ fn binding_lines(out: &mut Out, side: &str, binding: &Value) {
             out.line(4, &line);
         }
     }
+    if let Some(object) = get(binding, "object").filter(|o| o.is_object()) {
+        object_lines(out, binding, object);
+    }
+    if let Some(settings) = get(binding, "agent_settings").filter(|s| s.is_object()) {
+        out.line(4, &one_line(&settings_line(settings)));
+    }
     if let Some(reach) = get(binding, "reach").filter(|r| r.is_object()) {
         reach_lines(out, binding, reach);
     }
+}
+
+/// What a bound object is (spec: "Tools bound as objects"), where it is
+/// built, its credentials by name and the parts not read.
+fn object_lines(out: &mut Out, binding: &Value, object: &Value) {
+    let evidence = get(binding, "object_evidence").filter(|e| e.is_object());
+    let built_at = evidence.map(|e| field(e, "built_at")).unwrap_or_default();
+    let class = field(object, "class");
+    let what = match field(object, "kind").as_str() {
+        "mcp_server" => {
+            let mut parts = vec![format!(
+                "MCP server ({class}, {})",
+                field(object, "transport")
+            )];
+            if let Some(host) = non_null(object, "host") {
+                parts.push(format!("host {}", py_str(Some(host))));
+            }
+            if let Some(command) = non_null(object, "command") {
+                parts.push(format!("command {}", py_str(Some(command))));
+            }
+            if let Some(filter) = non_null(object, "tool_filter") {
+                if let Some(allowed) = non_null(filter, "allowed") {
+                    parts.push(format!("tool filter {}", json_list(allowed)));
+                }
+                if let Some(blocked) = non_null(filter, "blocked") {
+                    parts.push(format!("blocked tools {}", json_list(blocked)));
+                }
+            }
+            if let Some(digest) = non_null(object, "endpoint_sha256") {
+                parts.push(format!(
+                    "endpoint digest {}",
+                    prefix(&py_str(Some(digest)), 12)
+                ));
+            }
+            parts.join("; ")
+        }
+        "agent_tool" => format!(
+            "agent as a tool ({} at {}, tool name {})",
+            field(object, "agent"),
+            field(object, "agent_source"),
+            field(object, "tool_name")
+        ),
+        _ => {
+            let arguments = strings(object, "arguments");
+            if arguments.is_empty() {
+                format!("hosted tool ({class})")
+            } else {
+                let digest = non_null(object, "arguments_sha256")
+                    .map(|d| prefix(&py_str(Some(d)), 12))
+                    .unwrap_or_else(|| "None".to_string());
+                format!(
+                    "hosted tool ({class}; arguments {}; digest {digest})",
+                    arguments.join(", ")
+                )
+            }
+        }
+    };
+    out.line(4, &one_line(&format!("{what} at {built_at}")));
+    for credential in items(object, "credential_sources") {
+        out.line(
+            6,
+            &one_line(&format!("credential: {}", credential_text(credential))),
+        );
+    }
+    if let Some(evidence) = evidence {
+        for unread in items(evidence, "not_read") {
+            out.line(
+                6,
+                &one_line(&format!(
+                    "not read: {} ({})",
+                    field(unread, "part"),
+                    field(unread, "spelled")
+                )),
+            );
+        }
+    }
+}
+
+/// `settings: tool_choice none (disallows tool use); tool_use_behavior …`.
+fn settings_line(settings: &Value) -> String {
+    let mut parts = Vec::new();
+    if let Some(choice) = non_null(settings, "tool_choice") {
+        let note = if get(settings, "tools_disallowed").and_then(Value::as_bool) == Some(true) {
+            " (tools stay declared; this setting disallows their use)"
+        } else {
+            ""
+        };
+        parts.push(format!("tool_choice {}{note}", py_str(Some(choice))));
+    }
+    if let Some(behavior) = non_null(settings, "tool_use_behavior") {
+        parts.push(format!("tool_use_behavior {}", py_str(Some(behavior))));
+    }
+    for uncertain in items(settings, "uncertain") {
+        parts.push(format!(
+            "{} not established ({})",
+            field(uncertain, "setting"),
+            field(uncertain, "why")
+        ));
+    }
+    format!("settings: {}", parts.join("; "))
+}
+
+/// `["a", "b"]`, as the spec prints a tool filter.
+fn json_list(list: &Value) -> String {
+    let names: Vec<String> = list
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|name| format!("\"{}\"", name.as_str().unwrap_or_default()))
+        .collect();
+    format!("[{}]", names.join(", "))
 }
 
 /// `<side>: <signature or tool> at <location>[ (also listed at …)]`.
@@ -570,12 +687,13 @@ fn credential_target(credential: &Value) -> String {
     let Some(map) = credential.as_object() else {
         return "an unnamed target".to_string();
     };
-    ["header", "auth", "query", "field", "userinfo"]
+    ["header", "auth", "query", "field", "userinfo", "env_entry"]
         .iter()
         .find_map(|kind| {
+            let label = kind.replace('_', " ");
             map.get(*kind).map(|name| match name {
-                Value::Null => kind.to_string(),
-                other => format!("{kind} {}", py_str(Some(other))),
+                Value::Null => label,
+                other => format!("{label} {}", py_str(Some(other))),
             })
         })
         .unwrap_or_else(|| "an unnamed target".to_string())

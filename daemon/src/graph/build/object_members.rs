@@ -1,0 +1,368 @@
+//! List members that are objects, not functions: hosted tools, agents as
+//! tools (`tools=`) and MCP servers (`mcp_servers=`). Recognition is by
+//! import identity (`frameworks::openai::object_class`); what each object
+//! is comes from `graph::objects`. Here: where the object is built, what
+//! its row is called, and what stays a named limit.
+
+use super::ModuleReader;
+use crate::frameworks::openai::{self, AgentConstruction, ObjectClass};
+use crate::graph::objects::{ObjectKind, ObjectSite, ObjectTool, UnreadPart};
+use crate::graph::resolve::{Resolver, Target};
+use crate::graph::{Affects, Binding, Edge, Gap};
+use crate::pyrepr::str_repr;
+use crate::python::{BindingKind, ModuleFacts, Value};
+
+/// Where a listed object's constructor call is written.
+pub(super) struct Built<'v> {
+    path: String,
+    facts: &'v ModuleFacts,
+    /// The function the call is written in; empty at module level.
+    scope: String,
+    call: &'v Value,
+    line: u32,
+    /// The name it is bound to, when listed through one.
+    variable: Option<String>,
+}
+
+impl<'v> Built<'v> {
+    /// A constructor call written in the list itself.
+    pub(super) fn inline(
+        path: &str,
+        facts: &'v ModuleFacts,
+        scope: &str,
+        call: &'v Value,
+        line: u32,
+    ) -> Self {
+        Built {
+            path: path.to_string(),
+            facts,
+            scope: scope.to_string(),
+            call,
+            line,
+            variable: None,
+        }
+    }
+}
+
+/// An object read for one agent, with the name its row goes by.
+pub(super) struct ReadObject {
+    pub name: String,
+    pub object: ObjectTool,
+}
+
+/// Which list the member came from: only `mcp_servers=` holds MCP servers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum ObjectList {
+    Tools,
+    McpServers,
+}
+
+impl<'r> ModuleReader<'r, '_> {
+    /// The object a listed name holds, when it names one built by a call:
+    /// a `with … as name` or single assignment in the construction's
+    /// function, else a module-level binding reached through the resolver.
+    /// `None` when the name does not hold a constructor call.
+    pub(super) fn built_object(&self, scope: &str, reference: &Value) -> Option<Built<'r>> {
+        if let Value::Name(name) = reference {
+            let mut current = scope;
+            while !current.is_empty() {
+                let function = self.facts.functions.iter().find(|f| f.qualname == current);
+                if let Some(function) = function {
+                    let locals: Vec<_> =
+                        function.locals.iter().filter(|b| b.name == *name).collect();
+                    if !locals.is_empty() {
+                        let [binding] = locals.as_slice() else {
+                            return None;
+                        };
+                        if binding.conditional
+                            || !matches!(binding.kind, BindingKind::With | BindingKind::Assignment)
+                        {
+                            return None;
+                        }
+                        let call = binding.value.as_ref()?;
+                        return matches!(call, Value::Call { .. }).then(|| Built {
+                            path: self.path.to_string(),
+                            facts: self.facts,
+                            scope: current.to_string(),
+                            call,
+                            line: binding.line,
+                            variable: Some(name.clone()),
+                        });
+                    }
+                }
+                current = current.rsplit_once('.').map_or("", |(parent, _)| parent);
+            }
+        }
+        let mut resolver = Resolver::new(self.modules);
+        let found = resolver.resolve(self.path, scope, reference).ok()?;
+        let Target::Value { path, name, line } = found.target else {
+            return None;
+        };
+        let facts = self.modules.facts(path)?;
+        let call = facts
+            .module_bindings
+            .iter()
+            .find(|b| b.name == name && b.line == line && b.kind == BindingKind::Assignment)?
+            .value
+            .as_ref()?;
+        matches!(call, Value::Call { .. }).then(|| Built {
+            path: path.to_string(),
+            facts,
+            scope: String::new(),
+            call,
+            line,
+            variable: Some(name),
+        })
+    }
+
+    /// Reads one object member of `agent`'s list. `Ok(None)` when the call
+    /// is not an object this reader knows (the caller names it); `Err`
+    /// with a reason when it is one but cannot be bound.
+    pub(super) fn read_object(
+        &self,
+        built: &Built<'_>,
+        list: ObjectList,
+        position: usize,
+    ) -> Result<Option<ReadObject>, String> {
+        let Value::Call {
+            callee,
+            args,
+            keywords,
+        } = built.call
+        else {
+            return Ok(None);
+        };
+        let site = ObjectSite {
+            modules: self.modules,
+            path: self.modules.key(&built.path).unwrap_or(self.path),
+            facts: built.facts,
+            scope: built.scope.clone(),
+        };
+        let keyword = |name: &str| {
+            keywords
+                .iter()
+                .find(|(k, _)| k.as_deref() == Some(name))
+                .map(|(_, v)| v)
+        };
+        let (name, mut object) = match openai::object_class(built.facts, callee, &built.scope) {
+            Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
+                (class.to_string(), site.hosted_tool(class, args, keywords))
+            }
+            Some(ObjectClass::McpServer { class, transport }) if list == ObjectList::McpServers => {
+                let object = site.mcp_server(class, transport, args, keywords);
+                let name = match keyword("name") {
+                    Some(Value::Str(name)) => name.clone(),
+                    _ => built
+                        .variable
+                        .clone()
+                        .unwrap_or_else(|| format!("{class}#{position}")),
+                };
+                (name, object)
+            }
+            Some(ObjectClass::Hosted(class) | ObjectClass::McpServer { class, .. }) => {
+                let (what, field) = match list {
+                    ObjectList::Tools => ("MCP server", "mcp_servers="),
+                    ObjectList::McpServers => ("hosted tool", "tools="),
+                };
+                return Err(format!(
+                    "lists the {what} {class} outside {field}, where the SDK does not read it"
+                ));
+            }
+            None => match openai::as_tool_receiver(callee) {
+                Some(receiver) if list == ObjectList::Tools => {
+                    self.agent_tool(&site, built, &receiver, keywords)?
+                }
+                _ => return Ok(None),
+            },
+        };
+        object.built_at = (built.path.clone(), built.line);
+        if let Some(variable) = &built.variable {
+            object.unread.extend(changed_after(built, variable));
+        }
+        Ok(Some(ReadObject { name, object }))
+    }
+
+    /// `receiver.as_tool(tool_name=…)`: the wrapped agent and the tool name.
+    fn agent_tool(
+        &self,
+        site: &ObjectSite<'_, '_>,
+        built: &Built<'_>,
+        receiver: &Value,
+        keywords: &[(Option<String>, Value)],
+    ) -> Result<(String, ObjectTool), String> {
+        let spelled = receiver.dotted().unwrap_or_default();
+        let not_identified = || {
+            format!(
+                "binds {spelled}.as_tool(...), whose receiver {} is not an agent this reader identifies",
+                str_repr(&spelled)
+            )
+        };
+        let mut resolver = Resolver::new(self.modules);
+        let found = resolver
+            .resolve(site.path, &built.scope, receiver)
+            .map_err(|why| format!("{}: {why}", not_identified()))?;
+        let Target::Value { path, name, .. } = found.target else {
+            return Err(not_identified());
+        };
+        if !self.is_single_agent(path, &name) {
+            return Err(not_identified());
+        }
+        let literal = |key: &str| {
+            keywords
+                .iter()
+                .find(|(k, _)| k.as_deref() == Some(key))
+                .map(|(_, v)| v)
+        };
+        let tool_name = match literal("tool_name") {
+            Some(Value::Str(tool_name)) => tool_name.clone(),
+            None | Some(Value::None) => {
+                // The SDK names the tool after the agent's own name.
+                let agent_name = self
+                    .modules
+                    .facts(path)
+                    .and_then(|facts| {
+                        openai::agent_constructions(facts, path)
+                            .into_iter()
+                            .find(|c| c.identity == name)
+                            .and_then(|c| openai::literal_name(c.call))
+                    })
+                    .ok_or_else(|| {
+                        format!(
+                            "binds {spelled}.as_tool() without tool_name=, and the agent's name is not a literal"
+                        )
+                    })?;
+                openai::default_as_tool_name(&agent_name)
+            }
+            Some(_) => {
+                return Err(format!(
+                    "binds {spelled}.as_tool(...), whose tool_name is not a literal"
+                ))
+            }
+        };
+        let description = match literal("tool_description") {
+            Some(Value::Str(text)) => Some(text.clone()),
+            _ => None,
+        };
+        let object = ObjectTool {
+            identity: crate::graph::objects::ObjectIdentity {
+                kind: Some(ObjectKind::AgentTool),
+                class: "as_tool".to_string(),
+                agent: Some(name),
+                agent_source: Some(path.to_string()),
+                tool_name: Some(tool_name.clone()),
+                ..Default::default()
+            },
+            unread: Vec::new(),
+            built_at: (String::new(), 0),
+            description,
+        };
+        Ok((tool_name, object))
+    }
+
+    /// Records objects read for `agent`: a binding each, a limit for each
+    /// part of its identity not read, and a limit for a name bound twice.
+    pub(super) fn bind_objects(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        line: u32,
+        objects: Vec<ReadObject>,
+    ) {
+        let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
+        for read in &objects {
+            *seen.entry(read.name.clone()).or_default() += 1;
+        }
+        for ReadObject { name, object } in objects {
+            let taken = self
+                .graph
+                .bindings
+                .iter()
+                .any(|b| b.agent_source == self.path && b.agent == agent && b.tool_key == name);
+            if seen.get(&name).copied().unwrap_or(0) > 1 || taken {
+                let gap = Gap::agent(
+                    self.path,
+                    agent,
+                    format!(
+                        "OpenAI Agents SDK agent {} at {}:{} binds more than one tool named {}; the model sees one tool name for them, so none is resolved.",
+                        str_repr(agent),
+                        self.path,
+                        construction.line,
+                        str_repr(&name)
+                    ),
+                );
+                self.gaps.insert(Gap {
+                    tool: Some(name.clone()),
+                    ..gap
+                });
+                self.graph.bindings.retain(|b| {
+                    !(b.agent_source == self.path && b.agent == agent && b.tool_key == name)
+                });
+                continue;
+            }
+            for UnreadPart { part, spelled } in &object.unread {
+                let what = describe(&object);
+                self.gaps.insert(Gap {
+                    tool: Some(name.clone()),
+                    affects: Affects::Implementation,
+                    ..Gap::agent(
+                        self.path,
+                        agent,
+                        format!(
+                            "OpenAI Agents SDK agent {} at {}:{} binds {what} {}, whose {part} is not read ({spelled}); a change to it is not established.",
+                            str_repr(agent),
+                            self.path,
+                            construction.line,
+                            str_repr(&name)
+                        ),
+                    )
+                });
+            }
+            self.graph.bindings.push(Binding {
+                agent: agent.to_string(),
+                agent_source: self.path.to_string(),
+                tool_key: name.clone(),
+                tool: name,
+                binding_location: (self.path.to_string(), line),
+                edge: Edge::Object(object),
+                settings: crate::graph::AgentSettings::UNSET,
+            });
+        }
+    }
+}
+
+fn describe(object: &ObjectTool) -> &'static str {
+    match object.identity.kind {
+        Some(ObjectKind::McpServer) => "the MCP server",
+        Some(ObjectKind::AgentTool) => "the agent tool",
+        _ => "the hosted tool",
+    }
+}
+
+/// Writes into the object after it is built (`server.tool_filter = …`,
+/// `toolset.tool_filter.append(…)`): its identity is not what the
+/// constructor says.
+fn changed_after(built: &Built<'_>, variable: &str) -> Vec<UnreadPart> {
+    built
+        .facts
+        .attribute_stores
+        .iter()
+        .filter(|store| store.target.first().map(String::as_str) == Some(variable))
+        .filter(|store| {
+            // A local object is changed only by its own function (or one
+            // nested in it); a module-level one by any.
+            built.scope.is_empty()
+                || store.scope == built.scope
+                || store.scope.starts_with(&format!("{}.", built.scope))
+        })
+        .map(|store| UnreadPart {
+            part: "state after it is built".to_string(),
+            spelled: format!(
+                "{} {} at {}:{}",
+                store.target.join("."),
+                store.how.describe(),
+                built.path,
+                store.line
+            ),
+        })
+        .collect()
+}

@@ -1,0 +1,407 @@
+//! End to end: capabilities bound as objects (spec "Tools bound as
+//! objects", schema 0.4 `object`): MCP servers, hosted tools and agents as
+//! tools are rows identified by what they are, and an agent's
+//! `tool_use_behavior`/`tool_choice` are facts on its rows.
+//!
+//! The reference (agents-shipgate 1.2.0) reads none of this: any object in
+//! `tools=` makes the whole list "a dynamic tools expression", so on the
+//! first fixture below it answers `partial` with `support → lookup`
+//! `not_established` and no row for the server or the hosted tool. We
+//! follow the spec.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{rows, Place, Repo};
+
+const BASE: &str = "import os\nfrom agents import Agent, ModelSettings, WebSearchTool, function_tool\nfrom agents.mcp import MCPServerStdio, MCPServerStreamableHttp, create_static_tool_filter\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\n";
+
+const SEARCH: &str = "search = MCPServerStreamableHttp(\n    name=\"search\",\n    params={\"url\": os.getenv(\"SEARCH_URL\", \"https://search.example.com/mcp?v=1\"), \"headers\": {\"Authorization\": f\"Bearer {os.environ['SEARCH_KEY']}\", \"X-Client\": \"bot\"}},\n    tool_filter=create_static_tool_filter(allowed_tool_names=[\"web_search\"]),\n)\n";
+
+/// Commits `base` then `head` (each the whole of `app/agent.py` plus
+/// extra files), compares with `--scope app`; returns the JSON and text.
+fn compare(base: &[(&str, &str)], head: &[(&str, &str)]) -> (Value, String) {
+    let repo = Repo::new();
+    let mut files: Vec<(&str, Option<&str>)> = vec![("app/__init__.py", Some(""))];
+    files.extend(base.iter().map(|(p, c)| (*p, Some(*c))));
+    repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
+    repo.commit(&files, "head");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let args = ["--base", "main", "--head", "head", "--scope", "app"];
+    let doc = place.diff_json(&repo, &args);
+    let (code, text, stderr) = place.diff(&repo, &args);
+    assert_eq!(code, 0, "{stderr}");
+    (doc, text)
+}
+
+fn agent(body: &str) -> String {
+    format!("{BASE}{body}")
+}
+
+fn row<'d>(doc: &'d Value, tool: &str) -> &'d Value {
+    doc["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["tool"] == tool))
+        .unwrap_or_else(|| panic!("no row for {tool}: {doc:#}"))
+}
+
+#[test]
+fn an_mcp_server_is_a_row_with_its_identity_and_credentials_by_name() {
+    let base = agent("support = Agent(name=\"support\", tools=[lookup])\n");
+    let head = agent(&format!(
+        "{SEARCH}support = Agent(name=\"support\", tools=[lookup], mcp_servers=[search])\n"
+    ));
+    let (doc, text) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "search".into(), "added".into())]
+    );
+    let after = &row(&doc, "search")["after"];
+    assert_eq!(after["edge_type"], "toolset");
+    assert_eq!(after["binding_location"], "app/agent.py:16");
+    let object = &after["object"];
+    assert_eq!(object["kind"], "mcp_server");
+    assert_eq!(object["class"], "MCPServerStreamableHttp");
+    assert_eq!(object["transport"], "streamable_http");
+    assert_eq!(object["host"], "env SEARCH_URL or search.example.com");
+    assert_eq!(
+        object["tool_filter"],
+        json!({"allowed": ["web_search"], "blocked": null})
+    );
+    assert_eq!(
+        object["credential_sources"],
+        json!([{"header": "Authorization", "env": ["SEARCH_KEY"]}])
+    );
+    assert_eq!(object["endpoint_sha256"].as_str().map(str::len), Some(64));
+    assert_eq!(after["object_evidence"]["built_at"], "app/agent.py:11");
+    // A URL's path and query are never printed, only digested.
+    assert!(!text.contains("/mcp?v=1"), "{text}");
+    assert!(
+        text.contains("    MCP server (MCPServerStreamableHttp, streamable_http); host env SEARCH_URL or search.example.com; tool filter [\"web_search\"]; endpoint digest "),
+        "{text}"
+    );
+    assert!(
+        text.contains("      credential: env SEARCH_KEY → header Authorization\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_changed_filter_is_a_changed_row_and_a_path_only_moves_the_digest() {
+    let bind = "support = Agent(name=\"support\", tools=[lookup], mcp_servers=[search])\n";
+    let base = agent(&format!("{SEARCH}{bind}"));
+    let filtered = agent(&format!(
+        "{}{bind}",
+        SEARCH.replace("[\"web_search\"]", "[\"web_search\", \"web_fetch\"]")
+    ));
+    let (doc, text) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &filtered)]);
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "search".into(), "changed".into())]
+    );
+    assert_eq!(
+        row(&doc, "search")["why"],
+        "The bound object's identity changed (tool_filter); authority direction is not established."
+    );
+    assert!(
+        text.contains("tool filter [\"web_fetch\", \"web_search\"]"),
+        "{text}"
+    );
+    let path = agent(&format!("{}{bind}", SEARCH.replace("/mcp?v=1", "/mcp?v=2")));
+    let (doc, _) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &path)]);
+    assert_eq!(
+        row(&doc, "search")["why"],
+        "The bound object's identity changed (endpoint_sha256); authority direction is not established."
+    );
+    assert_eq!(
+        row(&doc, "search")["after"]["object"]["host"],
+        "env SEARCH_URL or search.example.com"
+    );
+}
+
+#[test]
+fn moving_where_a_server_is_built_is_not_a_change() {
+    let base = agent(&format!(
+        "{SEARCH}support = Agent(name=\"support\", tools=[lookup], mcp_servers=[search])\n"
+    ));
+    let servers = format!(
+        "import os\nfrom agents.mcp import MCPServerStreamableHttp, create_static_tool_filter\n\n{SEARCH}"
+    );
+    let head = agent(
+        "from .servers import search\n\nsupport = Agent(name=\"support\", tools=[lookup], mcp_servers=[search])\n",
+    );
+    let (doc, _) = compare(
+        &[("app/agent.py", &base)],
+        &[("app/agent.py", &head), ("app/servers.py", &servers)],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![]);
+}
+
+#[test]
+fn a_server_bound_by_async_with_in_a_function_is_read() {
+    let base = agent("");
+    let head = agent(
+        "async def main():\n    async with MCPServerStdio(params={\"command\": \"/usr/local/bin/npx\", \"args\": [\"-y\", \"gh-server\"], \"env\": {\"GITHUB_TOKEN\": os.environ[\"GH_TOKEN\"], \"LOG\": \"debug\"}}) as github:\n        dev = Agent(name=\"dev\", mcp_servers=[github])\n",
+    );
+    let (doc, text) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![("dev".into(), "github".into(), "added".into())]
+    );
+    let object = &row(&doc, "github")["after"]["object"];
+    assert_eq!(object["transport"], "stdio");
+    assert_eq!(object["command"], "npx");
+    assert_eq!(
+        object["credential_sources"],
+        json!([{"env_entry": "GITHUB_TOKEN", "env": ["GH_TOKEN"]}])
+    );
+    assert!(
+        text.contains("      credential: env GH_TOKEN → env entry GITHUB_TOKEN\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_part_not_read_keeps_presence_but_a_change_is_not_established() {
+    let server = |filter: &str| {
+        agent(&format!(
+            "from .config import build_url\n\nsearch = MCPServerStreamableHttp(name=\"search\", params={{\"url\": build_url()}}, tool_filter={filter})\nsupport = Agent(name=\"support\", tools=[lookup], mcp_servers=[search])\n"
+        ))
+    };
+    let config = "def build_url():\n    return 'https://x.example.com'\n";
+    // Added: the binding is established even though its host is not read.
+    let (doc, text) = compare(
+        &[(
+            "app/agent.py",
+            &agent("support = Agent(name=\"support\", tools=[lookup])\n"),
+        )],
+        &[("app/agent.py", &server("None")), ("app/config.py", config)],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "search".into(), "added".into())]
+    );
+    assert_eq!(
+        doc["head"]["limits"],
+        json!(["OpenAI Agents SDK agent 'support' at agent.py:14 binds the MCP server 'search', whose host is not read (build_url()); a change to it is not established."])
+    );
+    assert!(
+        text.contains("      not read: host (build_url())\n"),
+        "{text}"
+    );
+    // Unchanged, spelled the same: no row.
+    let base = [
+        ("app/agent.py", server("None")),
+        ("app/config.py", config.to_string()),
+    ];
+    let base: Vec<(&str, &str)> = base.iter().map(|(p, c)| (*p, c.as_str())).collect();
+    let (doc, _) = compare(&base, &[("app/agent.py", &server("None"))]);
+    assert_eq!(rows(&doc), vec![]);
+    // Changed: never `changed`, since the unread host may explain it.
+    let (doc, _) = compare(&base, &[("app/agent.py", &server("pick()"))]);
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "search".into(), "not_established".into())]
+    );
+    assert_eq!(row(&doc, "search")["candidate_change"], "changed");
+}
+
+#[test]
+fn a_server_changed_after_it_is_built_is_named() {
+    let head = agent(&format!(
+        "{SEARCH}search.tool_filter = None\nsupport = Agent(name=\"support\", tools=[lookup], mcp_servers=[search])\n"
+    ));
+    let (doc, _) = compare(
+        &[(
+            "app/agent.py",
+            &agent("support = Agent(name=\"support\", tools=[lookup])\n"),
+        )],
+        &[("app/agent.py", &head)],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        row(&doc, "search")["after"]["object_evidence"]["not_read"],
+        json!([{"part": "state after it is built", "spelled": "search.tool_filter assignment at agent.py:16"}])
+    );
+}
+
+#[test]
+fn an_mcp_servers_member_that_is_not_a_server_is_named_on_the_agent() {
+    let head = agent(
+        "from .servers import make_server\n\nsupport = Agent(name=\"support\", tools=[lookup], mcp_servers=[make_server()])\n",
+    );
+    let (doc, _) = compare(
+        &[(
+            "app/agent.py",
+            &agent("support = Agent(name=\"support\", tools=[lookup])\n"),
+        )],
+        &[
+            ("app/agent.py", &head),
+            ("app/servers.py", "def make_server():\n    return None\n"),
+        ],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        doc["head"]["limits"],
+        json!(["OpenAI Agents SDK agent 'support' at agent.py:13 lists 'make_server()' in mcp_servers=, which is not an MCP server this reader identifies; its binding graph is incomplete."])
+    );
+    // lookup is bound on both sides; the unread member hides only what an
+    // MCP server could add, which no row claims.
+    assert_eq!(rows(&doc), vec![]);
+}
+
+#[test]
+fn hosted_tools_and_agents_as_tools_are_rows() {
+    let base = agent(
+        "billing = Agent(name=\"Billing agent\")\nsupport = Agent(name=\"support\", tools=[lookup, billing.as_tool(tool_name=\"ask_billing\", tool_description=\"Ask billing\")])\n",
+    );
+    let head = agent(
+        "billing = Agent(name=\"Billing agent\")\nsupport = Agent(name=\"support\", tools=[lookup, WebSearchTool(search_context_size=\"high\"), billing.as_tool(tool_name=\"ask_billing\", tool_description=\"Ask the billing team\"), billing.as_tool()])\n",
+    );
+    let (doc, text) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    // A description is what the model is told, not what the tool is: the
+    // re-described `ask_billing` is no row. Without tool_name= the SDK
+    // names the tool after the agent's name.
+    assert_eq!(
+        rows(&doc),
+        vec![
+            ("support".into(), "WebSearchTool".into(), "added".into()),
+            ("support".into(), "billing_agent".into(), "added".into()),
+        ]
+    );
+    assert_eq!(
+        row(&doc, "billing_agent")["after"]["object"],
+        json!({"kind": "agent_tool", "class": "as_tool", "agent": "billing", "agent_source": "app/agent.py", "tool_name": "billing_agent"})
+    );
+    let hosted = &row(&doc, "WebSearchTool")["after"]["object"];
+    assert_eq!(hosted["kind"], "hosted_tool");
+    assert_eq!(hosted["arguments"], json!(["search_context_size"]));
+    assert!(
+        text.contains("    agent as a tool (billing at app/agent.py, tool name billing_agent) at app/agent.py:12\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    hosted tool (WebSearchTool; arguments search_context_size; digest "),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_hosted_tools_arguments_are_part_of_it() {
+    let bind = |size: &str| {
+        agent(&format!(
+            "support = Agent(name=\"support\", tools=[lookup, WebSearchTool(search_context_size={size})])\n"
+        ))
+    };
+    let (doc, _) = compare(
+        &[("app/agent.py", &bind("\"low\""))],
+        &[("app/agent.py", &bind("\"high\""))],
+    );
+    assert_eq!(
+        row(&doc, "WebSearchTool")["why"],
+        "The bound object's identity changed (arguments_sha256); authority direction is not established."
+    );
+    // A constant is followed to its value: re-spelling is not a change.
+    let constant = agent(
+        "SIZE = \"low\"\nsupport = Agent(name=\"support\", tools=[lookup, WebSearchTool(search_context_size=SIZE)])\n",
+    );
+    let (doc, _) = compare(
+        &[("app/agent.py", &bind("\"low\""))],
+        &[("app/agent.py", &constant)],
+    );
+    assert_eq!(rows(&doc), vec![]);
+}
+
+#[test]
+fn an_agent_tool_whose_receiver_is_not_an_identified_agent_is_named() {
+    let head = agent(
+        "from .factory import make\n\nhelper = make()\nsupport = Agent(name=\"support\", tools=[lookup, helper.as_tool(tool_name=\"ask\")])\n",
+    );
+    let (doc, _) = compare(
+        &[(
+            "app/agent.py",
+            &agent("support = Agent(name=\"support\", tools=[lookup])\n"),
+        )],
+        &[
+            ("app/agent.py", &head),
+            ("app/factory.py", "def make():\n    return None\n"),
+        ],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        doc["head"]["limits"],
+        json!(["OpenAI Agents SDK agent 'support' at agent.py:14 binds helper.as_tool(...), whose receiver 'helper' is not an agent this reader identifies; its binding graph is incomplete."])
+    );
+}
+
+/// Spec: `agent_settings` (`tool_use_behavior`, `tool_choice`) are facts
+/// on the agent's rows; a setting change alone is a changed row, and a
+/// setting the reader does not recognise claims nothing.
+#[test]
+fn agent_settings_changes_are_changed_rows() {
+    let base = agent("support = Agent(name=\"support\", tools=[lookup])\n");
+    let head = agent(
+        "support = Agent(name=\"support\", tools=[lookup], model_settings=ModelSettings(tool_choice=\"none\"), tool_use_behavior=\"stop_on_first_tool\")\n",
+    );
+    let (doc, text) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "lookup".into(), "changed".into())]
+    );
+    let lookup = row(&doc, "lookup");
+    assert_eq!(
+        lookup["why"],
+        "The agent's settings changed (tool_use_behavior unset → stop_on_first_tool; tool_choice unset → none); what it binds did not; authority direction is not established."
+    );
+    assert_eq!(
+        lookup["after"]["agent_settings"],
+        json!({"tool_use_behavior": "stop_on_first_tool", "tool_choice": "none", "tools_disallowed": true})
+    );
+    assert!(text.contains("    settings: tool_choice none (tools stay declared; this setting disallows their use); tool_use_behavior stop_on_first_tool\n"), "{text}");
+    // An unrecognised setting is shown as such and is no change.
+    let unknown = agent(
+        "CHOICE = pick()\nsupport = Agent(name=\"support\", tools=[lookup], model_settings=ModelSettings(tool_choice=CHOICE))\n",
+    );
+    let (doc, _) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &unknown)]);
+    assert_eq!(rows(&doc), vec![]);
+}
+
+#[test]
+fn a_clone_inherits_settings_but_not_through_a_model_override() {
+    let base = agent(
+        "support = Agent(name=\"support\", tools=[lookup], model_settings=ModelSettings(tool_choice=\"required\"))\n",
+    );
+    let head = format!(
+        "{base}same = support.clone(name=\"same\")\nother = support.clone(name=\"other\", model=\"gpt-5\")\n"
+    );
+    let (doc, _) = compare(&[("app/agent.py", &base)], &[("app/agent.py", &head)]);
+    let rows_json = doc["rows"].as_array().expect("rows");
+    let settings: Vec<(&str, &Value)> = rows_json
+        .iter()
+        .map(|r| {
+            (
+                r["agent"].as_str().unwrap_or_default(),
+                &r["after"]["agent_settings"],
+            )
+        })
+        .collect();
+    assert_eq!(
+        settings,
+        vec![
+            (
+                "other",
+                &json!({"uncertain": [{"setting": "tool_choice", "why": "the model is overridden without model_settings"}]})
+            ),
+            ("same", &json!({"tool_choice": "required"})),
+        ]
+    );
+}
