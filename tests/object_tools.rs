@@ -12,29 +12,18 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{rows, Place, Repo};
+use support::{compare_branches, rows};
 
 const BASE: &str = "import os\nfrom agents import Agent, ModelSettings, WebSearchTool, function_tool\nfrom agents.mcp import MCPServerStdio, MCPServerStreamableHttp, create_static_tool_filter\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\n";
 
 const SEARCH: &str = "search = MCPServerStreamableHttp(\n    name=\"search\",\n    params={\"url\": os.getenv(\"SEARCH_URL\", \"https://search.example.com/mcp?v=1\"), \"headers\": {\"Authorization\": f\"Bearer {os.environ['SEARCH_KEY']}\", \"X-Client\": \"bot\"}},\n    tool_filter=create_static_tool_filter(allowed_tool_names=[\"web_search\"]),\n)\n";
 
-/// Commits `base` then `head` (each the whole of `app/agent.py` plus
-/// extra files), compares with `--scope app`; returns the JSON and text.
+/// `base` and `head` (files besides `app/__init__.py`) compared with
+/// `--scope app`: the JSON and the text.
 fn compare(base: &[(&str, &str)], head: &[(&str, &str)]) -> (Value, String) {
-    let repo = Repo::new();
-    let mut files: Vec<(&str, Option<&str>)> = vec![("app/__init__.py", Some(""))];
-    files.extend(base.iter().map(|(p, c)| (*p, Some(*c))));
-    repo.commit(&files, "base");
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
-    repo.commit(&files, "head");
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    let args = ["--base", "main", "--head", "head", "--scope", "app"];
-    let doc = place.diff_json(&repo, &args);
-    let (code, text, stderr) = place.diff(&repo, &args);
-    assert_eq!(code, 0, "{stderr}");
-    (doc, text)
+    let mut base = base.to_vec();
+    base.push(("app/__init__.py", ""));
+    compare_branches(&base, head, "app")
 }
 
 fn agent(body: &str) -> String {

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{rows, Place, Repo};
+use support::{compare_branches, rows};
 
 const BASE: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[lookup])\n";
 
@@ -15,20 +15,9 @@ fn compare(head: &[(&str, &str)]) -> Value {
     compare_files(&[("app/__init__.py", ""), ("app/agent.py", BASE)], head)
 }
 
-/// Commits `base` on main and `head` on a branch, compares with `--scope app`.
+/// `base` against `head`, compared with `--scope app`.
 fn compare_files(base: &[(&str, &str)], head: &[(&str, &str)]) -> Value {
-    let repo = Repo::new();
-    let files: Vec<(&str, Option<&str>)> = base.iter().map(|(p, c)| (*p, Some(*c))).collect();
-    repo.commit(&files, "base");
-    repo.git(&["checkout", "-q", "-b", "head"]);
-    let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
-    repo.commit(&files, "head");
-    let place = Place::new();
-    let _daemon = place.start_daemon();
-    place.diff_json(
-        &repo,
-        &["--base", "main", "--head", "head", "--scope", "app"],
-    )
+    compare_branches(base, head, "app").0
 }
 
 fn head_gaps(doc: &Value) -> Vec<(Value, Value, String)> {

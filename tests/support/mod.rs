@@ -266,3 +266,26 @@ pub fn rows(doc: &serde_json::Value) -> Vec<(String, String, String)> {
         })
         .collect()
 }
+
+/// Commits `base` on `main` and `head` on a branch `head`, then compares
+/// them with `--scope SCOPE` through a fresh daemon and the client: the
+/// JSON document and the text, from two runs over one cache.
+pub fn compare_branches(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    scope: &str,
+) -> (serde_json::Value, String) {
+    let repo = Repo::new();
+    let files: Vec<(&str, Option<&str>)> = base.iter().map(|(p, c)| (*p, Some(*c))).collect();
+    repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    let files: Vec<(&str, Option<&str>)> = head.iter().map(|(p, c)| (*p, Some(*c))).collect();
+    repo.commit(&files, "head");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let args = ["--base", "main", "--head", "head", "--scope", scope];
+    let doc = place.diff_json(&repo, &args);
+    let (code, text, stderr) = place.diff(&repo, &args);
+    assert_eq!(code, 0, "{stderr}");
+    (doc, text)
+}

@@ -163,6 +163,10 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
         let constructions = openai::agent_constructions(&file.facts, &file.path);
         for (_, clone) in openai::clone_constructions(&file.facts, &file.path, &constructions) {
             readable_clones.insert((file.path.as_str(), clone.line));
+            // A clone is an agent too: a copy of it must be read or named.
+            if let Some(variable) = clone.call.assigned_to.as_deref() {
+                agents.insert((file.path.clone(), variable.to_string()), clone.line);
+            }
         }
     }
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
@@ -265,8 +269,8 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                     ));
                 }
             }
-            // A copy that passes none of the capability fields keeps the
-            // original's, which the original's rows already compare.
+            // Another copy that passes none of the capability fields keeps
+            // the original's, which the original's rows already compare.
             let passes_capabilities = call.keywords.iter().any(|k| {
                 k.name
                     .as_deref()
@@ -274,10 +278,13 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             });
             let read_as_agent = readable_clones.contains(&(file.path.as_str(), call.line));
             let copied = match (&call.callee, call.args.first()) {
-                _ if !passes_capabilities || read_as_agent => None,
+                _ if read_as_agent => None,
+                // A clone the reader does not read (an imported receiver,
+                // past the hop bound) is an agent of its own left unread.
                 (Value::Attribute(parts), _) if parts.len() == 2 && parts[1] == "clone" => {
                     Some(parts[0].clone())
                 }
+                _ if !passes_capabilities => None,
                 (Value::Attribute(parts), Some(Value::Name(object)))
                     if parts.len() == 2
                         && matches!(parts[1].as_str(), "replace" | "copy" | "deepcopy") =>
@@ -489,8 +496,11 @@ impl ModuleReader<'_, '_> {
             })
             .collect();
         self.gaps.extend(inherited_gaps);
-        if clone.call.keyword("tools").is_some() {
-            self.read_tools(identity, clone);
+        if let Some(tools) = clone.call.keyword("tools") {
+            match openai::clone_name_filter(clone.call, &tools.value) {
+                Some(name) => self.read_clone_filter(source, identity, clone, &name),
+                None => self.read_tools(identity, clone),
+            }
         }
         if clone.call.keyword("handoffs").is_some() {
             self.read_handoffs(identity, clone);
@@ -498,6 +508,46 @@ impl ModuleReader<'_, '_> {
         self.read_mcp_servers(identity, clone);
         if clone.call.keywords.iter().any(|k| k.name.is_none()) {
             self.read_unpacking(identity, clone);
+        }
+    }
+
+    /// `clone(tools=[t for t in source.tools if t.name == "read"])`: the
+    /// source's function tool of that name, when the reader established
+    /// one. An object tool's display name is not its runtime name, so a
+    /// filter naming one (or naming nothing established) stays unread.
+    fn read_clone_filter(
+        &mut self,
+        source: &str,
+        identity: &str,
+        clone: &AgentConstruction<'_>,
+        name: &str,
+    ) {
+        let selected: Vec<Binding> = self
+            .graph
+            .bindings
+            .iter()
+            .filter(|b| b.agent_source == self.path && b.agent == source && b.tool == name)
+            .cloned()
+            .collect();
+        match selected.as_slice() {
+            [binding] if matches!(binding.edge, Edge::Tool(_)) => {
+                self.graph.bindings.push(Binding {
+                    agent: identity.to_string(),
+                    binding_location: (self.path.to_string(), clone.line),
+                    ..binding.clone()
+                });
+            }
+            _ => {
+                let reason = format!(
+                    "OpenAI Agents SDK agent {} at {}:{} keeps the tools of {} named {}, which is not a function tool this reader established; its binding graph is incomplete.",
+                    str_repr(identity),
+                    self.path,
+                    clone.line,
+                    str_repr(source),
+                    str_repr(name)
+                );
+                self.agent_gap(identity, reason);
+            }
         }
     }
 

@@ -122,6 +122,27 @@ pub fn unparse(value: &Value) -> String {
                 .collect();
             format!("f{}", str_repr(&body))
         }
+        Value::ListComprehension {
+            element,
+            target,
+            iter,
+            conditions,
+        } => {
+            let mut text = format!(
+                "[{} for {} in {}",
+                unparse(element),
+                unparse(target),
+                unparse(iter)
+            );
+            for condition in conditions {
+                text.push_str(&format!(" if {}", unparse(condition)));
+            }
+            text.push(']');
+            text
+        }
+        Value::Compare { left, op, right } => {
+            format!("{} {op} {}", unparse(left), unparse(right))
+        }
         Value::Other(kind) => format!("<{kind}>"),
     }
 }

@@ -812,6 +812,22 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
                 .collect(),
         ),
         Expr::FString(fstring) => Value::FString(fstring_parts(fstring, next)),
+        Expr::ListComp(comp) if comp.generators.len() == 1 && !comp.generators[0].is_async => {
+            let generator = &comp.generators[0];
+            Value::ListComprehension {
+                element: Box::new(value_of(&comp.elt, next)),
+                target: Box::new(value_of(&generator.target, next)),
+                iter: Box::new(value_of(&generator.iter, next)),
+                conditions: generator.ifs.iter().map(|c| value_of(c, next)).collect(),
+            }
+        }
+        Expr::Compare(compare) if compare.ops.len() == 1 && compare.comparators.len() == 1 => {
+            Value::Compare {
+                left: Box::new(value_of(&compare.left, next)),
+                op: compare.ops[0].as_str().to_string(),
+                right: Box::new(value_of(&compare.comparators[0], next)),
+            }
+        }
         other => Value::Other(kind_name(other).to_string()),
     }
 }

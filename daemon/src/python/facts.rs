@@ -263,6 +263,21 @@ pub enum Value {
     /// An f-string: literal pieces as `Str`, each replacement field as its
     /// expression (conversion and format spec dropped).
     FString(Vec<Value>),
+    /// A list comprehension with one synchronous `for`:
+    /// `[element for target in iter if condition …]`.
+    ListComprehension {
+        element: Box<Value>,
+        target: Box<Value>,
+        iter: Box<Value>,
+        conditions: Vec<Value>,
+    },
+    /// One comparison, `left op right` (`op` as Python spells it: `==`,
+    /// `in`, `is not`…).
+    Compare {
+        left: Box<Value>,
+        op: String,
+        right: Box<Value>,
+    },
     /// Anything else, by its kind (`comprehension`, `binary operation`…).
     Other(String),
 }
