@@ -335,3 +335,148 @@ fn a_monorepo_service_with_outside_imports_and_mcp_servers() {
     // The unchanged server is no row; the filer binds it on both sides.
     assert_eq!(doc["head"]["binding_count"], 3);
 }
+
+const DESK_TOOLS: &str = r#"from agents import function_tool
+
+
+@function_tool
+def lookup_order(order_id: str) -> dict:
+    """Look up an order."""
+    return {"id": order_id}
+
+
+@function_tool
+def refund_order(order_id: str, amount: float) -> str:
+    """Refund part of an order."""
+    return f"refunded {amount} on {order_id}"
+"#;
+
+const DESK_SERVERS: &str = r#"import os
+
+from agents.mcp import MCPServerSse
+
+DOCS_URL = "https://docs.example.com/sse"
+
+docs = MCPServerSse(
+    name="docs",
+    params={"url": DOCS_URL, "headers": {"X-API-Key": os.environ["DOCS_KEY"]}},
+)
+"#;
+
+const DESK_BILLING: &str = r#"from agents import Agent
+
+from ..tools import refund_order
+
+billing = Agent(name="billing", instructions="Refunds only.", tools=[refund_order])
+"#;
+
+const DESK_TRIAGE: &str = r#"from agents import Agent, WebSearchTool
+
+from ..servers import docs
+from ..tools import lookup_order
+from .billing import billing
+
+triage = Agent(
+    name="triage",
+    instructions="Route the customer.",
+    tools=[
+        lookup_order,
+        WebSearchTool(),
+        billing.as_tool(tool_name="ask_billing", tool_description="Ask billing a question."),
+    ],
+    handoffs=[billing],
+    mcp_servers=[docs],
+)
+"#;
+
+const DESK_MAIN: &str = r#"import asyncio
+
+from agents import Agent, Runner
+from agents.mcp import MCPServerStdio
+
+from .crew.triage import triage
+
+
+async def main() -> None:
+    async with MCPServerStdio(params={"command": "uvx", "args": ["mcp-server-fs", "--root", "/srv/desk"]}) as files:
+        ops = Agent(name="ops", instructions="Operate.", mcp_servers=[files], handoffs=[triage])
+        await Runner.run(ops, "start")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"#;
+
+/// A help desk with objects bound beside functions: a hosted tool, an agent
+/// as a tool, an MCP server built in another module and one opened with
+/// `async with` in `main()` (spec "Tools bound as objects"). The reference,
+/// 1.2.0, answers `partial` here with the `billing` row alone: `triage`'s
+/// tools list holds objects, so it is "a dynamic tools expression", and it
+/// reads no MCP server.
+#[test]
+fn a_help_desk_with_servers_hosted_tools_and_agents_as_tools() {
+    let base = [
+        ("desk/__init__.py", ""),
+        ("desk/tools.py", DESK_TOOLS),
+        ("desk/servers.py", DESK_SERVERS),
+        ("desk/crew/__init__.py", ""),
+        ("desk/crew/billing.py", DESK_BILLING),
+        ("desk/crew/triage.py", DESK_TRIAGE),
+        ("desk/main.py", DESK_MAIN),
+    ];
+    let tools = DESK_TOOLS.replace("f\"refunded {amount}", "f\"refunded {amount:.2f}");
+    let servers = DESK_SERVERS.replace(
+        "    params=",
+        "    tool_filter={\"allowed_tool_names\": [\"search_docs\"]},\n    params=",
+    );
+    let triage = DESK_TRIAGE.replace("tool_name=\"ask_billing\"", "tool_name=\"billing_help\"");
+    let main = DESK_MAIN.replace("/srv/desk", "/srv/desk/v2");
+    let head = [
+        ("desk/tools.py", tools.as_str()),
+        ("desk/servers.py", servers.as_str()),
+        ("desk/crew/triage.py", triage.as_str()),
+        ("desk/main.py", main.as_str()),
+    ];
+    let (doc, text) = support::compare_branches(&base, &head, "desk");
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            t("billing", "refund_order", "changed"),
+            t("triage", "ask_billing", "removed"),
+            t("triage", "billing_help", "added"),
+            t("triage", "docs", "changed"),
+            t("ops", "files", "changed"),
+        ]
+    );
+    let why: Vec<&str> = doc["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["why"].as_str())
+        .collect();
+    assert_eq!(
+        why[3],
+        "The bound object's identity changed (tool_filter); authority direction is not established."
+    );
+    assert_eq!(
+        why[4],
+        "The bound object's identity changed (endpoint_sha256); authority direction is not established."
+    );
+    assert!(
+        text.contains("    MCP server (MCPServerSse, sse); host docs.example.com; tool filter [\"search_docs\"]; endpoint digest "),
+        "{text}"
+    );
+    assert!(
+        text.contains("      credential: env DOCS_KEY → header X-API-Key\n"),
+        "{text}"
+    );
+    // The desk's agents: ops in main(), by its literal name.
+    let agents: Vec<&str> = doc["head"]["agents"]
+        .as_array()
+        .expect("agents")
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    assert_eq!(agents, vec!["billing", "triage", "ops"]);
+}
