@@ -394,3 +394,26 @@ fn a_clone_inherits_settings_but_not_through_a_model_override() {
         ]
     );
 }
+
+#[test]
+fn literal_secrets_are_never_printed() {
+    let secret = "tok_live_abcdef0123456789";
+    let head = agent(&format!(
+        "server = MCPServerStdio(params={{\"command\": \"npx\", \"args\": [\"--key\", \"{secret}\"], \"env\": {{\"ADMIN_TOKEN\": \"{secret}\"}}}})\nops = Agent(name=\"ops\", mcp_servers=[server])\n"
+    ));
+    let (doc, text) = compare(&[("app/agent.py", &agent(""))], &[("app/agent.py", &head)]);
+    assert_eq!(
+        rows(&doc),
+        vec![("ops".into(), "server".into(), "added".into())]
+    );
+    assert_eq!(
+        row(&doc, "server")["after"]["object"]["credential_sources"],
+        json!([{"env_entry": "ADMIN_TOKEN", "literal": true}])
+    );
+    assert!(!doc.to_string().contains(secret));
+    assert!(!text.contains(secret), "{text}");
+    assert!(
+        text.contains("      credential: a literal (not printed) → env entry ADMIN_TOKEN\n"),
+        "{text}"
+    );
+}
