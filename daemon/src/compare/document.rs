@@ -268,6 +268,14 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
                     json!([import_path_object(path, def, scope)]),
                 );
             }
+            if binding.construction_sites.len() > 1 {
+                let sites: Vec<String> = binding
+                    .construction_sites
+                    .iter()
+                    .map(|line| format!("{}:{line}", rooted(scope, &binding.agent_source)))
+                    .collect();
+                out.insert("construction_sites".into(), json!(sites));
+            }
             // No `reach` yet: this engine does not read what a tool's code
             // calls, and an empty reach would claim it calls nothing.
             out.insert(
@@ -275,8 +283,12 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
                 json!({"conservative_effect": "write", "status": "unknown", "claims": []}),
             );
         }
-        Edge::Handoff { target_source } => {
-            out.insert("edge_type".into(), json!("handoff"));
+        Edge::Handoff { target_source } | Edge::SubAgent { target_source } => {
+            let edge_type = match &binding.edge {
+                Edge::SubAgent { .. } => "subagent",
+                _ => "handoff",
+            };
+            out.insert("edge_type".into(), json!(edge_type));
             out.insert("target_source".into(), json!(rooted(scope, target_source)));
             let (file, line) = &binding.binding_location;
             out.insert(

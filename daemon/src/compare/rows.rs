@@ -152,7 +152,8 @@ fn same_edge(before: &Binding, after: &Binding) -> bool {
         (Edge::Tool(b), Edge::Tool(a)) => {
             b.interface == a.interface && b.implementation_sha256 == a.implementation_sha256
         }
-        (Edge::Handoff { target_source: b }, Edge::Handoff { target_source: a }) => b == a,
+        (Edge::Handoff { target_source: b }, Edge::Handoff { target_source: a })
+        | (Edge::SubAgent { target_source: b }, Edge::SubAgent { target_source: a }) => b == a,
         (Edge::Object(b), Edge::Object(a)) => b.same_object(a),
         _ => false,
     }
@@ -252,9 +253,9 @@ fn both_present_reasons(
             out.push(UNREADABLE_IMPLEMENTATION.to_string());
         }
     }
-    // A part of an object's identity not read only matters when the two
-    // sides' objects differ: spelled the same and otherwise equal, there is
-    // no change to doubt.
+    // A part of a binding's identity not read (an object's host, a factory
+    // argument) only matters when the two sides differ: spelled the same
+    // and otherwise equal, there is no change to doubt.
     let objects_differ = !same_edge(binding, other);
     let tool_gaps: BTreeSet<String> = side
         .gaps
@@ -263,9 +264,7 @@ fn both_present_reasons(
             gap.tool.as_deref() == Some(tool)
                 && gap.agent.as_deref().is_none_or(|a| a == agent)
                 && gap.source.as_deref().is_none_or(|s| s == file)
-                && (gap.affects == Affects::BindingPresence
-                    || !matches!(binding.edge, Edge::Object(_))
-                    || objects_differ)
+                && (gap.affects == Affects::BindingPresence || objects_differ)
         })
         .map(|gap| gap.reason.clone())
         .collect();
@@ -299,6 +298,7 @@ mod tests {
                 },
             }),
             settings: crate::graph::AgentSettings::UNSET,
+            construction_sites: Vec::new(),
         }
     }
 

@@ -1,8 +1,12 @@
 //! What makes a construction an OpenAI Agents SDK or Google ADK agent, a
 //! tool or a handoff: identity by import, read from `ModuleFacts`. No I/O.
 
+pub mod adk;
 pub mod imports;
 pub mod openai;
 
 /// The `sources[].type` value of an OpenAI Agents SDK module.
 pub const OPENAI_AGENTS_SDK: &str = "openai_agents_sdk";
+
+/// The `sources[].type` value of a Google ADK module.
+pub const GOOGLE_ADK: &str = "google_adk";

@@ -120,7 +120,7 @@ pub fn literal_name(call: &CallFact) -> Option<String> {
 /// enclosing functions and classes, its single assignment target, and the
 /// file; never a line number (spec: `build@agent.py`,
 /// `first.agent@agent.py`, `Helper.self.agent@agent.py`, `Agent@agent.py`).
-fn source_label(facts: &ModuleFacts, call: &CallFact, file: &str) -> String {
+pub fn source_label(facts: &ModuleFacts, call: &CallFact, file: &str) -> String {
     // A class-held attribute is labelled by its class, not the method, so
     // moving the construction between methods keeps its identity.
     let class = facts

@@ -4,12 +4,14 @@ use super::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use super::schema::interface;
 use super::{AgentEntry, AgentSettings, Binding, Edge, Gap, Setting, SideGraph, ToolDefinition};
 use crate::frameworks::openai::{self, AgentConstruction, ListArgument, ListMember};
-use crate::frameworks::OPENAI_AGENTS_SDK;
+use crate::frameworks::{adk, GOOGLE_ADK, OPENAI_AGENTS_SDK};
 use crate::pyrepr::{str_repr, tuple_repr};
 use crate::python::{BindingKind, ModuleFacts, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+mod adk_factories;
+mod adk_members;
 mod object_members;
 use object_members::{Built, ObjectList, ReadObject};
 
@@ -75,12 +77,27 @@ pub fn build_side(input: SideInput) -> SideGraph {
             ));
             continue;
         }
+        if adk::is_adk_source(&file.facts) {
+            graph
+                .sources
+                .push((GOOGLE_ADK.to_string(), file.path.clone()));
+            ModuleReader {
+                framework: Framework::Adk,
+                path: &file.path,
+                facts: &file.facts,
+                modules: &modules,
+                graph: &mut graph,
+                gaps: &mut gaps,
+            }
+            .read_adk();
+        }
         if openai::is_sdk_source(&file.facts) {
             graph
                 .sources
                 .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
             duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
             ModuleReader {
+                framework: Framework::OpenAi,
                 path: &file.path,
                 facts: &file.facts,
                 modules: &modules,
@@ -132,26 +149,53 @@ fn list_line(construction: &AgentConstruction<'_>, field: &str) -> u32 {
 
 /// The capability fields of an SDK agent: a write to one after
 /// construction changes what the agent binds.
-const CAPABILITY_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers"];
+const CAPABILITY_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
 
 /// Constructions this reader does not follow, each a named limit so that
 /// silence never hides them: capabilities changed after construction,
 /// subclasses of `Agent`, and copies of an agent.
 fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut BTreeSet<Gap>) {
-    // Agent identities assigned to a plain variable, by (module, variable).
-    let mut agents: BTreeMap<(String, String), u32> = BTreeMap::new();
-    let mut subclasses: BTreeMap<(String, String), u32> = BTreeMap::new();
+    // Agents assigned to a plain variable, by (module, variable): the
+    // construction's line, the agent's identity and how messages name it.
+    let mut agents: BTreeMap<(String, String), (u32, String, &str)> = BTreeMap::new();
+    let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
         for construction in openai::agent_constructions(&file.facts, &file.path) {
             if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
                 agents.insert(
                     (file.path.clone(), construction.identity.clone()),
-                    construction.line,
+                    (
+                        construction.line,
+                        construction.identity.clone(),
+                        "OpenAI Agents SDK agent",
+                    ),
+                );
+            }
+        }
+        for construction in adk::agent_constructions(&file.facts) {
+            let variable = construction
+                .call
+                .assigned_to
+                .as_deref()
+                .filter(|v| !v.contains('.'));
+            if let (Some(variable), Some(name)) = (variable, &construction.name) {
+                agents.insert(
+                    (file.path.clone(), variable.to_string()),
+                    (construction.line, name.clone(), "Google ADK agent"),
                 );
             }
         }
         for class in openai::agent_subclasses(&file.facts) {
-            subclasses.insert((file.path.clone(), class.name.clone()), class.line);
+            subclasses.insert(
+                (file.path.clone(), class.name.clone()),
+                (class.line, Framework::OpenAi),
+            );
+        }
+        for class in adk::agent_subclasses(&file.facts) {
+            subclasses.insert(
+                (file.path.clone(), class.name.clone()),
+                (class.line, Framework::Adk),
+            );
         }
     }
     // Clones the SDK reader reads as agents of their own.
@@ -165,7 +209,14 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             readable_clones.insert((file.path.as_str(), clone.line));
             // A clone is an agent too: a copy of it must be read or named.
             if let Some(variable) = clone.call.assigned_to.as_deref() {
-                agents.insert((file.path.clone(), variable.to_string()), clone.line);
+                agents.insert(
+                    (file.path.clone(), variable.to_string()),
+                    (
+                        clone.line,
+                        clone.identity.clone(),
+                        "OpenAI Agents SDK agent",
+                    ),
+                );
             }
         }
     }
@@ -227,13 +278,13 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                 [name] => Some(origin(name, &store.scope)),
                 _ => None,
             };
-            match target.and_then(|t| agents.get(&t).map(|line| (t, *line))) {
-                Some(((agent_path, agent), line)) => {
+            match target.and_then(|t| agents.get(&t).map(|known| (t.0, known.clone()))) {
+                Some((agent_path, (line, agent, label))) => {
                     gaps.insert(Gap::agent(
                         &agent_path,
                         &agent,
                         format!(
-                            "OpenAI Agents SDK agent {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
+                            "{label} {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
                             str_repr(&agent),
                             file.path,
                             store.line,
@@ -259,14 +310,26 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             };
             if let Value::Name(name) = callee {
                 let (class_path, class) = origin(name, &call.scope);
-                if let Some(line) = subclasses.get(&(class_path.clone(), class.clone())) {
-                    gaps.insert(Gap::file(
-                        &file.path,
-                        format!(
-                            "{} uses {class}, an OpenAI Agents SDK agent subclass defined at {class_path}:{line}; agents built from it are not read.",
-                            file.path
-                        ),
-                    ));
+                match subclasses.get(&(class_path.clone(), class.clone())) {
+                    Some((line, Framework::OpenAi)) => {
+                        gaps.insert(Gap::file(
+                            &file.path,
+                            format!(
+                                "{} uses {class}, an OpenAI Agents SDK agent subclass defined at {class_path}:{line}; agents built from it are not read.",
+                                file.path
+                            ),
+                        ));
+                    }
+                    Some((line, Framework::Adk)) => {
+                        gaps.insert(Gap::file(
+                            &file.path,
+                            format!(
+                                "Google ADK agent class {} at {class_path}:{line} derives from an agent class; agents built from it are not read.",
+                                str_repr(&class)
+                            ),
+                        ));
+                    }
+                    None => {}
                 }
             }
             // Another copy that passes none of the capability fields keeps
@@ -361,7 +424,16 @@ fn duplicate_tool_definitions(path: &str, facts: &ModuleFacts, gaps: &mut BTreeS
 }
 
 /// Reads the SDK agents of one module into the graph.
+/// Which framework's constructions a pass of the reader reads: its
+/// messages name the framework, and only the SDK requires `@function_tool`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Framework {
+    OpenAi,
+    Adk,
+}
+
 struct ModuleReader<'a, 'm> {
+    framework: Framework,
     path: &'a str,
     facts: &'a ModuleFacts,
     modules: &'a ModuleSet<'m>,
@@ -539,10 +611,8 @@ impl ModuleReader<'_, '_> {
             }
             _ => {
                 let reason = format!(
-                    "OpenAI Agents SDK agent {} at {}:{} keeps the tools of {} named {}, which is not a function tool this reader established; its binding graph is incomplete.",
-                    str_repr(identity),
-                    self.path,
-                    clone.line,
+                    "{} keeps the tools of {} named {}, which is not a function tool this reader established; its binding graph is incomplete.",
+                        self.who(identity, clone.line),
                     str_repr(source),
                     str_repr(name)
                 );
@@ -614,6 +684,33 @@ impl ModuleReader<'_, '_> {
                     .filter(|b| common.contains(&(b.tool_key.clone(), format!("{:?}", b.edge))));
                 self.graph.bindings.extend(kept);
             }
+        }
+    }
+
+    /// A call that wraps a function as a tool, as this framework spells it
+    /// (`function_tool(f)`, `FunctionTool(func=f)`).
+    fn wrapper_call<'v>(
+        &self,
+        facts: &ModuleFacts,
+        value: &'v Value,
+        scope: &str,
+    ) -> Option<openai::FunctionToolCall<'v>> {
+        match self.framework {
+            Framework::OpenAi => openai::function_tool_call(facts, value, scope),
+            Framework::Adk => adk::function_wrapper_call(facts, value, scope),
+        }
+    }
+
+    /// How a message names an agent: the SDK reader's form carries the
+    /// construction's place; the ADK reader's is the reference's.
+    fn who(&self, agent: &str, line: u32) -> String {
+        match self.framework {
+            Framework::OpenAi => format!(
+                "OpenAI Agents SDK agent {} at {}:{line}",
+                str_repr(agent),
+                self.path
+            ),
+            Framework::Adk => format!("Google ADK agent {}", str_repr(agent)),
         }
     }
 
@@ -726,10 +823,8 @@ impl ModuleReader<'_, '_> {
                     self.path,
                     agent,
                     format!(
-                        "OpenAI Agents SDK agent {} at {}:{} binds two different functions named {} ({}); the model sees one tool name for both, so neither is resolved.",
-                        str_repr(agent),
-                        self.path,
-                        construction.line,
+                        "{} binds two different functions named {} ({}); the model sees one tool name for both, so neither is resolved.",
+                        self.who(agent, construction.line),
                         str_repr(&tool),
                                                 places.join(" and ")
                     ),
@@ -751,6 +846,7 @@ impl ModuleReader<'_, '_> {
                 binding_location: (self.path.to_string(), construction.line),
                 edge: Edge::Tool(first.definition),
                 settings: AgentSettings::UNSET,
+                construction_sites: Vec::new(),
             });
         }
     }
@@ -758,9 +854,8 @@ impl ModuleReader<'_, '_> {
     /// An object member that is recognised but cannot be bound.
     fn object_limit(&self, agent: &str, line: u32, why: &str) -> String {
         format!(
-            "OpenAI Agents SDK agent {} at {}:{line} {why}; its binding graph is incomplete.",
-            str_repr(agent),
-            self.path
+            "{} {why}; its binding graph is incomplete.",
+            self.who(agent, line)
         )
     }
 
@@ -793,20 +888,28 @@ impl ModuleReader<'_, '_> {
     }
 
     fn dynamic(&self, agent: &str, line: u32, list: &str) -> String {
-        format!(
-            "OpenAI Agents SDK agent {} at {}:{line} uses a dynamic {list} expression; its binding graph is incomplete.",
-            str_repr(agent),
-            self.path
-        )
+        match self.framework {
+            Framework::OpenAi => format!(
+                "{} uses a dynamic {list} expression; its binding graph is incomplete.",
+                self.who(agent, line)
+            ),
+            Framework::Adk => format!(
+                "{} uses a dynamic {list} expression.",
+                self.who(agent, line)
+            ),
+        }
     }
 
     /// The spec's form: the reader's warning, then "Not resolved because …"
     /// (the reference, 1.2.0, joins them with a colon instead).
     fn unresolved(&self, agent: &str, line: u32, reference: &str, why: &str) -> String {
+        let verb = match self.framework {
+            Framework::OpenAi => "binds",
+            Framework::Adk => "references",
+        };
         format!(
-            "OpenAI Agents SDK agent {} at {}:{line} binds unresolved tool {}. Not resolved because {why}.",
-            str_repr(agent),
-            self.path,
+            "{} {verb} unresolved tool {}. Not resolved because {why}.",
+            self.who(agent, line),
             str_repr(reference)
         )
     }
@@ -853,7 +956,7 @@ impl ModuleReader<'_, '_> {
                     .find(|b| b.name == *name && b.line == *line)?
                     .value
                     .as_ref()?;
-                openai::function_tool_call(facts, value, "")
+                self.wrapper_call(facts, value, "")
             });
             if let Some(wrapper) = wrapper {
                 let (path, name, line) = (*path, name.clone(), *line);
@@ -910,7 +1013,11 @@ impl ModuleReader<'_, '_> {
             }
         };
         let def_facts = self.modules.facts(def_path)?;
-        let decorated = openai::function_tool_name(def_facts, function);
+        // An ADK tool is any function; the SDK's must carry @function_tool.
+        let decorated = match self.framework {
+            Framework::OpenAi => openai::function_tool_name(def_facts, function),
+            Framework::Adk => Some(function.name.clone()),
+        };
         let tool = match &wrap {
             Some(wrap) => Some(
                 wrap.name_override
@@ -952,10 +1059,8 @@ impl ModuleReader<'_, '_> {
                     self.path,
                     agent,
                     format!(
-                        "OpenAI Agents SDK agent {} at {}:{} binds {} ({def_path}:{}), but {first}; the definition read for it is not established as the one bound.",
-                        str_repr(agent),
-                        self.path,
-                        construction.line,
+                        "{} binds {} ({def_path}:{}), but {first}; the definition read for it is not established as the one bound.",
+                        self.who(agent, construction.line),
                         str_repr(&tool),
                         function.line
                     ),
@@ -1065,16 +1170,17 @@ impl ModuleReader<'_, '_> {
                     tool_key: format!("handoff:{path}:{name}"),
                     tool: name,
                     binding_location: (self.path.to_string(), construction.line),
-                    edge: Edge::Handoff { target_source: path.to_string() },
+                    edge: Edge::Handoff {
+                        target_source: path.to_string(),
+                    },
                     settings: AgentSettings::UNSET,
+                    construction_sites: Vec::new(),
                 }),
                 Err(why) => self.agent_gap(
                     agent,
                     format!(
-                        "OpenAI Agents SDK agent {} at {}:{} hands off to unresolved agent {}. Not resolved because {why}.",
-                        str_repr(agent),
-                        self.path,
-                        construction.line,
+                        "{} hands off to unresolved agent {}. Not resolved because {why}.",
+                        self.who(agent, construction.line),
                         str_repr(&spelled)
                     ),
                 ),
@@ -1197,9 +1303,8 @@ impl ModuleReader<'_, '_> {
 
     fn unread_list(&self, agent: &str, line: u32, list: &str, why: &str) -> String {
         format!(
-            "OpenAI Agents SDK agent {} at {}:{line} has a {list} list it does not read; its binding graph is incomplete. Not read: {why}.",
-            str_repr(agent),
-            self.path
+            "{} has a {list} list it does not read; its binding graph is incomplete. Not read: {why}.",
+            self.who(agent, line)
         )
     }
 
@@ -1223,10 +1328,8 @@ impl ModuleReader<'_, '_> {
             self.agent_gap(
                 agent,
                 format!(
-                    "OpenAI Agents SDK agent {} at {}:{} passes {what}, which can carry tools or handoffs; its binding graph is incomplete.",
-                    str_repr(agent),
-                    self.path,
-                    construction.line
+                    "{} passes {what}, which can carry tools or handoffs; its binding graph is incomplete.",
+                        self.who(agent, construction.line),
                 ),
             );
         }

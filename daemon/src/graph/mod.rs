@@ -125,12 +125,19 @@ pub struct Binding {
     /// How the agent may use what it binds (`tool_use_behavior`,
     /// `tool_choice`): part of every binding's meaning.
     pub settings: AgentSettings,
+    /// Lines (in `agent_source`) of every construction of a name built at
+    /// several sites that lists this binding; empty for a single site.
+    pub construction_sites: Vec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Edge {
     Tool(ToolDefinition),
     Handoff {
+        target_source: String,
+    },
+    /// A Google ADK `sub_agents=` member.
+    SubAgent {
         target_source: String,
     },
     /// A capability bound as an object: an MCP server, an agent as a tool,

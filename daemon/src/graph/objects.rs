@@ -248,80 +248,7 @@ impl ObjectSite<'_, '_> {
         }
         let params = keyword("params").or(args.first());
         match params.and_then(|p| self.entries(p, 0)) {
-            Some(entries) => {
-                let mut endpoint = Vec::new();
-                for (key, value) in &entries {
-                    match key.as_str() {
-                        "url" => match self.text(value, 0) {
-                            Some(pieces) => {
-                                identity.host = host_of(&pieces);
-                                if identity.host.is_none() {
-                                    unread.push(part("host", value));
-                                }
-                                identity.credentials.extend(query_credentials(&pieces));
-                                endpoint.push(format!("url={}", canonical_pieces(&pieces)));
-                            }
-                            None => unread.push(part("host", value)),
-                        },
-                        "command" => match self.text(value, 0) {
-                            Some(pieces) => {
-                                identity.command = Some(command_name(&pieces));
-                                endpoint.push(format!("command={}", canonical_pieces(&pieces)));
-                            }
-                            None => unread.push(part("command", value)),
-                        },
-                        "args" | "cwd" => match self.canonical(value, 0) {
-                            Some(text) => endpoint.push(format!("{key}={text}")),
-                            None => unread.push(part(&format!("command {key}"), value)),
-                        },
-                        "headers" | "env" => {
-                            let target = if key == "headers" {
-                                "header"
-                            } else {
-                                "env_entry"
-                            };
-                            match self.entries(value, 0) {
-                                Some(inner) => {
-                                    for (name, value) in &inner {
-                                        if is_secret_name(name) {
-                                            match self.text(value, 0) {
-                                                Some(pieces) => {
-                                                    let env = env_names(&pieces);
-                                                    endpoint.push(format!(
-                                                        "{target} {name}=env:{}",
-                                                        env.join(",")
-                                                    ));
-                                                    identity.credentials.push(Credential {
-                                                        target: target.to_string(),
-                                                        name: name.clone(),
-                                                        literal: env.is_empty(),
-                                                        env,
-                                                    });
-                                                }
-                                                None => unread
-                                                    .push(part(&format!("{target} {name}"), value)),
-                                            }
-                                        } else {
-                                            match self.canonical(value, 0) {
-                                                Some(text) => {
-                                                    endpoint.push(format!("{target} {name}={text}"))
-                                                }
-                                                None => unread
-                                                    .push(part(&format!("{target} {name}"), value)),
-                                            }
-                                        }
-                                    }
-                                }
-                                None => unread.push(part(key, value)),
-                            }
-                        }
-                        // Timeouts, encodings: how it is called, not what.
-                        _ => {}
-                    }
-                }
-                endpoint.sort();
-                identity.endpoint_sha256 = Some(digest(&endpoint));
-            }
+            Some(entries) => self.endpoint(&entries, &mut identity, &mut unread),
             None => match params {
                 Some(value) => unread.push(part("params", value)),
                 None => unread.push(UnreadPart {
@@ -345,6 +272,196 @@ impl ObjectSite<'_, '_> {
             unread,
             built_at: (String::new(), 0),
             description: None,
+        }
+    }
+
+    /// Reads a server's connection entries (`url`, `headers`, `command`,
+    /// `args`, `env`, `cwd`) into its host or command, credentials by name
+    /// and endpoint digest.
+    fn endpoint(
+        &self,
+        entries: &[(String, &Value)],
+        identity: &mut ObjectIdentity,
+        unread: &mut Vec<UnreadPart>,
+    ) {
+        let mut endpoint = Vec::new();
+        for (key, value) in entries.iter() {
+            match key.as_str() {
+                "url" => match self.text(value, 0) {
+                    Some(pieces) => {
+                        identity.host = host_of(&pieces);
+                        if identity.host.is_none() {
+                            unread.push(part("host", value));
+                        }
+                        identity.credentials.extend(query_credentials(&pieces));
+                        endpoint.push(format!("url={}", canonical_pieces(&pieces)));
+                    }
+                    None => unread.push(part("host", value)),
+                },
+                "command" => match self.text(value, 0) {
+                    Some(pieces) => {
+                        identity.command = Some(command_name(&pieces));
+                        endpoint.push(format!("command={}", canonical_pieces(&pieces)));
+                    }
+                    None => unread.push(part("command", value)),
+                },
+                "args" | "cwd" => match self.canonical(value, 0) {
+                    Some(text) => endpoint.push(format!("{key}={text}")),
+                    None => unread.push(part(&format!("command {key}"), value)),
+                },
+                "headers" | "env" => {
+                    let target = if key == "headers" {
+                        "header"
+                    } else {
+                        "env_entry"
+                    };
+                    match self.entries(value, 0) {
+                        Some(inner) => {
+                            for (name, value) in &inner {
+                                if is_secret_name(name) {
+                                    match self.text(value, 0) {
+                                        Some(pieces) => {
+                                            let env = env_names(&pieces);
+                                            endpoint.push(format!(
+                                                "{target} {name}=env:{}",
+                                                env.join(",")
+                                            ));
+                                            identity.credentials.push(Credential {
+                                                target: target.to_string(),
+                                                name: name.clone(),
+                                                literal: env.is_empty(),
+                                                env,
+                                            });
+                                        }
+                                        None => {
+                                            unread.push(part(&format!("{target} {name}"), value))
+                                        }
+                                    }
+                                } else {
+                                    match self.canonical(value, 0) {
+                                        Some(text) => {
+                                            endpoint.push(format!("{target} {name}={text}"))
+                                        }
+                                        None => {
+                                            unread.push(part(&format!("{target} {name}"), value))
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        None => unread.push(part(key, value)),
+                    }
+                }
+                // Timeouts, encodings: how it is called, not what.
+                _ => {}
+            }
+        }
+        endpoint.sort();
+        identity.endpoint_sha256 = Some(digest(&endpoint));
+    }
+
+    /// Reads an ADK `McpToolset(connection_params=…, tool_filter=[…])`: the
+    /// connection class gives the transport, its arguments the endpoint.
+    pub fn adk_toolset(
+        &self,
+        class: &str,
+        args: &[Value],
+        keywords: &[(Option<String>, Value)],
+    ) -> ObjectTool {
+        let keyword = |name: &str| {
+            keywords
+                .iter()
+                .find(|(k, _)| k.as_deref() == Some(name))
+                .map(|(_, v)| v)
+        };
+        let mut identity = ObjectIdentity {
+            kind: Some(ObjectKind::McpServer),
+            class: class.to_string(),
+            ..ObjectIdentity::default()
+        };
+        let mut unread = Vec::new();
+        if keywords.iter().any(|(k, _)| k.is_none()) {
+            unread.push(UnreadPart {
+                part: "arguments".into(),
+                spelled: "**".into(),
+            });
+        }
+        let connection = keyword("connection_params").or(args.first());
+        match connection.and_then(|c| self.connection(c)) {
+            Some((transport, entries)) => {
+                identity.transport = Some(transport.to_string());
+                self.endpoint(&entries, &mut identity, &mut unread);
+            }
+            None => unread.push(match connection {
+                Some(value) => part("connection", value),
+                None => UnreadPart {
+                    part: "connection".into(),
+                    spelled: String::new(),
+                },
+            }),
+        }
+        match keyword("tool_filter") {
+            None | Some(Value::None) => {}
+            Some(value) => match self.string_list(value) {
+                Some(names) => {
+                    identity.tool_filter = Some(ToolFilter {
+                        allowed: Some(names),
+                        blocked: None,
+                    })
+                }
+                None => unread.push(part("tool filter", value)),
+            },
+        }
+        identity
+            .credentials
+            .sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
+        ObjectTool {
+            identity,
+            unread,
+            built_at: (String::new(), 0),
+            description: None,
+        }
+    }
+
+    /// An ADK connection: `SseConnectionParams(url=…, headers=…)`,
+    /// `StreamableHTTPConnectionParams(…)`, `StdioConnectionParams(server_params=…)`
+    /// or a bare `StdioServerParameters(command=…, args=…)`.
+    fn connection<'v>(
+        &'v self,
+        value: &'v Value,
+    ) -> Option<(&'static str, Vec<(String, &'v Value)>)> {
+        let Value::Call {
+            callee, keywords, ..
+        } = self.follow(value, 0)?
+        else {
+            return None;
+        };
+        let named = |keywords: &'v [(Option<String>, Value)]| -> Option<Vec<(String, &'v Value)>> {
+            keywords
+                .iter()
+                .map(|(k, v)| Some((k.clone()?, v)))
+                .collect()
+        };
+        if crate::frameworks::adk::is_stdio_server_parameters(self.facts, callee, &self.scope) {
+            return Some(("stdio", named(keywords)?));
+        }
+        match crate::frameworks::adk::adk_value(self.facts, callee, &self.scope)? {
+            crate::frameworks::adk::AdkName::Connection {
+                transport: "stdio", ..
+            } => {
+                let server = keywords
+                    .iter()
+                    .find(|(k, _)| k.as_deref() == Some("server_params"))
+                    .map(|(_, v)| v)?;
+                match self.connection(server)? {
+                    ("stdio", entries) => Some(("stdio", entries)),
+                    _ => None,
+                }
+            }
+            crate::frameworks::adk::AdkName::Connection { transport, .. } => {
+                Some((transport, named(keywords)?))
+            }
+            _ => None,
         }
     }
 
@@ -500,7 +617,7 @@ impl ObjectSite<'_, '_> {
 
     /// A literal value's canonical text (for a digest), following names to
     /// their one constant binding; `None` when any part is not a literal.
-    fn canonical(&self, value: &Value, hops: usize) -> Option<String> {
+    pub fn canonical(&self, value: &Value, hops: usize) -> Option<String> {
         if hops > MAX_VALUE_HOPS {
             return None;
         }

@@ -276,6 +276,9 @@ impl Collector<'_> {
             locals,
             nonlocals: Vec::new(),
             globals: Vec::new(),
+            returns_found: Vec::new(),
+            ends_with_return: matches!(def.body.last(), Some(Stmt::Return(_))),
+            is_generator: false,
         };
         self.facts.functions.push(fact);
         self.facts.functions.len() - 1
@@ -554,6 +557,17 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.scopes.pop();
             }
             Stmt::ClassDef(class) => self.visit_class(class),
+            Stmt::Return(ret) => {
+                let fact = ReturnFact {
+                    line: self.line_of(ret),
+                    value: ret.value.as_deref().map(|v| value_of(v, 0)),
+                    conditional: self.conditional(),
+                };
+                if let Some(function) = self.current_function() {
+                    function.returns_found.push(fact);
+                }
+                visitor::walk_stmt(self, stmt);
+            }
             Stmt::Import(import) => {
                 for alias in &import.names {
                     self.record_import(alias.name.id.as_str(), 0, alias, false);
@@ -656,6 +670,11 @@ impl<'a> Visitor<'a> for Collector<'_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        if matches!(expr, Expr::Yield(_) | Expr::YieldFrom(_)) {
+            if let Some(function) = self.current_function() {
+                function.is_generator = true;
+            }
+        }
         if let Expr::Call(call) = expr {
             self.record_setattr(call);
             self.record_mutating_call(call);
@@ -707,28 +726,33 @@ fn target_spelling(target: &Expr) -> Option<String> {
 
 fn parameters(parameters: &ast::Parameters) -> Vec<ParamFact> {
     let mut params = Vec::new();
-    let mut push = |p: &ast::Parameter, kind: ParamKind, has_default: bool| {
+    let mut push = |p: &ast::Parameter, kind: ParamKind, default: Option<&Expr>| {
         params.push(ParamFact {
             name: p.name.id.to_string(),
             kind,
             annotation: p.annotation.as_deref().map(|a| value_of(a, 0)),
-            has_default,
+            has_default: default.is_some(),
+            default: default.map(|d| value_of(d, 0)),
         });
     };
     for p in &parameters.posonlyargs {
-        push(&p.parameter, ParamKind::PositionalOnly, p.default.is_some());
+        push(
+            &p.parameter,
+            ParamKind::PositionalOnly,
+            p.default.as_deref(),
+        );
     }
     for p in &parameters.args {
-        push(&p.parameter, ParamKind::Normal, p.default.is_some());
+        push(&p.parameter, ParamKind::Normal, p.default.as_deref());
     }
     if let Some(p) = &parameters.vararg {
-        push(p, ParamKind::VarPositional, false);
+        push(p, ParamKind::VarPositional, None);
     }
     for p in &parameters.kwonlyargs {
-        push(&p.parameter, ParamKind::KeywordOnly, p.default.is_some());
+        push(&p.parameter, ParamKind::KeywordOnly, p.default.as_deref());
     }
     if let Some(p) = &parameters.kwarg {
-        push(p, ParamKind::VarKeyword, false);
+        push(p, ParamKind::VarKeyword, None);
     }
     params
 }

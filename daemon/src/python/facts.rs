@@ -142,6 +142,17 @@ pub struct ParamFact {
     pub kind: ParamKind,
     pub annotation: Option<Value>,
     pub has_default: bool,
+    /// The default value's expression.
+    pub default: Option<Value>,
+}
+
+/// One `return` in a function's own body (not a nested definition's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReturnFact {
+    pub line: u32,
+    pub value: Option<Value>,
+    /// Inside an `if`/`try`/loop/`with` of the function.
+    pub conditional: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -164,6 +175,12 @@ pub struct FunctionFact {
     pub nonlocals: Vec<String>,
     /// Names declared `global` in the body.
     pub globals: Vec<String>,
+    /// Every `return` of the body, in source order.
+    pub returns_found: Vec<ReturnFact>,
+    /// The body's last statement is a `return`.
+    pub ends_with_return: bool,
+    /// The body yields: a generator.
+    pub is_generator: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -44,6 +44,27 @@ impl<'v> Built<'v> {
     }
 }
 
+impl<'v> Built<'v> {
+    pub(super) fn call(&self) -> &'v Value {
+        self.call
+    }
+    pub(super) fn facts(&self) -> &'v ModuleFacts {
+        self.facts
+    }
+    pub(super) fn scope(&self) -> &str {
+        &self.scope
+    }
+    pub(super) fn path(&self) -> &str {
+        &self.path
+    }
+    pub(super) fn line(&self) -> u32 {
+        self.line
+    }
+    pub(super) fn variable(&self) -> Option<&str> {
+        self.variable.as_deref()
+    }
+}
+
 /// An object read for one agent, with the name its row goes by.
 pub(super) struct ReadObject {
     pub name: String,
@@ -283,10 +304,8 @@ impl<'r> ModuleReader<'r, '_> {
                     self.path,
                     agent,
                     format!(
-                        "OpenAI Agents SDK agent {} at {}:{} binds more than one tool named {}; the model sees one tool name for them, so none is resolved.",
-                        str_repr(agent),
-                        self.path,
-                        construction.line,
+                        "{} binds more than one tool named {}; the model sees one tool name for them, so none is resolved.",
+                        self.who(agent, construction.line),
                         str_repr(&name)
                     ),
                 );
@@ -308,10 +327,8 @@ impl<'r> ModuleReader<'r, '_> {
                         self.path,
                         agent,
                         format!(
-                            "OpenAI Agents SDK agent {} at {}:{} binds {what} {}, whose {part} is not read ({spelled}); a change to it is not established.",
-                            str_repr(agent),
-                            self.path,
-                            construction.line,
+                            "{} binds {what} {}, whose {part} is not read ({spelled}); a change to it is not established.",
+                        self.who(agent, construction.line),
                             str_repr(&name)
                         ),
                     )
@@ -325,6 +342,7 @@ impl<'r> ModuleReader<'r, '_> {
                 binding_location: (self.path.to_string(), line),
                 edge: Edge::Object(object),
                 settings: crate::graph::AgentSettings::UNSET,
+                construction_sites: Vec::new(),
             });
         }
     }

@@ -1,0 +1,262 @@
+//! The Google ADK reader's recognition: which calls construct an ADK agent,
+//! which calls wrap a function as a tool, which objects are toolsets, agent
+//! tools or built-ins. Identity is by import: a name is ADK's only when the
+//! module binds it by an absolute import from the `google.adk` package (a
+//! vendored `google/adk` package in the repository is checked by the graph,
+//! which knows the tree).
+
+use super::imports::imported_name;
+use super::openai::FunctionToolCall;
+use crate::python::{CallFact, ModuleFacts, Value};
+
+const ADK_PACKAGE: &str = "google.adk";
+
+/// An ADK class or value, by what the reader does with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdkName {
+    /// `Agent` / `LlmAgent`: binds `tools=` and `sub_agents=`.
+    LlmAgent,
+    /// `SequentialAgent`, `ParallelAgent`, `LoopAgent`: binds `sub_agents=`.
+    WorkflowAgent(&'static str),
+    /// `RemoteA2aAgent`: an agent served elsewhere.
+    RemoteAgent,
+    /// `FunctionTool` / `LongRunningFunctionTool`: wraps a function.
+    FunctionWrapper(&'static str),
+    /// `AgentTool(agent=…)`.
+    AgentTool,
+    /// `McpToolset` / `MCPToolset`.
+    Toolset(&'static str),
+    /// A connection-parameters class and the transport it speaks.
+    Connection {
+        class: &'static str,
+        transport: &'static str,
+    },
+    /// `google_search`, `built_in_code_execution`, `load_memory`.
+    BuiltIn(&'static str),
+}
+
+const NAMES: &[(&str, AdkName)] = &[
+    ("Agent", AdkName::LlmAgent),
+    ("LlmAgent", AdkName::LlmAgent),
+    ("SequentialAgent", AdkName::WorkflowAgent("SequentialAgent")),
+    ("ParallelAgent", AdkName::WorkflowAgent("ParallelAgent")),
+    ("LoopAgent", AdkName::WorkflowAgent("LoopAgent")),
+    ("RemoteA2aAgent", AdkName::RemoteAgent),
+    ("FunctionTool", AdkName::FunctionWrapper("FunctionTool")),
+    (
+        "LongRunningFunctionTool",
+        AdkName::FunctionWrapper("LongRunningFunctionTool"),
+    ),
+    ("AgentTool", AdkName::AgentTool),
+    ("McpToolset", AdkName::Toolset("McpToolset")),
+    ("MCPToolset", AdkName::Toolset("MCPToolset")),
+    (
+        "StdioConnectionParams",
+        AdkName::Connection {
+            class: "StdioConnectionParams",
+            transport: "stdio",
+        },
+    ),
+    (
+        "SseConnectionParams",
+        AdkName::Connection {
+            class: "SseConnectionParams",
+            transport: "sse",
+        },
+    ),
+    (
+        "SseServerParams",
+        AdkName::Connection {
+            class: "SseServerParams",
+            transport: "sse",
+        },
+    ),
+    (
+        "StreamableHTTPConnectionParams",
+        AdkName::Connection {
+            class: "StreamableHTTPConnectionParams",
+            transport: "streamable_http",
+        },
+    ),
+    ("google_search", AdkName::BuiltIn("google_search")),
+    (
+        "built_in_code_execution",
+        AdkName::BuiltIn("built_in_code_execution"),
+    ),
+    ("load_memory", AdkName::BuiltIn("load_memory")),
+];
+
+/// What an absolute dotted name is in ADK, if anything: a member of the
+/// `google.adk` package (at any module depth) with one of the known names.
+pub fn adk_name(absolute: &str) -> Option<AdkName> {
+    let rest = absolute.strip_prefix(ADK_PACKAGE)?.strip_prefix('.')?;
+    let last = rest.rsplit('.').next()?;
+    NAMES
+        .iter()
+        .find(|(name, _)| *name == last)
+        .map(|(_, kind)| *kind)
+}
+
+/// What a name or callee spelled in `scope` is in ADK.
+pub fn adk_value(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<AdkName> {
+    adk_name(&imported_name(facts, value, scope)?)
+}
+
+/// Whether the module imports ADK at all (a `sources[]` entry).
+pub fn is_adk_source(facts: &ModuleFacts) -> bool {
+    facts.imports.iter().any(|import| {
+        import.level == 0
+            && (import.module == ADK_PACKAGE || import.module.starts_with("google.adk."))
+    })
+}
+
+/// `mcp.StdioServerParameters(command=…, args=…)`, the MCP package's own
+/// parameters class that ADK's stdio connection wraps.
+pub fn is_stdio_server_parameters(facts: &ModuleFacts, callee: &Value, scope: &str) -> bool {
+    imported_name(facts, callee, scope).is_some_and(|name| {
+        name.rsplit('.').next() == Some("StdioServerParameters")
+            && (name.starts_with("mcp.") || name.starts_with("google.adk."))
+    })
+}
+
+/// `FunctionTool(func=f)`, `FunctionTool(f)`, `LongRunningFunctionTool(…)`
+/// called in `scope`: the wrapped reference and the wrapper's other
+/// arguments (part of what the tool is).
+pub fn function_wrapper_call<'v>(
+    facts: &ModuleFacts,
+    value: &'v Value,
+    scope: &str,
+) -> Option<FunctionToolCall<'v>> {
+    let Value::Call {
+        callee,
+        args,
+        keywords,
+    } = value
+    else {
+        return None;
+    };
+    let AdkName::FunctionWrapper(class) = adk_value(facts, callee, scope)? else {
+        return None;
+    };
+    let keyword_func = keywords
+        .iter()
+        .find(|(k, _)| k.as_deref() == Some("func"))
+        .map(|(_, v)| v);
+    let (wrapped, rest) = match (keyword_func, args.split_first()) {
+        (Some(func), _) => (func, args.as_slice()),
+        (None, Some((first, rest))) => (first, rest),
+        (None, None) => return None,
+    };
+    if !matches!(wrapped, Value::Name(_) | Value::Attribute(_)) {
+        return None;
+    }
+    let mut other_arguments: Vec<String> = rest.iter().map(|a| format!("{a:?}")).collect();
+    for (name, value) in keywords {
+        if name.as_deref() != Some("func") {
+            other_arguments.push(format!("{}={value:?}", name.as_deref().unwrap_or("**")));
+        }
+    }
+    // The long-running wrapper changes how the tool runs: part of it.
+    if class != "FunctionTool" {
+        other_arguments.insert(0, class.to_string());
+    }
+    Some(FunctionToolCall {
+        wrapped,
+        name_override: None,
+        other_arguments,
+    })
+}
+
+/// One ADK agent construction as the module spells it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdkConstruction<'f> {
+    /// The literal `name=`: ADK requires one, and it is the agent's name.
+    pub name: Option<String>,
+    pub kind: AdkName,
+    pub line: u32,
+    pub call: &'f CallFact,
+}
+
+/// The ADK agent constructions of a module, in source order.
+pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AdkConstruction<'_>> {
+    facts
+        .calls
+        .iter()
+        .filter_map(|call| {
+            let kind = adk_value(facts, &call.callee, &call.scope)?;
+            matches!(
+                kind,
+                AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent
+            )
+            .then(|| AdkConstruction {
+                name: match call.keyword("name").map(|k| &k.value) {
+                    Some(Value::Str(name)) => Some(name.clone()),
+                    _ => None,
+                },
+                kind,
+                line: call.line,
+                call,
+            })
+        })
+        .collect()
+}
+
+/// Classes the module derives from an ADK agent class (directly).
+pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
+    facts
+        .classes
+        .iter()
+        .filter(|class| {
+            let enclosing = class
+                .qualname
+                .rsplit_once('.')
+                .map(|(parent, _)| parent)
+                .unwrap_or("");
+            class.bases.iter().any(|base| {
+                matches!(
+                    adk_value(facts, base, enclosing),
+                    Some(AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent)
+                )
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::extract_facts;
+
+    #[test]
+    fn names_are_adk_only_by_absolute_import() {
+        assert_eq!(adk_name("google.adk.agents.Agent"), Some(AdkName::LlmAgent));
+        assert_eq!(
+            adk_name("google.adk.agents.llm_agent.LlmAgent"),
+            Some(AdkName::LlmAgent)
+        );
+        assert_eq!(
+            adk_name("google.adk.tools.google_search"),
+            Some(AdkName::BuiltIn("google_search"))
+        );
+        assert_eq!(adk_name("google.adkx.Agent"), None);
+        assert_eq!(adk_name("agents.Agent"), None);
+        let facts = extract_facts(
+            b"from google.adk.agents import Agent, SequentialAgent\nfrom .adk import LlmAgent\n\nroot_agent = Agent(name='support', tools=[])\nflow = SequentialAgent(name='flow', sub_agents=[root_agent])\nlocal = LlmAgent(name='local')\n",
+        );
+        let found: Vec<(Option<String>, AdkName)> = agent_constructions(&facts)
+            .into_iter()
+            .map(|c| (c.name, c.kind))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                (Some("support".into()), AdkName::LlmAgent),
+                (
+                    Some("flow".into()),
+                    AdkName::WorkflowAgent("SequentialAgent")
+                ),
+            ]
+        );
+        assert!(is_adk_source(&facts));
+    }
+}

@@ -1,0 +1,453 @@
+//! Google ADK tool factories (spec: "A Google ADK tool built by a factory
+//! is the function the factory wraps"): `tools=[make_tool(x)]` or
+//! `tool = make_tool(x)` is read, never run, to the factory's one
+//! unconditional return, up to four factories deep. The tool is the
+//! function returned; the factory's code and the values this call gives its
+//! parameters are part of its implementation digest, so a changed argument
+//! is a changed tool and a re-spelled call is not.
+
+use super::{FollowedTool, ModuleReader};
+use crate::frameworks::adk::{self, AdkName};
+use crate::graph::objects::ObjectSite;
+use crate::graph::resolve::{ImportStep, Resolver, Target};
+use crate::graph::schema::{interface, unparse};
+use crate::graph::{ImportPath, ToolDefinition};
+use crate::pyrepr::str_repr;
+use crate::python::{BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
+use std::collections::BTreeMap;
+
+/// Factories followed from one call, at most.
+const MAX_FACTORY_DEPTH: usize = 4;
+
+/// What reading a call as a factory gave.
+pub(super) enum FactoryRead {
+    /// Not a repository function: the call is what it was.
+    NotAFactory,
+    /// The tool, and the arguments this read could not name (spelled with
+    /// where they are given).
+    Tool(Box<FollowedTool>, Vec<String>),
+    /// A factory this reader does not follow, and why.
+    Limit(String),
+}
+
+/// What one factory hop gathered.
+struct Trail {
+    steps: Vec<ImportStep>,
+    digest_parts: Vec<String>,
+    unnamed: Vec<String>,
+}
+
+impl<'a> ModuleReader<'a, '_> {
+    /// Reads `call`, written in `path` inside `scope`, as a tool factory.
+    pub(super) fn read_factory(&self, path: &str, scope: &str, call: &Value) -> FactoryRead {
+        let Some(key) = self.modules.key(path) else {
+            return FactoryRead::NotAFactory;
+        };
+        let mut trail = Trail {
+            steps: Vec::new(),
+            digest_parts: Vec::new(),
+            unnamed: Vec::new(),
+        };
+        let env = BTreeMap::new();
+        match self.factory_hop(key, scope, call, &env, 0, &mut trail) {
+            Ok(None) => FactoryRead::NotAFactory,
+            Err(why) => FactoryRead::Limit(format!(
+                "{} is a tool factory this reader does not follow: {why}",
+                str_repr(&spelled_call(call))
+            )),
+            Ok(Some((def_path, function))) => {
+                let sha = |p: &str| {
+                    self.modules
+                        .facts(p)
+                        .map(|f| f.source_sha256.clone())
+                        .unwrap_or_default()
+                };
+                trail.steps.push(ImportStep {
+                    path: def_path.to_string(),
+                    line: Some(function.line),
+                    name: function.name.clone(),
+                    sha256: sha(def_path),
+                    binding: "definition".to_string(),
+                    lazy_submodule: false,
+                });
+                trail
+                    .digest_parts
+                    .push(format!("tool {}", function.implementation_sha256));
+                let digest =
+                    crate::python::ast_dump::sha256_of_json_string(&trail.digest_parts.join("\n"));
+                FactoryRead::Tool(
+                    Box::new(FollowedTool {
+                        tool: function.name.clone(),
+                        definition: ToolDefinition {
+                            source: def_path.to_string(),
+                            line: Some(function.line),
+                            implementation_sha256: Some(digest),
+                            interface: interface(&function.name, function),
+                            import_path: Some(ImportPath {
+                                reference: spelled_call(call),
+                                steps: trail.steps,
+                                caveats: Vec::new(),
+                            }),
+                        },
+                    }),
+                    trail.unnamed,
+                )
+            }
+        }
+    }
+
+    /// One factory: `Ok(None)` when the callee is not a repository
+    /// function, else the function its one return gives.
+    fn factory_hop(
+        &self,
+        path: &'a str,
+        scope: &str,
+        call: &Value,
+        env: &BTreeMap<String, String>,
+        depth: usize,
+        trail: &mut Trail,
+    ) -> Result<Option<(&'a str, &'a FunctionFact)>, String> {
+        let Value::Call {
+            callee,
+            args,
+            keywords,
+        } = call
+        else {
+            return Ok(None);
+        };
+        if !matches!(callee.as_ref(), Value::Name(_) | Value::Attribute(_)) {
+            return Ok(None);
+        }
+        let mut resolver = Resolver::new(self.modules);
+        let Ok(found) = resolver.resolve(path, scope, callee) else {
+            return Ok(None);
+        };
+        let Target::Function {
+            path: factory_path,
+            function: factory,
+        } = found.target
+        else {
+            return Ok(None);
+        };
+        if depth >= MAX_FACTORY_DEPTH {
+            return Err("it is more than four factories deep".into());
+        }
+        let facts = self
+            .modules
+            .facts(factory_path)
+            .ok_or("its module is not read")?;
+        check_factory(facts, factory)?;
+        let [ret] = factory.returns_found.as_slice() else {
+            return Err("it returns from more than one place".into());
+        };
+        trail.steps.extend(
+            found
+                .steps
+                .into_iter()
+                .filter(|s| s.binding != "definition"),
+        );
+        trail.steps.push(ImportStep {
+            path: factory_path.to_string(),
+            line: Some(factory.line),
+            name: factory.name.clone(),
+            sha256: facts.source_sha256.clone(),
+            binding: "factory".to_string(),
+            lazy_submodule: false,
+        });
+        // The values this call gives the factory's parameters.
+        let bound = bind_arguments(factory, args, keywords)?;
+        let mut inner_env = BTreeMap::new();
+        let mut values = Vec::new();
+        for (param, value, from_default) in bound {
+            // A default is read where the factory is defined.
+            let (value_path, value_scope) = if from_default {
+                (factory_path, factory_scope(factory))
+            } else {
+                (path, scope.to_string())
+            };
+            let text = match self.argument_value(value_path, &value_scope, &value, env) {
+                Ok(text) => text,
+                Err(spelled) => {
+                    trail.unnamed.push(format!("{param}={spelled}"));
+                    format!("unnamed {spelled}")
+                }
+            };
+            values.push(format!("{param}={text}"));
+            inner_env.insert(param, text);
+        }
+        trail.digest_parts.push(format!(
+            "factory {} ({})",
+            factory.implementation_sha256,
+            values.join(", ")
+        ));
+        let returned = ret.value.as_ref().ok_or("it returns nothing")?;
+        self.returned_tool(
+            factory_path,
+            factory,
+            returned,
+            ret.line,
+            &inner_env,
+            depth,
+            trail,
+            0,
+        )
+        .map(Some)
+    }
+
+    /// What a factory's return gives: a wrapped or plain function, a name
+    /// bound once to one, or another factory's call.
+    #[allow(clippy::too_many_arguments)]
+    fn returned_tool(
+        &self,
+        path: &'a str,
+        factory: &'a FunctionFact,
+        value: &Value,
+        return_line: u32,
+        env: &BTreeMap<String, String>,
+        depth: usize,
+        trail: &mut Trail,
+        hops: usize,
+    ) -> Result<(&'a str, &'a FunctionFact), String> {
+        let facts = self.modules.facts(path).ok_or("its module is not read")?;
+        let scope = factory.qualname.as_str();
+        if let Some(call) = adk::function_wrapper_call(facts, value, scope) {
+            if !call.other_arguments.is_empty() {
+                trail
+                    .digest_parts
+                    .push(format!("wrapper {}", call.other_arguments.join(",")));
+            }
+            return self.factory_function(path, factory, call.wrapped, return_line);
+        }
+        match value {
+            Value::Name(name) if hops < 2 => {
+                // A name the factory binds once to a wrapper or a function.
+                let locals: Vec<_> = factory.locals.iter().filter(|b| b.name == *name).collect();
+                match locals.as_slice() {
+                    [binding]
+                        if binding.kind == BindingKind::Assignment && !binding.conditional =>
+                    {
+                        let bound = binding
+                            .value
+                            .as_ref()
+                            .ok_or("its returned name has no value")?;
+                        self.returned_tool(
+                            path,
+                            factory,
+                            bound,
+                            return_line,
+                            env,
+                            depth,
+                            trail,
+                            hops + 1,
+                        )
+                    }
+                    _ => self.factory_function(path, factory, value, return_line),
+                }
+            }
+            Value::Call { .. } => match adk::adk_value(facts, value, scope) {
+                Some(AdkName::AgentTool | AdkName::Toolset(_)) => {
+                    Err("it returns an object, not a function tool".into())
+                }
+                _ => self
+                    .factory_hop(path, scope, value, env, depth + 1, trail)?
+                    .ok_or_else(|| "it returns a call this reader does not read".to_string()),
+            },
+            _ => Err(format!("it returns {}", unparse(value))),
+        }
+    }
+
+    /// The function a factory returns: one nested in it and defined before
+    /// the return, or one its module binds.
+    fn factory_function(
+        &self,
+        path: &'a str,
+        factory: &'a FunctionFact,
+        reference: &Value,
+        return_line: u32,
+    ) -> Result<(&'a str, &'a FunctionFact), String> {
+        let mut resolver = Resolver::new(self.modules);
+        let found = resolver.resolve(path, &factory.qualname, reference)?;
+        let Target::Function {
+            path: def_path,
+            function,
+        } = found.target
+        else {
+            return Err(format!(
+                "{} is not a function",
+                str_repr(&unparse(reference))
+            ));
+        };
+        let nested = function
+            .qualname
+            .starts_with(&format!("{}.", factory.qualname))
+            && def_path == path
+            && function.line < return_line;
+        if !nested && !function.module_level {
+            return Err(format!(
+                "{} is neither nested in it nor bound by a module",
+                str_repr(&function.name)
+            ));
+        }
+        if !function.decorators.is_empty() {
+            return Err(format!(
+                "the wrapped function {} is decorated",
+                str_repr(&function.name)
+            ));
+        }
+        // A function renamed or handed on inside the factory is not the tool
+        // its definition says.
+        let facts = self.modules.facts(path).ok_or("its module is not read")?;
+        if facts.attribute_stores.iter().any(|store| {
+            store.target.first() == Some(&function.name)
+                && (store.scope == factory.qualname
+                    || store.scope.starts_with(&format!("{}.", factory.qualname)))
+        }) {
+            return Err(format!(
+                "{} is changed inside the factory",
+                str_repr(&function.name)
+            ));
+        }
+        Ok((def_path, function))
+    }
+
+    /// One argument's value for the digest: a literal (or a name bound once
+    /// to one), a function by its own code, or a parameter of the factory
+    /// the call is made in. `Err` with its spelling otherwise.
+    fn argument_value(
+        &self,
+        path: &'a str,
+        scope: &str,
+        value: &Value,
+        env: &BTreeMap<String, String>,
+    ) -> Result<String, String> {
+        if let Value::Name(name) = value {
+            if let Some(text) = env.get(name) {
+                return Ok(text.clone());
+            }
+        }
+        let facts = self.modules.facts(path).ok_or_else(|| unparse(value))?;
+        let site = ObjectSite {
+            modules: self.modules,
+            path,
+            facts,
+            scope: scope.to_string(),
+        };
+        if let Some(text) = site.canonical(value, 0) {
+            return Ok(text);
+        }
+        if matches!(value, Value::Name(_) | Value::Attribute(_)) {
+            let mut resolver = Resolver::new(self.modules);
+            if let Ok(found) = resolver.resolve(path, scope, value) {
+                if let Target::Function { function, .. } = found.target {
+                    return Ok(format!("def {}", function.implementation_sha256));
+                }
+            }
+        }
+        Err(unparse(value))
+    }
+}
+
+/// The shapes a factory may not have.
+fn check_factory(facts: &ModuleFacts, factory: &FunctionFact) -> Result<(), String> {
+    if !factory.decorators.is_empty() {
+        return Err("it is decorated".into());
+    }
+    if factory.is_async {
+        return Err("it is async".into());
+    }
+    if factory.is_generator {
+        return Err("it is a generator".into());
+    }
+    if factory.returns_found.len() != 1
+        || factory.returns_found.iter().any(|r| r.conditional)
+        || !factory.ends_with_return
+    {
+        return Err("it does not return once, unconditionally, as its last statement".into());
+    }
+    let definitions = facts
+        .functions
+        .iter()
+        .filter(|f| f.qualname == factory.qualname)
+        .count();
+    if definitions > 1 {
+        return Err(format!(
+            "{} is defined more than once in its file",
+            str_repr(&factory.name)
+        ));
+    }
+    Ok(())
+}
+
+/// The scope a factory's defaults are read in: the one it is defined in.
+fn factory_scope(factory: &FunctionFact) -> String {
+    factory
+        .qualname
+        .rsplit_once('.')
+        .map_or(String::new(), |(parent, _)| parent.to_string())
+}
+
+/// Binds a call's arguments to a factory's parameters as Python would:
+/// `(parameter, value, from its default)`. `*`/`**` in the call, or an
+/// argument with no parameter, is not bound.
+fn bind_arguments(
+    factory: &FunctionFact,
+    args: &[Value],
+    keywords: &[(Option<String>, Value)],
+) -> Result<Vec<(String, Value, bool)>, String> {
+    if args.iter().any(|a| matches!(a, Value::Starred(_)))
+        || keywords.iter().any(|(k, _)| k.is_none())
+    {
+        return Err("the call unpacks its arguments".into());
+    }
+    let positional: Vec<_> = factory
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
+        .collect();
+    if args.len() > positional.len() {
+        return Err("the call passes more positional arguments than it takes".into());
+    }
+    let mut bound = Vec::new();
+    for param in &factory.params {
+        if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
+            continue;
+        }
+        let by_position = positional
+            .iter()
+            .position(|p| p.name == param.name)
+            .and_then(|index| args.get(index));
+        let by_keyword = keywords
+            .iter()
+            .find(|(k, _)| k.as_deref() == Some(param.name.as_str()))
+            .map(|(_, v)| v);
+        match (by_position, by_keyword, &param.default) {
+            (Some(_), Some(_), _) => {
+                return Err(format!("{} is given twice", str_repr(&param.name)))
+            }
+            (Some(value), None, _) | (None, Some(value), _) => {
+                bound.push((param.name.clone(), value.clone(), false))
+            }
+            (None, None, Some(default)) => bound.push((param.name.clone(), default.clone(), true)),
+            (None, None, None) => return Err(format!("{} is not given", str_repr(&param.name))),
+        }
+    }
+    let known = |k: &str| factory.params.iter().any(|p| p.name == k);
+    if let Some((Some(unknown), _)) = keywords
+        .iter()
+        .find(|(k, _)| !k.as_deref().is_some_and(known))
+    {
+        return Err(format!(
+            "{} is not one of its parameters",
+            str_repr(unknown)
+        ));
+    }
+    Ok(bound)
+}
+
+/// `make_tool()` as a reference names it.
+fn spelled_call(call: &Value) -> String {
+    match call {
+        Value::Call { callee, .. } => format!("{}()", unparse(callee)),
+        other => unparse(other),
+    }
+}

@@ -1,0 +1,538 @@
+//! The Google ADK pass over one module: each `Agent(...)`/`LlmAgent(...)`
+//! (and workflow agent) construction is an agent identified by its literal
+//! `name=`, with its `tools=` (functions, `FunctionTool` wrappers, agent
+//! tools, MCP toolsets, built-ins) and `sub_agents=` read member by member.
+//! Anything else is a named limit on that agent.
+
+use super::adk_factories::FactoryRead;
+use super::object_members::{Built, ReadObject};
+use super::{FollowedTool, Framework, ModuleReader, Wrap};
+use crate::frameworks::adk::{self, AdkName};
+use crate::frameworks::openai::{self, AgentConstruction, ListMember};
+use crate::graph::objects::{ObjectIdentity, ObjectKind, ObjectTool};
+use crate::graph::resolve::{Resolver, Target};
+use crate::graph::{AgentEntry, AgentSettings, Binding, Edge, Gap};
+use crate::pyrepr::str_repr;
+use crate::python::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+impl ModuleReader<'_, '_> {
+    pub(super) fn read_adk(&mut self) {
+        debug_assert_eq!(self.framework, Framework::Adk);
+        let constructions = adk::agent_constructions(self.facts);
+        let mut groups: BTreeMap<String, Vec<(AgentConstruction<'_>, AdkName)>> = BTreeMap::new();
+        for construction in &constructions {
+            let identity = adk_identity(self.facts, construction, self.path);
+            groups.entry(identity.clone()).or_default().push((
+                AgentConstruction {
+                    identity,
+                    line: construction.line,
+                    call: construction.call,
+                },
+                construction.kind,
+            ));
+        }
+        for (identity, sites) in groups {
+            let Some((first, _)) = sites.first() else {
+                continue;
+            };
+            self.graph.agents.push(AgentEntry {
+                source: self.path.to_string(),
+                name: identity.clone(),
+                location: format!("{}:{}", self.path, first.line),
+            });
+            if let [(only, kind)] = sites.as_slice() {
+                self.read_adk_site(&identity, only, *kind);
+            } else {
+                self.read_adk_sites(&identity, &sites);
+            }
+        }
+    }
+
+    fn read_adk_site(
+        &mut self,
+        identity: &str,
+        construction: &AgentConstruction<'_>,
+        kind: AdkName,
+    ) {
+        if kind == AdkName::LlmAgent {
+            self.read_adk_tools(identity, construction);
+        }
+        if matches!(kind, AdkName::LlmAgent | AdkName::WorkflowAgent(_)) {
+            self.read_sub_agents(identity, construction);
+        }
+        self.read_unpacking(identity, construction);
+    }
+
+    /// One agent name built at several sites: every binding any site lists,
+    /// each naming the sites that list it; when the sites differ (or one
+    /// did not read cleanly), which one runs is not established, a named
+    /// limit on the agent.
+    fn read_adk_sites(&mut self, identity: &str, sites: &[(AgentConstruction<'_>, AdkName)]) {
+        let mut reads: Vec<(u32, Vec<Binding>, BTreeSet<Gap>)> = Vec::new();
+        for (site, kind) in sites {
+            let bindings_before = self.graph.bindings.len();
+            let gaps_before = self.gaps.clone();
+            self.read_adk_site(identity, site, *kind);
+            let bindings = self.graph.bindings.split_off(bindings_before);
+            let gaps: BTreeSet<Gap> = self.gaps.difference(&gaps_before).cloned().collect();
+            *self.gaps = gaps_before;
+            reads.push((site.line, bindings, gaps));
+        }
+        let meaning = |bindings: &[Binding]| -> BTreeSet<(String, String)> {
+            bindings
+                .iter()
+                .map(|b| (b.tool_key.clone(), format!("{:?}", b.edge)))
+                .collect()
+        };
+        let first_meaning = reads.first().map(|(_, b, _)| meaning(b));
+        let identical = reads
+            .iter()
+            .all(|(_, bindings, gaps)| gaps.is_empty() && Some(meaning(bindings)) == first_meaning);
+        let mut merged: BTreeMap<String, Binding> = BTreeMap::new();
+        for (line, bindings, gaps) in reads {
+            self.gaps.extend(gaps);
+            for binding in bindings {
+                merged
+                    .entry(binding.tool_key.clone())
+                    .and_modify(|kept| kept.construction_sites.push(line))
+                    .or_insert_with(|| Binding {
+                        construction_sites: vec![line],
+                        ..binding
+                    });
+            }
+        }
+        for mut binding in merged.into_values() {
+            if binding.construction_sites.len() < 2 {
+                binding.construction_sites.clear();
+            }
+            self.graph.bindings.push(binding);
+        }
+        if !identical {
+            let lines: Vec<String> = sites.iter().map(|(s, _)| s.line.to_string()).collect();
+            self.gaps.insert(Gap::agent(
+                self.path,
+                identity,
+                "A possibly reachable tool has an incomplete binding edge; provide a complete static graph or reviewed declaration.".to_string(),
+            ));
+            self.gaps.insert(Gap::agent(
+                self.path,
+                identity,
+                format!(
+                    "Google ADK agent {} is constructed more than once in {} (lines {}); which one runs is not established, and their tools are compared as one agent, each row naming the constructions that list its tool.",
+                    str_repr(identity),
+                    self.path,
+                    lines.join(", ")
+                ),
+            ));
+        }
+    }
+
+    fn read_adk_tools(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
+        let Some((members, scope)) = self.list_of(agent, construction, "tools") else {
+            return;
+        };
+        let line = construction.line;
+        let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
+        let mut objects: Vec<ReadObject> = Vec::new();
+        let mut push = |tool: Option<FollowedTool>| {
+            if let Some(tool) = tool {
+                followed.entry(tool.tool.clone()).or_default().push(tool);
+            }
+        };
+        for (index, member) in members.into_iter().enumerate() {
+            match member {
+                ListMember::Reference(reference) => {
+                    if let Some(AdkName::BuiltIn(name)) =
+                        adk::adk_value(self.facts, &reference, &scope)
+                    {
+                        objects.push(built_in(name, self.path, line));
+                        continue;
+                    }
+                    let built = self.built_object(&scope, &reference);
+                    match built
+                        .as_ref()
+                        .map(|b| self.adk_member(agent, construction, b, index + 1))
+                    {
+                        Some(AdkMember::Object(object)) => objects.push(*object),
+                        Some(AdkMember::Function(wrapped, wrap, scope)) => push(
+                            self.follow_wrapped(agent, construction, &scope, &wrapped, Some(wrap)),
+                        ),
+                        Some(AdkMember::Limit(why)) => self.agent_gap(agent, why),
+                        Some(AdkMember::Other) => {
+                            let built = built.as_ref().map(|b| {
+                                (
+                                    b.path().to_string(),
+                                    b.scope().to_string(),
+                                    b.call().clone(),
+                                )
+                            });
+                            let read = built
+                                .as_ref()
+                                .map(|(path, scope, call)| self.read_factory(path, scope, call));
+                            match read {
+                                Some(FactoryRead::Tool(tool, unnamed)) => {
+                                    self.name_unnamed(agent, &tool, &unnamed);
+                                    push(Some(*tool));
+                                }
+                                Some(FactoryRead::Limit(why)) => {
+                                    let reason =
+                                        self.unresolved(agent, line, &spelled(&reference), &why);
+                                    self.agent_gap(agent, reason);
+                                }
+                                Some(FactoryRead::NotAFactory) | None => {
+                                    push(self.follow_tool(agent, construction, &scope, &reference))
+                                }
+                            }
+                        }
+                        None => push(self.follow_tool(agent, construction, &scope, &reference)),
+                    }
+                }
+                ListMember::Call(call) => {
+                    let built = Built::inline(self.path, self.facts, &scope, &call, line);
+                    match self.adk_member(agent, construction, &built, index + 1) {
+                        AdkMember::Object(object) => objects.push(*object),
+                        AdkMember::Function(wrapped, wrap, scope) => push(self.follow_wrapped(
+                            agent,
+                            construction,
+                            &scope,
+                            &wrapped,
+                            Some(wrap),
+                        )),
+                        AdkMember::Limit(why) => self.agent_gap(agent, why),
+                        AdkMember::Other => match self.read_factory(self.path, &scope, &call) {
+                            FactoryRead::Tool(tool, unnamed) => {
+                                self.name_unnamed(agent, &tool, &unnamed);
+                                push(Some(*tool));
+                            }
+                            FactoryRead::Limit(why) => {
+                                let reason = self.unresolved(agent, line, &spelled(&call), &why);
+                                self.agent_gap(agent, reason);
+                            }
+                            FactoryRead::NotAFactory => {
+                                let reason = self.tool_expression(agent);
+                                self.agent_gap(agent, reason);
+                            }
+                        },
+                    }
+                }
+                ListMember::Unread(_) => {
+                    let reason = self.tool_expression(agent);
+                    self.agent_gap(agent, reason);
+                }
+            }
+        }
+        self.bind_functions(agent, construction, followed);
+        self.bind_objects(agent, construction, line, objects);
+    }
+
+    /// A factory's arguments this read cannot name: the tool stays bound,
+    /// and a change to it is not established.
+    fn name_unnamed(&mut self, agent: &str, tool: &FollowedTool, unnamed: &[String]) {
+        if unnamed.is_empty() {
+            return;
+        }
+        let reference = tool
+            .definition
+            .import_path
+            .as_ref()
+            .map_or(tool.tool.as_str(), |p| p.reference.as_str());
+        self.gaps.insert(Gap {
+            tool: Some(tool.tool.clone()),
+            affects: crate::graph::Affects::Implementation,
+            ..Gap::agent(
+                self.path,
+                agent,
+                format!(
+                    "Google ADK agent {} binds {} from {reference}, whose arguments {} are not values this read names; a change to them is not established.",
+                    str_repr(agent),
+                    str_repr(&tool.tool),
+                    unnamed.join(", ")
+                ),
+            )
+        });
+    }
+
+    fn tool_expression(&self, agent: &str) -> String {
+        format!(
+            "Google ADK agent {} has a tool expression that could not be statically resolved.",
+            str_repr(agent)
+        )
+    }
+
+    /// What a constructor call listed in `tools=` is: a wrapped function, an
+    /// agent tool, a toolset, or something else.
+    fn adk_member(
+        &self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        built: &Built<'_>,
+        position: usize,
+    ) -> AdkMember {
+        let Value::Call {
+            callee,
+            args,
+            keywords,
+        } = built.call()
+        else {
+            return AdkMember::Other;
+        };
+        let facts = built.facts();
+        match adk::adk_value(facts, callee, built.scope()) {
+            Some(AdkName::FunctionWrapper(_)) => {
+                match adk::function_wrapper_call(facts, built.call(), built.scope()) {
+                    Some(call) => AdkMember::Function(
+                        call.wrapped.clone(),
+                        Wrap {
+                            name_override: None,
+                            other_arguments: call.other_arguments,
+                        },
+                        built.scope().to_string(),
+                    ),
+                    None => AdkMember::Limit(self.tool_expression(agent)),
+                }
+            }
+            Some(AdkName::AgentTool) => {
+                let wrapped = keywords
+                    .iter()
+                    .find(|(k, _)| k.as_deref() == Some("agent"))
+                    .map(|(_, v)| v)
+                    .or(args.first());
+                match wrapped.map(|w| self.adk_agent_tool(built, w)) {
+                    Some(Ok(object)) => AdkMember::Object(Box::new(object)),
+                    Some(Err(why)) => AdkMember::Limit(why_on(agent, construction, &why)),
+                    None => AdkMember::Limit(why_on(
+                        agent,
+                        construction,
+                        "binds an AgentTool without an agent",
+                    )),
+                }
+            }
+            Some(AdkName::Toolset(class)) => {
+                let site = crate::graph::objects::ObjectSite {
+                    modules: self.modules,
+                    path: self.modules.key(built.path()).unwrap_or(self.path),
+                    facts,
+                    scope: built.scope().to_string(),
+                };
+                let mut object = site.adk_toolset(class, args, keywords);
+                object.built_at = (built.path().to_string(), built.line());
+                let name = built
+                    .variable()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("{class}#{position}"));
+                AdkMember::Object(Box::new(ReadObject { name, object }))
+            }
+            _ => AdkMember::Other,
+        }
+    }
+
+    /// `AgentTool(agent=x)`: the wrapped agent (identified by its literal
+    /// name), the tool name (the agent's name, as ADK names it) and the
+    /// agent's class when it is not an LLM agent.
+    fn adk_agent_tool(&self, built: &Built<'_>, wrapped: &Value) -> Result<ReadObject, String> {
+        let spelled = crate::graph::schema::unparse(wrapped);
+        let (path, target) = self
+            .adk_agent_at(built.path(), built.scope(), wrapped)
+            .map_err(|why| format!("binds AgentTool({spelled}), whose agent is not one this reader identifies: {why}"))?;
+        let Some(name) = target.0 else {
+            return Err(format!(
+                "binds AgentTool({spelled}), whose agent has no literal name"
+            ));
+        };
+        let object = ObjectTool {
+            identity: ObjectIdentity {
+                kind: Some(ObjectKind::AgentTool),
+                class: "AgentTool".to_string(),
+                agent: Some(name.clone()),
+                agent_source: Some(path.clone()),
+                tool_name: Some(name.clone()),
+                arguments: match target.1 {
+                    AdkName::LlmAgent => Vec::new(),
+                    AdkName::WorkflowAgent(class) => vec![format!("agent_class={class}")],
+                    _ => vec!["agent_class=RemoteA2aAgent".to_string()],
+                },
+                ..Default::default()
+            },
+            unread: Vec::new(),
+            built_at: (built.path().to_string(), built.line()),
+            description: None,
+        };
+        Ok(ReadObject { name, object })
+    }
+
+    /// The ADK agent a reference names: a construction bound once to that
+    /// name in the module the reference reaches, or one written inline.
+    /// Returns the module and the agent's (literal name, kind).
+    fn adk_agent_at(
+        &self,
+        path: &str,
+        scope: &str,
+        reference: &Value,
+    ) -> Result<(String, (Option<String>, AdkName)), String> {
+        if let Value::Call { .. } = reference {
+            let facts = self.modules.facts(path).ok_or("the module is not read")?;
+            return adk::agent_constructions(facts)
+                .into_iter()
+                .find(|c| {
+                    let Value::Call { callee, .. } = reference else {
+                        return false;
+                    };
+                    c.call.callee == **callee && same_call(c.call, reference)
+                })
+                .map(|c| (path.to_string(), (c.name, c.kind)))
+                .ok_or_else(|| "it is not an agent construction".to_string());
+        }
+        let key = self.modules.key(path).ok_or("the module is not read")?;
+        let mut resolver = Resolver::new(self.modules);
+        let found = resolver.resolve(key, scope, reference)?;
+        let Target::Value { path, name, line } = found.target else {
+            return Err(format!(
+                "{} is not an agent",
+                str_repr(&crate::graph::schema::unparse(reference))
+            ));
+        };
+        let facts = self.modules.facts(path).ok_or("the module is not read")?;
+        let sites: Vec<_> = adk::agent_constructions(facts)
+            .into_iter()
+            .filter(|c| {
+                c.call.assigned_to.as_deref() == Some(name.as_str()) && c.call.scope.is_empty()
+            })
+            .collect();
+        match sites.as_slice() {
+            [only] if only.line >= line => Ok((path.to_string(), (only.name.clone(), only.kind))),
+            _ => Err(format!(
+                "{} in {path}:{line} is not an agent this reader identifies",
+                str_repr(&name)
+            )),
+        }
+    }
+
+    /// `sub_agents=`, member by member: a row per agent the reader
+    /// identifies, in this module or another one.
+    fn read_sub_agents(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
+        let Some((members, scope)) = self.list_of(agent, construction, "sub_agents") else {
+            return;
+        };
+        for member in members {
+            let value = match member {
+                ListMember::Reference(value) | ListMember::Call(value) => value,
+                ListMember::Unread(_) => {
+                    self.agent_gap(
+                        agent,
+                        format!(
+                            "Google ADK agent {} has sub-agents that were not statically named.",
+                            str_repr(agent)
+                        ),
+                    );
+                    continue;
+                }
+            };
+            match self.adk_agent_at(self.path, &scope, &value) {
+                Ok((path, (Some(name), _))) => self.graph.bindings.push(Binding {
+                    agent: agent.to_string(),
+                    agent_source: self.path.to_string(),
+                    tool_key: format!("handoff:{path}:{name}"),
+                    tool: name,
+                    binding_location: (self.path.to_string(), construction.line),
+                    edge: Edge::SubAgent {
+                        target_source: path,
+                    },
+                    settings: AgentSettings::UNSET,
+                    construction_sites: Vec::new(),
+                }),
+                Ok((_, (None, _))) => self.agent_gap(
+                    agent,
+                    format!(
+                        "Google ADK agent {} has sub-agents that were not statically named.",
+                        str_repr(agent)
+                    ),
+                ),
+                Err(why) => {
+                    let spelled = crate::graph::schema::unparse(&value);
+                    self.agent_gap(
+                        agent,
+                        format!(
+                            "Google ADK agent {} hands off to {spelled}, which this scan could not match to an agent definition; that sub-agent's tools were not analyzed. Not resolved because {why}.",
+                            str_repr(agent)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What one `tools=` member of an ADK agent is.
+enum AdkMember {
+    Object(Box<ReadObject>),
+    /// A wrapped function: the reference, the wrapper, the scope to read
+    /// the reference in.
+    Function(Value, Wrap, String),
+    Limit(String),
+    Other,
+}
+
+/// A member as a reason spells it (`make_tool()`, `tools.lookup`).
+fn spelled(value: &Value) -> String {
+    match value {
+        Value::Call { callee, .. } => format!("{}()", crate::graph::schema::unparse(callee)),
+        other => crate::graph::schema::unparse(other),
+    }
+}
+
+fn why_on(agent: &str, construction: &AgentConstruction<'_>, why: &str) -> String {
+    let _ = construction;
+    format!("Google ADK agent {} {why}.", str_repr(agent))
+}
+
+/// A built-in tool by import identity: a row of its own name.
+fn built_in(name: &str, path: &str, line: u32) -> ReadObject {
+    ReadObject {
+        name: name.to_string(),
+        object: ObjectTool {
+            identity: ObjectIdentity {
+                kind: Some(ObjectKind::HostedTool),
+                class: name.to_string(),
+                ..Default::default()
+            },
+            unread: Vec::new(),
+            built_at: (path.to_string(), line),
+            description: None,
+        },
+    }
+}
+
+/// Whether a recorded construction is the call a list spells inline.
+fn same_call(call: &crate::python::CallFact, value: &Value) -> bool {
+    let Value::Call { args, keywords, .. } = value else {
+        return false;
+    };
+    call.args == *args
+        && call.keywords.len() == keywords.len()
+        && call
+            .keywords
+            .iter()
+            .zip(keywords)
+            .all(|(k, (name, value))| k.name == *name && k.value == *value)
+}
+
+/// An ADK agent's identity: its literal `name=`, else the plain variable it
+/// is assigned to, else its source label.
+fn adk_identity(
+    facts: &crate::python::ModuleFacts,
+    construction: &adk::AdkConstruction<'_>,
+    path: &str,
+) -> String {
+    construction
+        .name
+        .clone()
+        .or_else(|| {
+            construction
+                .call
+                .assigned_to
+                .clone()
+                .filter(|target| !target.contains('.'))
+        })
+        .unwrap_or_else(|| openai::source_label(facts, construction.call, path))
+}
