@@ -62,12 +62,30 @@ pub fn build_side(input: SideInput) -> SideGraph {
         input.linked.iter().map(String::as_str),
         &input.context,
     );
+    // A repository that holds its own `google` package shadows the
+    // framework: its `google.adk` is not Google ADK.
+    let vendored_adk = input.context.outside_modules.contains("google")
+        || input.files.iter().any(|f| f.path.starts_with("google/"));
+    if vendored_adk && input.files.iter().any(|f| adk::is_adk_source(&f.facts)) {
+        graph.limits.push(
+            "The repository holds its own google package, so google.adk imports there are not read as Google ADK.".to_string(),
+        );
+    }
     for file in &input.files {
         for binding in &file.facts.module_bindings {
             if matches!(binding.kind, BindingKind::Assignment | BindingKind::Import) {
                 graph
                     .module_names
                     .push((file.path.clone(), binding.name.clone(), binding.line));
+            }
+        }
+        // A construction passing `name="x"` names agent `x` too, whether or
+        // not the reader reads it (a subclass, a vendored class).
+        for call in &file.facts.calls {
+            if let Some(Value::Str(name)) = call.keyword("name").map(|k| &k.value) {
+                graph
+                    .module_names
+                    .push((file.path.clone(), name.clone(), call.line));
             }
         }
         if file.facts.syntax_error.is_some() {
@@ -77,7 +95,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
             ));
             continue;
         }
-        if adk::is_adk_source(&file.facts) {
+        if adk::is_adk_source(&file.facts) && !vendored_adk {
             graph
                 .sources
                 .push((GOOGLE_ADK.to_string(), file.path.clone()));

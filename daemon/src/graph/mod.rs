@@ -34,8 +34,8 @@ pub struct SideGraph {
     /// `(path, commit id)` of submodules under the scope, not read.
     pub gitlinks: Vec<(String, String)>,
     /// `(path, name, line)` of every name a module binds at top level by an
-    /// assignment or an import: whether a file still names an agent the
-    /// other side builds.
+    /// assignment or an import, and every literal `name=` a call passes:
+    /// whether a file still names an agent the other side builds.
     pub module_names: Vec<(String, String, u32)>,
 }
 

@@ -362,6 +362,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             .filter(|b| b.name == name && !b.type_checking)
             .collect();
         let bindings = package_imports_as_one(facts, name, bindings);
+        let bindings = wrapper_over_own_def(facts, name, bindings);
         // A wildcard import after the last explicit binding may rebind it.
         let last_binding = bindings.iter().map(|b| b.line).max().unwrap_or(0);
         let wildcard = facts.imports.iter().find(|i| {
@@ -858,6 +859,33 @@ fn package_imports_as_one<'f>(
     };
     if bindings.len() > 1 && bindings.iter().all(plain_package_import) {
         bindings.into_iter().take(1).collect()
+    } else {
+        bindings
+    }
+}
+
+/// `def x(...)` followed by `x = FunctionTool(func=x)` (ADK) at module
+/// level: the assignment wraps that def, so the name is followed to the def
+/// (spec: "it is not a guess"). Any other pair of bindings stays two.
+fn wrapper_over_own_def<'f>(
+    facts: &ModuleFacts,
+    name: &str,
+    bindings: Vec<&'f BindingFact>,
+) -> Vec<&'f BindingFact> {
+    let [def, wrap] = bindings.as_slice() else {
+        return bindings;
+    };
+    let wraps_itself = def.kind == BindingKind::Function
+        && wrap.kind == BindingKind::Assignment
+        && wrap.line > def.line
+        && !def.conditional
+        && !wrap.conditional
+        && wrap.value.as_ref().is_some_and(|value| {
+            crate::frameworks::adk::function_wrapper_call(facts, value, "")
+                .is_some_and(|call| *call.wrapped == Value::Name(name.to_string()))
+        });
+    if wraps_itself {
+        vec![*def]
     } else {
         bindings
     }

@@ -1,0 +1,446 @@
+//! End to end: the Google ADK reader (issue 5), a test per rule, each
+//! compared with the reference (agents-shipgate 1.2.0) on the same fixture.
+//! Where the spec reads more than the reference — agent tools, toolsets and
+//! built-ins as rows, sub-agents in other modules, workflow agents — the
+//! test says so.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{compare_branches, rows};
+
+const HEAD: &str = "from google.adk.agents import Agent\n\n\ndef lookup(order_id: str) -> dict:\n    \"\"\"Look up an order.\"\"\"\n    return {\"id\": order_id}\n\n\ndef refund(order_id: str, amount: float) -> str:\n    \"\"\"Refund an order.\"\"\"\n    return \"ok\"\n\n\n";
+
+const ROOT: &str = "root_agent = Agent(name=\"support\", model=\"gemini-2.0-flash\", instruction=\"Help.\", tools=[lookup])\n";
+
+/// `app/agent.py` = HEAD + ROOT on main (plus `base_extra`) against `head`.
+fn compare(base_extra: &[(&str, &str)], head: &[(&str, &str)]) -> (Value, String) {
+    let base_agent = format!("{HEAD}{ROOT}");
+    let mut base = vec![
+        ("app/__init__.py", ""),
+        ("app/agent.py", base_agent.as_str()),
+    ];
+    base.extend_from_slice(base_extra);
+    compare_branches(&base, head, "app")
+}
+
+fn agent(body: &str) -> String {
+    format!("{HEAD}{body}")
+}
+
+fn row(agent: &str, tool: &str, change: &str) -> (String, String, String) {
+    (agent.into(), tool.into(), change.into())
+}
+
+fn limits(doc: &Value, side: &str) -> Vec<String> {
+    doc[side]["limits"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn find<'d>(doc: &'d Value, tool: &str) -> &'d Value {
+    doc["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["tool"] == tool))
+        .unwrap_or_else(|| panic!("no row for {tool}: {doc:#}"))
+}
+
+/// Same as the reference: the agent is its literal `name=`, its plain
+/// functions are tools, and the source is `google_adk`.
+#[test]
+fn an_added_function_is_a_row_of_the_named_agent() {
+    let head = agent(&ROOT.replace("tools=[lookup]", "tools=[lookup, refund]"));
+    let (doc, text) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    assert_eq!(
+        doc["head"]["sources"],
+        json!([{"type": "google_adk", "path": "agent.py"}])
+    );
+    let after = &find(&doc, "refund")["after"];
+    assert_eq!(after["edge_type"], "direct_tool");
+    assert_eq!(after["signature"], "refund(order_id, amount) -> str");
+    // The reference's digest for this function, byte for byte.
+    assert_eq!(
+        after["definition"]["implementation_sha256"],
+        "86d46cf44e7ed7b3bca3bfe97a136c03aea40b5daf7c1d0295b8ad70f8b84fca"
+    );
+    assert!(text.contains("ADDED  support → refund\n"), "{text}");
+    // Renaming the variable is nothing; renaming the agent is two rows.
+    let renamed = agent(&ROOT.replace("root_agent", "main_agent"));
+    let (doc, _) = compare(&[], &[("app/agent.py", &renamed)]);
+    assert_eq!(rows(&doc), vec![]);
+    let renamed = agent(&ROOT.replace("name=\"support\"", "name=\"helpdesk\""));
+    let (doc, _) = compare(&[], &[("app/agent.py", &renamed)]);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("helpdesk", "lookup", "added"),
+            row("support", "lookup", "removed")
+        ]
+    );
+}
+
+#[test]
+fn only_google_adk_by_absolute_import_is_the_framework() {
+    for import in [
+        "from google.adk.agents import LlmAgent as Agent",
+        "from google.adk.agents.llm_agent import LlmAgent as Agent",
+        "from google.adk import Agent",
+    ] {
+        let head = agent(&ROOT.replace("tools=[lookup]", "tools=[lookup, refund]"))
+            .replace("from google.adk.agents import Agent", import);
+        let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+        assert_eq!(
+            rows(&doc),
+            vec![row("support", "refund", "added")],
+            "{import}"
+        );
+    }
+    // A vendored google/adk package is the repository's own code.
+    let head = agent(&ROOT.replace("tools=[lookup]", "tools=[lookup, refund]"));
+    let vendored = [
+        ("app/agent.py", head.as_str()),
+        ("google/__init__.py", ""),
+        ("google/adk/__init__.py", ""),
+        ("google/adk/agents.py", "class Agent:\n    pass\n"),
+    ];
+    let (doc, _) = compare(&[], &vendored);
+    assert_eq!(doc["head"]["agents"], json!([]));
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "lookup", "not_established")]
+    );
+    assert_eq!(
+        limits(&doc, "head"),
+        vec![
+            "The repository holds its own google package, so google.adk imports there are not read as Google ADK.",
+            "agent.py:14 still names agent 'support', but no supported agent construction was observed for it (for example an Agent subclass, factory or clone); its bindings on this side are not established."
+        ]
+    );
+}
+
+/// Same as the reference: `FunctionTool(func=f)`, `FunctionTool(f)` and a
+/// module-level wrapper are the function's own row.
+#[test]
+fn function_wrappers_are_the_functions_row() {
+    let wrapped = agent(
+        "from google.adk.tools import FunctionTool, LongRunningFunctionTool\n\nlookup_tool = FunctionTool(func=lookup)\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup_tool, FunctionTool(refund)])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &wrapped)]);
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    // The long-running wrapper changes how the tool runs: a changed row.
+    let long = agent(
+        "from google.adk.tools import LongRunningFunctionTool\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[LongRunningFunctionTool(func=lookup)])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &long)]);
+    assert_eq!(rows(&doc), vec![row("support", "lookup", "changed")]);
+}
+
+/// Spec: `x = FunctionTool(func=x)` right after `def x` wraps that def (the
+/// reference calls the name bound twice).
+#[test]
+fn a_wrapper_rebinding_its_own_def_is_that_def() {
+    let tools = "from google.adk.tools import FunctionTool\n\n\ndef refund(order_id: str) -> str:\n    return order_id\n\n\nrefund = FunctionTool(func=refund)\n";
+    let head = agent(
+        "from .tools import refund as refund_tool\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, refund_tool])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head), ("app/tools.py", tools)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    assert_eq!(
+        find(&doc, "refund")["after"]["definition"]["source"],
+        "app/tools.py"
+    );
+}
+
+const FACTORY: &str = "from google.adk.tools import FunctionTool\n\n\ndef make_sql_tool(readonly: bool = True):\n    def run_sql(query: str) -> str:\n        \"\"\"Run SQL.\"\"\"\n        return query if readonly else \"w\"\n    return FunctionTool(func=run_sql)\n";
+
+/// Same as the reference: a factory's tool is the function it wraps, and
+/// the call's arguments are part of it.
+#[test]
+fn a_factory_is_read_to_the_function_it_returns() {
+    let with = |call: &str| {
+        agent(&format!(
+            "from .factories import make_sql_tool\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, {call}])\n"
+        ))
+    };
+    let base_extra = [("app/factories.py", FACTORY)];
+    let added = with("make_sql_tool()");
+    let (doc, _) = compare(&base_extra, &[("app/agent.py", &added)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "run_sql", "added")]);
+    let after = &find(&doc, "run_sql")["after"];
+    assert_eq!(after["definition"]["line"], 5);
+    let steps: Vec<&str> = after["import_path"][0]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["binding"].as_str())
+        .collect();
+    assert_eq!(steps, vec!["import", "factory", "definition"]);
+    // The default written out is the same call; another value is a change.
+    let base = [
+        ("app/__init__.py", ""),
+        ("app/factories.py", FACTORY),
+        ("app/agent.py", added.as_str()),
+    ];
+    let spelled = with("make_sql_tool(readonly=True)");
+    let (doc, _) = compare_branches(&base, &[("app/agent.py", &spelled)], "app");
+    assert_eq!(rows(&doc), vec![]);
+    let writes = with("make_sql_tool(readonly=False)");
+    let (doc, _) = compare_branches(&base, &[("app/agent.py", &writes)], "app");
+    assert_eq!(rows(&doc), vec![row("support", "run_sql", "changed")]);
+    // So is a change to the factory's own code.
+    let changed = FACTORY.replace("else \"w\"", "else \"write\"");
+    let (doc, _) = compare_branches(&base, &[("app/factories.py", &changed)], "app");
+    assert_eq!(rows(&doc), vec![row("support", "run_sql", "changed")]);
+}
+
+#[test]
+fn a_factory_argument_the_read_cannot_name_is_a_limit_on_that_tool() {
+    let head = agent(&format!(
+        "{}\n\ndef build(flag):\n    return Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, make_sql_tool(readonly=flag)])\n",
+        FACTORY.replace("from google.adk.tools import FunctionTool\n", "from google.adk.tools import FunctionTool")
+    ));
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(rows(&doc), vec![row("support", "run_sql", "added")]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent 'support' binds 'run_sql' from make_sql_tool(), whose arguments readonly=flag are not values this read names; a change to them is not established."]
+    );
+}
+
+#[test]
+fn a_factory_returning_under_a_condition_is_named() {
+    let factory = "from google.adk.tools import FunctionTool\n\n\ndef make_tool(fast):\n    def run(q: str) -> str:\n        return q\n    if fast:\n        return FunctionTool(func=run)\n    return None\n";
+    let head = agent(
+        "from .factories import make_tool\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, make_tool(True)])\n",
+    );
+    let (doc, _) = compare(
+        &[],
+        &[("app/agent.py", &head), ("app/factories.py", factory)],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent 'support' references unresolved tool 'make_tool()'. Not resolved because 'make_tool()' is a tool factory this reader does not follow: it does not return once, unconditionally, as its last statement."]
+    );
+}
+
+/// Spec: sub-agents are rows, also when another module builds them (the
+/// reference resolves same-module sub-agents only).
+#[test]
+fn sub_agents_are_rows_in_any_module_of_the_scope() {
+    let billing = "from google.adk.agents import Agent\n\n\ndef refund(order_id: str) -> str:\n    return order_id\n\n\nbilling = Agent(name=\"billing\", model=\"m\", instruction=\"b\", tools=[refund])\n";
+    let head = agent(
+        "from .billing import billing\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup], sub_agents=[billing])\n",
+    );
+    let (doc, text) = compare(&[], &[("app/agent.py", &head), ("app/billing.py", billing)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "handoff:billing.py:billing", "added"),
+            row("billing", "refund", "added"),
+        ]
+    );
+    let after = &find(&doc, "handoff:billing.py:billing")["after"];
+    assert_eq!(after["edge_type"], "subagent");
+    assert_eq!(after["target_source"], "app/billing.py");
+    assert!(
+        text.contains("  after: billing at app/agent.py:16\n"),
+        "{text}"
+    );
+}
+
+/// Spec: `AgentTool(agent=…)` is a row naming the wrapped agent (the
+/// reference: "a tool expression that could not be statically resolved").
+#[test]
+fn an_agent_tool_is_a_row_with_its_agent() {
+    let head = agent(
+        "from google.adk.tools.agent_tool import AgentTool\n\nbilling = Agent(name=\"billing\", model=\"m\", instruction=\"b\", tools=[refund])\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, AgentTool(agent=billing)])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("billing", "refund", "added"),
+            row("support", "billing", "added")
+        ]
+    );
+    assert_eq!(
+        find(&doc, "billing")["after"]["object"],
+        json!({"kind": "agent_tool", "class": "AgentTool", "agent": "billing", "agent_source": "app/agent.py", "tool_name": "billing"})
+    );
+}
+
+/// Spec: an MCP toolset is a row with its transport, host, filter and
+/// credential names (the reference names it as not enumerable).
+#[test]
+fn an_mcp_toolset_is_a_row_with_its_identity() {
+    let toolset = |filter: &str| {
+        agent(&format!(
+            "import os\nfrom google.adk.tools.mcp_tool import McpToolset\nfrom google.adk.tools.mcp_tool.mcp_session_manager import StreamableHTTPConnectionParams\n\ndocs = McpToolset(connection_params=StreamableHTTPConnectionParams(url=\"https://mcp.example.com/mcp\", headers={{\"Authorization\": os.environ[\"DOCS_TOKEN\"]}}), tool_filter={filter})\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, docs])\n"
+        ))
+    };
+    let (doc, _) = compare(&[], &[("app/agent.py", &toolset("[\"search\"]"))]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "docs", "added")]);
+    let object = &find(&doc, "docs")["after"]["object"];
+    assert_eq!(object["class"], "McpToolset");
+    assert_eq!(object["transport"], "streamable_http");
+    assert_eq!(object["host"], "mcp.example.com");
+    assert_eq!(
+        object["tool_filter"],
+        json!({"allowed": ["search"], "blocked": null})
+    );
+    assert_eq!(
+        object["credential_sources"],
+        json!([{"header": "Authorization", "env": ["DOCS_TOKEN"]}])
+    );
+    let base = [
+        ("app/__init__.py", ""),
+        ("app/agent.py", &*toolset("[\"search\"]")),
+    ];
+    let (doc, _) = compare_branches(
+        &base,
+        &[("app/agent.py", &toolset("[\"search\", \"delete\"]"))],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("support", "docs", "changed")]);
+}
+
+/// Spec: built-ins are rows by import identity (the reference: an
+/// unresolved tool); a same-named local function is just a function.
+#[test]
+fn built_in_tools_are_rows_by_import_identity() {
+    let head = agent(
+        "from google.adk.tools import google_search, load_memory as recall\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, google_search, recall])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "google_search", "added"),
+            row("support", "load_memory", "added")
+        ]
+    );
+    assert_eq!(
+        find(&doc, "google_search")["after"]["object"]["kind"],
+        "hosted_tool"
+    );
+    let local = agent(
+        "def google_search(q: str) -> str:\n    return q\n\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, google_search])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &local)]);
+    let after = &find(&doc, "google_search")["after"];
+    assert_eq!(after["signature"], "google_search(q) -> str");
+    assert!(after.get("object").is_none());
+}
+
+/// Same as the reference: one name built at several sites is one agent
+/// when the sites bind the same, and a named limit with
+/// `construction_sites` when they differ.
+#[test]
+fn an_agent_built_at_several_sites() {
+    let twin = "\n\ndef build():\n    return Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup])\n";
+    let head = format!("{}{twin}", agent(ROOT));
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![]);
+    let different = format!(
+        "{}{}",
+        agent(ROOT),
+        twin.replace("[lookup]", "[lookup, refund]")
+    );
+    let (doc, text) = compare(&[], &[("app/agent.py", &different)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    // As in the reference, the sites' limit is on the agent, not the tool:
+    // the head lists refund (at one site), so it is added.
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    assert_eq!(
+        limits(&doc, "head"),
+        vec![
+            "A possibly reachable tool has an incomplete binding edge; provide a complete static graph or reviewed declaration.",
+            "Google ADK agent 'support' is constructed more than once in agent.py (lines 14, 18); which one runs is not established, and their tools are compared as one agent, each row naming the constructions that list its tool."
+        ]
+    );
+    // lookup is listed by both sites: unchanged, so no row; refund by one.
+    assert!(find(&doc, "refund")["after"]
+        .get("construction_sites")
+        .is_none());
+    assert!(text.contains("ADDED  support → refund\n"), "{text}");
+}
+
+/// Same as the reference: a subclass of an ADK agent class is named where
+/// it is used.
+#[test]
+fn an_adk_subclass_is_named_where_it_is_used() {
+    let head = agent(&format!(
+        "{ROOT}from google.adk.agents import LlmAgent\n\n\nclass Helper(LlmAgent):\n    pass\n\n\nhelper = Helper(name=\"helper\", model=\"m\", instruction=\"i\", tools=[refund])\n"
+    ));
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent class 'Helper' at agent.py:18 derives from an agent class; agents built from it are not read."]
+    );
+}
+
+/// Same as the reference: a tool name bound twice is not followed, so the
+/// tool's row is not established.
+#[test]
+fn a_tool_name_bound_twice_is_not_established() {
+    let head = agent(
+        "tool = lookup\nif refund:\n    tool = refund\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[tool])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "lookup", "not_established")]
+    );
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent 'support' references unresolved tool 'tool'. Not resolved because 'tool' is bound more than once in agent.py (lines 14, 16)."]
+    );
+}
+
+/// Spec: a workflow agent's sub-agents are its capabilities too (the
+/// reference reads no workflow agent).
+#[test]
+fn a_workflow_agent_binds_its_sub_agents() {
+    let head = agent(&format!(
+        "{ROOT}from google.adk.agents import SequentialAgent\n\npipeline = SequentialAgent(name=\"pipeline\", sub_agents=[root_agent])\n"
+    ));
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![row("pipeline", "handoff:agent.py:support", "added")]
+    );
+}
+
+#[test]
+fn a_dynamic_tools_expression_is_named() {
+    let head = agent(
+        "def get_tools():\n    return [lookup]\n\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=get_tools())\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "lookup", "not_established")]
+    );
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent 'support' uses a dynamic tools expression."]
+    );
+}
