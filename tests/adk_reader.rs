@@ -444,3 +444,34 @@ fn a_dynamic_tools_expression_is_named() {
         vec!["Google ADK agent 'support' uses a dynamic tools expression."]
     );
 }
+
+/// Spec: a repository helper that returns a toolset from its one
+/// unconditional return is followed; the toolset's row goes by the helper
+/// call, and a part made from the helper's parameter is named, not guessed.
+#[test]
+fn a_helper_returning_a_toolset_is_followed() {
+    let helpers = "from google.adk.tools.mcp_tool import McpToolset\nfrom google.adk.tools.mcp_tool.mcp_session_manager import SseConnectionParams\n\n\ndef create_toolset():\n    return McpToolset(connection_params=SseConnectionParams(url=\"https://tools.example.com/sse\"))\n\n\ndef toolset_for(url):\n    return McpToolset(connection_params=SseConnectionParams(url=url))\n";
+    let head = agent(
+        "from .helpers import create_toolset, toolset_for\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, create_toolset(), toolset_for(\"https://x.example.com\")])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head), ("app/helpers.py", helpers)]);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "create_toolset()", "added"),
+            row("support", "toolset_for()", "added")
+        ]
+    );
+    let object = &find(&doc, "create_toolset()")["after"]["object"];
+    assert_eq!(object["host"], "tools.example.com");
+    assert_eq!(object["transport"], "sse");
+    assert_eq!(
+        find(&doc, "create_toolset()")["after"]["object_evidence"]["built_at"],
+        "app/helpers.py:6"
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent 'support' binds the MCP server 'toolset_for()', whose host is not read (url); a change to it is not established."]
+    );
+}

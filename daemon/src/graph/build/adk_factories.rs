@@ -26,8 +26,27 @@ pub(super) enum FactoryRead {
     /// The tool, and the arguments this read could not name (spelled with
     /// where they are given).
     Tool(Box<FollowedTool>, Vec<String>),
+    /// A repository helper whose one return builds an object (an agent
+    /// tool, a toolset): where that call is written, to be read as one.
+    Object {
+        path: String,
+        scope: String,
+        call: Value,
+        line: u32,
+    },
     /// A factory this reader does not follow, and why.
     Limit(String),
+}
+
+/// What a factory's return gave.
+enum Returned<'a> {
+    Function(&'a str, &'a FunctionFact),
+    Object {
+        path: &'a str,
+        scope: String,
+        call: Value,
+        line: u32,
+    },
 }
 
 /// What one factory hop gathered.
@@ -51,11 +70,22 @@ impl<'a> ModuleReader<'a, '_> {
         let env = BTreeMap::new();
         match self.factory_hop(key, scope, call, &env, 0, &mut trail) {
             Ok(None) => FactoryRead::NotAFactory,
+            Ok(Some(Returned::Object {
+                path,
+                scope,
+                call,
+                line,
+            })) => FactoryRead::Object {
+                path: path.to_string(),
+                scope,
+                call,
+                line,
+            },
             Err(why) => FactoryRead::Limit(format!(
                 "{} is a tool factory this reader does not follow: {why}",
                 str_repr(&spelled_call(call))
             )),
-            Ok(Some((def_path, function))) => {
+            Ok(Some(Returned::Function(def_path, function))) => {
                 let sha = |p: &str| {
                     self.modules
                         .facts(p)
@@ -106,7 +136,7 @@ impl<'a> ModuleReader<'a, '_> {
         env: &BTreeMap<String, String>,
         depth: usize,
         trail: &mut Trail,
-    ) -> Result<Option<(&'a str, &'a FunctionFact)>, String> {
+    ) -> Result<Option<Returned<'a>>, String> {
         let Value::Call {
             callee,
             args,
@@ -207,7 +237,7 @@ impl<'a> ModuleReader<'a, '_> {
         depth: usize,
         trail: &mut Trail,
         hops: usize,
-    ) -> Result<(&'a str, &'a FunctionFact), String> {
+    ) -> Result<Returned<'a>, String> {
         let facts = self.modules.facts(path).ok_or("its module is not read")?;
         let scope = factory.qualname.as_str();
         if let Some(call) = adk::function_wrapper_call(facts, value, scope) {
@@ -216,7 +246,9 @@ impl<'a> ModuleReader<'a, '_> {
                     .digest_parts
                     .push(format!("wrapper {}", call.other_arguments.join(",")));
             }
-            return self.factory_function(path, factory, call.wrapped, return_line);
+            return self
+                .factory_function(path, factory, call.wrapped, return_line)
+                .map(|(p, f)| Returned::Function(p, f));
         }
         match value {
             Value::Name(name) if hops < 2 => {
@@ -241,13 +273,21 @@ impl<'a> ModuleReader<'a, '_> {
                             hops + 1,
                         )
                     }
-                    _ => self.factory_function(path, factory, value, return_line),
+                    _ => self
+                        .factory_function(path, factory, value, return_line)
+                        .map(|(p, f)| Returned::Function(p, f)),
                 }
             }
-            Value::Call { .. } => match adk::adk_value(facts, value, scope) {
-                Some(AdkName::AgentTool | AdkName::Toolset(_)) => {
-                    Err("it returns an object, not a function tool".into())
-                }
+            Value::Call { callee, .. } => match adk::adk_value(facts, callee, scope) {
+                // The object is read where the helper builds it; its
+                // parameters are not bound, so a part made from one stays
+                // a named part not read.
+                Some(AdkName::AgentTool | AdkName::Toolset(_)) => Ok(Returned::Object {
+                    path,
+                    scope: scope.to_string(),
+                    call: value.clone(),
+                    line: return_line,
+                }),
                 _ => self
                     .factory_hop(path, scope, value, env, depth + 1, trail)?
                     .ok_or_else(|| "it returns a call this reader does not read".to_string()),

@@ -180,6 +180,31 @@ impl ModuleReader<'_, '_> {
                                         self.unresolved(agent, line, &spelled(&reference), &why);
                                     self.agent_gap(agent, reason);
                                 }
+                                Some(FactoryRead::Object {
+                                    path,
+                                    scope: helper_scope,
+                                    call: object_call,
+                                    line: return_line,
+                                }) => {
+                                    let read = self.helper_object(
+                                        agent,
+                                        construction,
+                                        &path,
+                                        &helper_scope,
+                                        &object_call,
+                                        return_line,
+                                        &spelled(&reference),
+                                        index + 1,
+                                    );
+                                    match read {
+                                        AdkMember::Object(object) => objects.push(*object),
+                                        AdkMember::Limit(why) => self.agent_gap(agent, why),
+                                        _ => {
+                                            let reason = self.tool_expression(agent);
+                                            self.agent_gap(agent, reason);
+                                        }
+                                    }
+                                }
                                 Some(FactoryRead::NotAFactory) | None => {
                                     push(self.follow_tool(agent, construction, &scope, &reference))
                                 }
@@ -201,6 +226,31 @@ impl ModuleReader<'_, '_> {
                         )),
                         AdkMember::Limit(why) => self.agent_gap(agent, why),
                         AdkMember::Other => match self.read_factory(self.path, &scope, &call) {
+                            FactoryRead::Object {
+                                path,
+                                scope: helper_scope,
+                                call: object_call,
+                                line: return_line,
+                            } => {
+                                let read = self.helper_object(
+                                    agent,
+                                    construction,
+                                    &path,
+                                    &helper_scope,
+                                    &object_call,
+                                    return_line,
+                                    &spelled(&call),
+                                    index + 1,
+                                );
+                                match read {
+                                    AdkMember::Object(object) => objects.push(*object),
+                                    AdkMember::Limit(why) => self.agent_gap(agent, why),
+                                    _ => {
+                                        let reason = self.tool_expression(agent);
+                                        self.agent_gap(agent, reason);
+                                    }
+                                }
+                            }
                             FactoryRead::Tool(tool, unnamed) => {
                                 self.name_unnamed(agent, &tool, &unnamed);
                                 push(Some(*tool));
@@ -251,6 +301,36 @@ impl ModuleReader<'_, '_> {
                 ),
             )
         });
+    }
+
+    /// An object a repository helper builds and returns, read where it is
+    /// built; its row goes by the name it is listed under (a variable) or
+    /// the helper call (`create_toolset()`).
+    #[allow(clippy::too_many_arguments)]
+    fn helper_object(
+        &self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        path: &str,
+        scope: &str,
+        call: &Value,
+        line: u32,
+        listed_as: &str,
+        position: usize,
+    ) -> AdkMember {
+        let Some(facts) = self.modules.facts(path) else {
+            return AdkMember::Other;
+        };
+        let built = Built::inline(path, facts, scope, call, line);
+        match self.adk_member(agent, construction, &built, position) {
+            AdkMember::Object(mut object) => {
+                if object.object.identity.kind == Some(ObjectKind::McpServer) {
+                    object.name = listed_as.to_string();
+                }
+                AdkMember::Object(object)
+            }
+            other => other,
+        }
     }
 
     fn tool_expression(&self, agent: &str) -> String {
