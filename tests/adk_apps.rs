@@ -5,11 +5,7 @@
 
 mod support;
 
-use support::{compare_branches, rows};
-
-fn t(agent: &str, tool: &str, change: &str) -> (String, String, String) {
-    (agent.into(), tool.into(), change.into())
-}
+use support::{compare_branches, row as t, rows};
 
 const TRAVEL_TOOLS: &str = r#""""Travel tools."""
 

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{compare_branches, rows};
+use support::{compare_branches, limits, row, rows};
 
 const HEAD: &str = "from google.adk.agents import Agent\n\n\ndef lookup(order_id: str) -> dict:\n    \"\"\"Look up an order.\"\"\"\n    return {\"id\": order_id}\n\n\ndef refund(order_id: str, amount: float) -> str:\n    \"\"\"Refund an order.\"\"\"\n    return \"ok\"\n\n\n";
 
@@ -26,21 +26,6 @@ fn compare(base_extra: &[(&str, &str)], head: &[(&str, &str)]) -> (Value, String
 
 fn agent(body: &str) -> String {
     format!("{HEAD}{body}")
-}
-
-fn row(agent: &str, tool: &str, change: &str) -> (String, String, String) {
-    (agent.into(), tool.into(), change.into())
-}
-
-fn limits(doc: &Value, side: &str) -> Vec<String> {
-    doc[side]["limits"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn find<'d>(doc: &'d Value, tool: &str) -> &'d Value {

@@ -4,11 +4,7 @@
 
 mod support;
 
-use support::{rows, Place, Repo};
-
-fn t(agent: &str, tool: &str, change: &str) -> (String, String, String) {
-    (agent.into(), tool.into(), change.into())
-}
+use support::{row as t, rows, Place, Repo};
 
 const ORDERS: &str = r#""""Order tools."""
 import os

@@ -8,7 +8,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{compare_branches, rows};
+use support::{compare_branches, limits, row, rows};
 
 const BASE: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\n@function_tool\ndef refund(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[lookup])\n";
 
@@ -18,21 +18,6 @@ fn compare(base_extra: &[(&str, &str)], head: &[(&str, &str)]) -> Value {
     let mut base = vec![("app/__init__.py", ""), ("app/agent.py", BASE)];
     base.extend_from_slice(base_extra);
     compare_branches(&base, head, "app").0
-}
-
-fn row(agent: &str, tool: &str, change: &str) -> (String, String, String) {
-    (agent.into(), tool.into(), change.into())
-}
-
-fn limits(doc: &Value, side: &str) -> Vec<String> {
-    doc[side]["limits"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|s| s.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 #[test]

@@ -289,3 +289,20 @@ pub fn compare_branches(
     assert_eq!(code, 0, "{stderr}");
     (doc, text)
 }
+
+/// One `(agent, tool, change)` row, as `rows` returns them.
+pub fn row(agent: &str, tool: &str, change: &str) -> (String, String, String) {
+    (agent.into(), tool.into(), change.into())
+}
+
+/// A side's `limits`, as strings.
+pub fn limits(doc: &serde_json::Value, side: &str) -> Vec<String> {
+    doc[side]["limits"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -203,23 +203,12 @@ pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AdkConstruction<'_>> {
 
 /// Classes the module derives from an ADK agent class (directly).
 pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
-    facts
-        .classes
-        .iter()
-        .filter(|class| {
-            let enclosing = class
-                .qualname
-                .rsplit_once('.')
-                .map(|(parent, _)| parent)
-                .unwrap_or("");
-            class.bases.iter().any(|base| {
-                matches!(
-                    adk_value(facts, base, enclosing),
-                    Some(AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent)
-                )
-            })
-        })
-        .collect()
+    super::imports::classes_deriving(facts, |name| {
+        matches!(
+            adk_name(name),
+            Some(AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent)
+        )
+    })
 }
 
 #[cfg(test)]

@@ -33,6 +33,28 @@ pub fn imported_name(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<
     Some(absolute)
 }
 
+/// Classes of the module with a base whose absolute imported name
+/// satisfies `is_base` (read where the class statement is).
+pub fn classes_deriving(
+    facts: &ModuleFacts,
+    is_base: impl Fn(&str) -> bool,
+) -> Vec<&crate::python::ClassFact> {
+    facts
+        .classes
+        .iter()
+        .filter(|class| {
+            let enclosing = class
+                .qualname
+                .rsplit_once('.')
+                .map(|(parent, _)| parent)
+                .unwrap_or("");
+            class.bases.iter().any(|base| {
+                imported_name(facts, base, enclosing).is_some_and(|name| is_base(&name))
+            })
+        })
+        .collect()
+}
+
 /// The import that binds `name` as seen from `scope`, innermost scope first.
 /// A name also bound at that level by something else is not an import's.
 fn binding_import<'f>(facts: &'f ModuleFacts, name: &str, scope: &str) -> Option<&'f ImportFact> {

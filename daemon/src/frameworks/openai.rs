@@ -339,21 +339,7 @@ pub fn default_as_tool_name(agent_name: &str) -> String {
 
 /// Classes the module defines on top of the SDK's `Agent`.
 pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
-    facts
-        .classes
-        .iter()
-        .filter(|class| {
-            let enclosing = class
-                .qualname
-                .rsplit_once('.')
-                .map(|(parent, _)| parent)
-                .unwrap_or("");
-            class.bases.iter().any(|base| {
-                imported_name(facts, base, enclosing)
-                    .is_some_and(|name| is_sdk_member(&name, "Agent"))
-            })
-        })
-        .collect()
+    super::imports::classes_deriving(facts, |name| is_sdk_member(name, "Agent"))
 }
 
 /// Reads a list-valued keyword argument member by member.

@@ -227,25 +227,14 @@ impl ObjectSite<'_, '_> {
         args: &[Value],
         keywords: &[(Option<String>, Value)],
     ) -> ObjectTool {
-        let keyword = |name: &str| {
-            keywords
-                .iter()
-                .find(|(k, _)| k.as_deref() == Some(name))
-                .map(|(_, v)| v)
-        };
+        let keyword = |name: &str| keyword(keywords, name);
         let mut identity = ObjectIdentity {
             kind: Some(ObjectKind::McpServer),
             class: class.to_string(),
             transport: Some(transport.to_string()),
             ..ObjectIdentity::default()
         };
-        let mut unread = Vec::new();
-        if keywords.iter().any(|(k, _)| k.is_none()) {
-            unread.push(UnreadPart {
-                part: "arguments".into(),
-                spelled: "**".into(),
-            });
-        }
+        let mut unread = unpacked(keywords);
         let params = keyword("params").or(args.first());
         match params.and_then(|p| self.entries(p, 0)) {
             Some(entries) => self.endpoint(&entries, &mut identity, &mut unread),
@@ -264,15 +253,7 @@ impl ObjectSite<'_, '_> {
                 None => unread.push(part("tool filter", value)),
             },
         }
-        identity
-            .credentials
-            .sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
-        ObjectTool {
-            identity,
-            unread,
-            built_at: (String::new(), 0),
-            description: None,
-        }
+        server(identity, unread)
     }
 
     /// Reads a server's connection entries (`url`, `headers`, `command`,
@@ -368,24 +349,13 @@ impl ObjectSite<'_, '_> {
         args: &[Value],
         keywords: &[(Option<String>, Value)],
     ) -> ObjectTool {
-        let keyword = |name: &str| {
-            keywords
-                .iter()
-                .find(|(k, _)| k.as_deref() == Some(name))
-                .map(|(_, v)| v)
-        };
+        let keyword = |name: &str| keyword(keywords, name);
         let mut identity = ObjectIdentity {
             kind: Some(ObjectKind::McpServer),
             class: class.to_string(),
             ..ObjectIdentity::default()
         };
-        let mut unread = Vec::new();
-        if keywords.iter().any(|(k, _)| k.is_none()) {
-            unread.push(UnreadPart {
-                part: "arguments".into(),
-                spelled: "**".into(),
-            });
-        }
+        let mut unread = unpacked(keywords);
         let connection = keyword("connection_params").or(args.first());
         match connection.and_then(|c| self.connection(c)) {
             Some((transport, entries)) => {
@@ -412,15 +382,7 @@ impl ObjectSite<'_, '_> {
                 None => unread.push(part("tool filter", value)),
             },
         }
-        identity
-            .credentials
-            .sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
-        ObjectTool {
-            identity,
-            unread,
-            built_at: (String::new(), 0),
-            description: None,
-        }
+        server(identity, unread)
     }
 
     /// An ADK connection: `SseConnectionParams(url=…, headers=…)`,
@@ -738,6 +700,40 @@ fn is_constant_shaped(facts: &ModuleFacts, name: &str) -> bool {
         .functions
         .iter()
         .any(|f| f.globals.iter().any(|g| g == name))
+}
+
+/// A keyword argument's value.
+fn keyword<'k>(keywords: &'k [(Option<String>, Value)], name: &str) -> Option<&'k Value> {
+    keywords
+        .iter()
+        .find(|(k, _)| k.as_deref() == Some(name))
+        .map(|(_, v)| v)
+}
+
+/// `**mapping` among the arguments: what it holds is not read.
+fn unpacked(keywords: &[(Option<String>, Value)]) -> Vec<UnreadPart> {
+    if keywords.iter().any(|(k, _)| k.is_none()) {
+        vec![UnreadPart {
+            part: "arguments".into(),
+            spelled: "**".into(),
+        }]
+    } else {
+        Vec::new()
+    }
+}
+
+/// A server read: credentials in a stable order, where it is built filled
+/// in by the caller.
+fn server(mut identity: ObjectIdentity, unread: Vec<UnreadPart>) -> ObjectTool {
+    identity
+        .credentials
+        .sort_by(|a, b| (&a.target, &a.name).cmp(&(&b.target, &b.name)));
+    ObjectTool {
+        identity,
+        unread,
+        built_at: (String::new(), 0),
+        description: None,
+    }
 }
 
 fn part(name: &str, value: &Value) -> UnreadPart {

@@ -135,145 +135,111 @@ impl ModuleReader<'_, '_> {
         let line = construction.line;
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
-        let mut push = |tool: Option<FollowedTool>| {
-            if let Some(tool) = tool {
-                followed.entry(tool.tool.clone()).or_default().push(tool);
-            }
-        };
         for (index, member) in members.into_iter().enumerate() {
-            match member {
+            let position = index + 1;
+            let outcome = match &member {
                 ListMember::Reference(reference) => {
-                    if let Some(AdkName::BuiltIn(name)) =
-                        adk::adk_value(self.facts, &reference, &scope)
-                    {
-                        objects.push(built_in(name, self.path, line));
-                        continue;
-                    }
-                    let built = self.built_object(&scope, &reference);
-                    match built
-                        .as_ref()
-                        .map(|b| self.adk_member(agent, construction, b, index + 1))
-                    {
-                        Some(AdkMember::Object(object)) => objects.push(*object),
-                        Some(AdkMember::Function(wrapped, wrap, scope)) => push(
-                            self.follow_wrapped(agent, construction, &scope, &wrapped, Some(wrap)),
-                        ),
-                        Some(AdkMember::Limit(why)) => self.agent_gap(agent, why),
-                        Some(AdkMember::Other) => {
-                            let built = built.as_ref().map(|b| {
-                                (
-                                    b.path().to_string(),
-                                    b.scope().to_string(),
-                                    b.call().clone(),
-                                )
-                            });
-                            let read = built
-                                .as_ref()
-                                .map(|(path, scope, call)| self.read_factory(path, scope, call));
-                            match read {
-                                Some(FactoryRead::Tool(tool, unnamed)) => {
-                                    self.name_unnamed(agent, &tool, &unnamed);
-                                    push(Some(*tool));
-                                }
-                                Some(FactoryRead::Limit(why)) => {
-                                    let reason =
-                                        self.unresolved(agent, line, &spelled(&reference), &why);
-                                    self.agent_gap(agent, reason);
-                                }
-                                Some(FactoryRead::Object {
-                                    path,
-                                    scope: helper_scope,
-                                    call: object_call,
-                                    line: return_line,
-                                }) => {
-                                    let read = self.helper_object(
-                                        agent,
-                                        construction,
-                                        &path,
-                                        &helper_scope,
-                                        &object_call,
-                                        return_line,
-                                        &spelled(&reference),
-                                        index + 1,
-                                    );
-                                    match read {
-                                        AdkMember::Object(object) => objects.push(*object),
-                                        AdkMember::Limit(why) => self.agent_gap(agent, why),
-                                        _ => {
-                                            let reason = self.tool_expression(agent);
-                                            self.agent_gap(agent, reason);
-                                        }
-                                    }
-                                }
-                                Some(FactoryRead::NotAFactory) | None => {
-                                    push(self.follow_tool(agent, construction, &scope, &reference))
-                                }
-                            }
+                    match adk::adk_value(self.facts, reference, &scope) {
+                        Some(AdkName::BuiltIn(name)) => {
+                            Outcome::Object(built_in(name, self.path, line))
                         }
-                        None => push(self.follow_tool(agent, construction, &scope, &reference)),
-                    }
-                }
-                ListMember::Call(call) => {
-                    let built = Built::inline(self.path, self.facts, &scope, &call, line);
-                    match self.adk_member(agent, construction, &built, index + 1) {
-                        AdkMember::Object(object) => objects.push(*object),
-                        AdkMember::Function(wrapped, wrap, scope) => push(self.follow_wrapped(
-                            agent,
-                            construction,
-                            &scope,
-                            &wrapped,
-                            Some(wrap),
-                        )),
-                        AdkMember::Limit(why) => self.agent_gap(agent, why),
-                        AdkMember::Other => match self.read_factory(self.path, &scope, &call) {
-                            FactoryRead::Object {
-                                path,
-                                scope: helper_scope,
-                                call: object_call,
-                                line: return_line,
-                            } => {
-                                let read = self.helper_object(
-                                    agent,
-                                    construction,
-                                    &path,
-                                    &helper_scope,
-                                    &object_call,
-                                    return_line,
-                                    &spelled(&call),
-                                    index + 1,
-                                );
-                                match read {
-                                    AdkMember::Object(object) => objects.push(*object),
-                                    AdkMember::Limit(why) => self.agent_gap(agent, why),
-                                    _ => {
-                                        let reason = self.tool_expression(agent);
-                                        self.agent_gap(agent, reason);
-                                    }
-                                }
-                            }
-                            FactoryRead::Tool(tool, unnamed) => {
-                                self.name_unnamed(agent, &tool, &unnamed);
-                                push(Some(*tool));
-                            }
-                            FactoryRead::Limit(why) => {
-                                let reason = self.unresolved(agent, line, &spelled(&call), &why);
-                                self.agent_gap(agent, reason);
-                            }
-                            FactoryRead::NotAFactory => {
-                                let reason = self.tool_expression(agent);
-                                self.agent_gap(agent, reason);
-                            }
+                        _ => match self.built_object(&scope, reference) {
+                            Some(built) => self.read_built(
+                                agent,
+                                construction,
+                                &built,
+                                &spelled(reference),
+                                position,
+                            ),
+                            None => Outcome::FollowReference,
                         },
                     }
                 }
-                ListMember::Unread(_) => {
-                    let reason = self.tool_expression(agent);
-                    self.agent_gap(agent, reason);
+                ListMember::Call(call) => {
+                    let built = Built::inline(self.path, self.facts, &scope, call, line);
+                    match self.read_built(agent, construction, &built, &spelled(call), position) {
+                        Outcome::FollowReference => Outcome::Gap(self.tool_expression(agent)),
+                        other => other,
+                    }
                 }
+                ListMember::Unread(_) => Outcome::Gap(self.tool_expression(agent)),
+            };
+            let tool = match (outcome, &member) {
+                (Outcome::Function(tool), _) => tool,
+                (Outcome::Object(object), _) => {
+                    objects.push(object);
+                    None
+                }
+                (Outcome::Gap(reason), _) => {
+                    self.agent_gap(agent, reason);
+                    None
+                }
+                (Outcome::FollowReference, ListMember::Reference(reference)) => {
+                    self.follow_tool(agent, construction, &scope, reference)
+                }
+                (Outcome::FollowReference, _) => None,
+            };
+            if let Some(tool) = tool {
+                followed.entry(tool.tool.clone()).or_default().push(tool);
             }
         }
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
+    }
+
+    /// A listed constructor call (inline, or the one a listed name is bound
+    /// to): a wrapped function, an object, a factory's tool or a helper's
+    /// object, or a named limit.
+    fn read_built(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        built: &Built<'_>,
+        listed_as: &str,
+        position: usize,
+    ) -> Outcome {
+        match self.adk_member(agent, construction, built, position) {
+            AdkMember::Object(object) => Outcome::Object(*object),
+            AdkMember::Function(wrapped, wrap, scope) => Outcome::Function(self.follow_wrapped(
+                agent,
+                construction,
+                &scope,
+                &wrapped,
+                Some(wrap),
+            )),
+            AdkMember::Limit(why) => Outcome::Gap(why),
+            AdkMember::Other => {
+                match self.read_factory(built.path(), built.scope(), built.call()) {
+                    FactoryRead::Tool(tool, unnamed) => {
+                        self.name_unnamed(agent, &tool, &unnamed);
+                        Outcome::Function(Some(*tool))
+                    }
+                    FactoryRead::Object {
+                        path,
+                        scope,
+                        call,
+                        line,
+                    } => match self.helper_object(
+                        agent,
+                        construction,
+                        &path,
+                        &scope,
+                        &call,
+                        line,
+                        listed_as,
+                        position,
+                    ) {
+                        AdkMember::Object(object) => Outcome::Object(*object),
+                        AdkMember::Limit(why) => Outcome::Gap(why),
+                        _ => Outcome::Gap(self.tool_expression(agent)),
+                    },
+                    FactoryRead::Limit(why) => {
+                        Outcome::Gap(self.unresolved(agent, construction.line, listed_as, &why))
+                    }
+                    FactoryRead::NotAFactory => Outcome::FollowReference,
+                }
+            }
+        }
     }
 
     /// A factory's arguments this read cannot name: the tool stays bound,
@@ -541,6 +507,16 @@ impl ModuleReader<'_, '_> {
             }
         }
     }
+}
+
+/// What reading one `tools=` member gave.
+enum Outcome {
+    /// A function tool (`None` when following it recorded a limit).
+    Function(Option<FollowedTool>),
+    Object(ReadObject),
+    Gap(String),
+    /// Not a constructor this reader knows: follow the listed name.
+    FollowReference,
 }
 
 /// What one `tools=` member of an ADK agent is.
