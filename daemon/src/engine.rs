@@ -3,7 +3,9 @@
 //! compare, build the document. Synchronous and CPU-bound: the service runs
 //! it on the blocking pool.
 
-use crate::compare::document::{single_document, Comparison, SideMeta, MAX_PYTHON_BYTES};
+use crate::compare::document::{
+    combined_document, single_document, Comparison, SideMeta, MAX_PYTHON_BYTES,
+};
 use crate::compare::{
     apply_absent_agents, apply_label_correspondence, apply_submodules, compare_sides,
 };
@@ -18,11 +20,15 @@ use crate::render::{pyjson::to_pretty, text::render_text};
 use crate::store::{Cache, Namespace};
 use gix::ObjectId;
 use serde_json::{json, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
+
+/// Files and bytes read per side to find the agent files of a change.
+const MAX_DERIVATION_FILES: usize = 5000;
+const MAX_DERIVATION_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A comparison as asked (the client's flags).
 #[derive(Debug, Clone, Default)]
@@ -111,51 +117,97 @@ impl Engine {
         let base_tree = repo.commit_tree(revisions.base)?;
         let head_tree = repo.commit_tree(revisions.head)?;
 
-        let explicit = scope.is_some();
-        let head_scope = scope.unwrap_or_else(|| ".".to_string());
-        let base_scope = base_scope.unwrap_or_else(|| ".".to_string());
-        let mut base = self.side_graph(&repo, base_tree, &base_scope, max_files)?;
-        let mut head = self.side_graph(&repo, head_tree, &head_scope, max_files)?;
-        if explicit && base.absent && head.absent {
-            return Err(DiffError::Config(format!(
-                "Neither comparison tree contains the selected scopes: base={}, head={}. Check --scope/--base-scope.",
-                str_repr(&base_scope),
-                str_repr(&head_scope)
-            )));
-        }
-        apply_submodules(&mut base, &mut head);
-        apply_absent_agents(&mut base, &mut head);
-        apply_label_correspondence(&mut base, &mut head);
-        let rows = compare_sides(&base, &head);
-        let scope_selection = if explicit {
-            json!({"mode": "explicit", "scopes": [head_scope], "base_scope": base_scope, "reason": "Selected with --scope."})
-        } else {
-            root_scope_selection(&base, &head)
-        };
-        let base_meta = SideMeta {
+        let base_meta = |scope: &str| SideMeta {
             requested_ref: revisions.base_ref.clone(),
             requested_commit: Some(revisions.requested_base.to_string()),
             compared_commit: revisions.base.to_string(),
             tree: base_tree.to_string(),
-            scope: base_scope,
+            scope: scope.to_string(),
         };
-        let head_meta = SideMeta {
+        let head_meta = |scope: &str| SideMeta {
             requested_ref: revisions.head_ref.clone(),
             requested_commit: None,
             compared_commit: revisions.head.to_string(),
             tree: head_tree.to_string(),
-            scope: head_scope,
+            scope: scope.to_string(),
         };
-        let document = single_document(&Comparison {
-            base_meta: &base_meta,
-            head_meta: &head_meta,
-            base: &base,
-            head: &head,
-            rows: &rows,
-            max_python_files: max_files,
-            scope_selection,
-            scope_limits: &[],
-        });
+        let document = match (scope, base_scope) {
+            (Some(head_scope), Some(base_scope)) => {
+                let (base, head, rows) = self.compare_pair(
+                    &repo,
+                    base_tree,
+                    head_tree,
+                    &base_scope,
+                    &head_scope,
+                    max_files,
+                )?;
+                if base.absent && head.absent {
+                    return Err(DiffError::Config(format!(
+                        "Neither comparison tree contains the selected scopes: base={}, head={}. Check --scope/--base-scope.",
+                        str_repr(&base_scope),
+                        str_repr(&head_scope)
+                    )));
+                }
+                single_document(&Comparison {
+                    base_meta: &base_meta(&base_scope),
+                    head_meta: &head_meta(&head_scope),
+                    base: &base,
+                    head: &head,
+                    rows: &rows,
+                    max_python_files: max_files,
+                    scope_selection: json!({"mode": "explicit", "scopes": [head_scope], "base_scope": base_scope, "reason": "Selected with --scope."}),
+                    scope_limits: &[],
+                })
+            }
+            _ => {
+                let base_files = self.side_files(&repo, revisions.base, base_tree)?;
+                let head_files = self.side_files(&repo, revisions.head, head_tree)?;
+                let derivation = crate::scope::derive(&base_files, &head_files);
+                let selection = scope_selection(&derivation);
+                let mut compared = Vec::new();
+                for relation in &derivation.comparisons {
+                    let (base, head, rows) = self.compare_pair(
+                        &repo,
+                        base_tree,
+                        head_tree,
+                        &relation.base_scope,
+                        &relation.scope,
+                        max_files,
+                    )?;
+                    compared.push((
+                        base_meta(&relation.base_scope),
+                        head_meta(&relation.scope),
+                        base,
+                        head,
+                        rows,
+                    ));
+                }
+                let comparisons: Vec<Comparison<'_>> = compared
+                    .iter()
+                    .map(|(bm, hm, base, head, rows)| Comparison {
+                        base_meta: bm,
+                        head_meta: hm,
+                        base,
+                        head,
+                        rows,
+                        max_python_files: max_files,
+                        scope_selection: selection.clone(),
+                        scope_limits: &derivation.limits,
+                    })
+                    .collect();
+                match comparisons.as_slice() {
+                    [only] => single_document(only),
+                    _ => combined_document(
+                        &base_meta("."),
+                        &head_meta("."),
+                        &comparisons,
+                        max_files,
+                        selection,
+                        &derivation.limits,
+                    ),
+                }
+            }
+        };
         let status = document
             .get("comparison_status")
             .and_then(Value::as_str)
@@ -167,6 +219,75 @@ impl Engine {
             document,
             status,
         })
+    }
+
+    /// Both sides' graphs for a scope pair, made comparable, and the rows.
+    fn compare_pair(
+        &self,
+        repo: &Repository,
+        base_tree: ObjectId,
+        head_tree: ObjectId,
+        base_scope: &str,
+        head_scope: &str,
+        max_files: u32,
+    ) -> Result<(SideGraph, SideGraph, Vec<crate::compare::Row>), DiffError> {
+        let mut base = self.side_graph(repo, base_tree, base_scope, max_files)?;
+        let mut head = self.side_graph(repo, head_tree, head_scope, max_files)?;
+        apply_submodules(&mut base, &mut head);
+        apply_absent_agents(&mut base, &mut head);
+        apply_label_correspondence(&mut base, &mut head);
+        let rows = compare_sides(&base, &head);
+        Ok((base, head, rows))
+    }
+
+    /// Every Python file of a commit with its facts, for scope derivation,
+    /// within the bounds (5,000 files, 64 MB, 2 MB a file).
+    fn side_files(
+        &self,
+        repo: &Repository,
+        commit: ObjectId,
+        root_tree: ObjectId,
+    ) -> Result<crate::scope::SideFiles, DiffError> {
+        let listing = repo.list_python(root_tree)?;
+        let c12 = commit.to_hex_with_len(12).to_string();
+        let mut files = crate::scope::SideFiles {
+            tests: listing
+                .test_files
+                .iter()
+                .map(|f| (f.path.clone(), f.blob.to_string()))
+                .collect(),
+            ..Default::default()
+        };
+        let mut total: u64 = 0;
+        let mut readable = Vec::new();
+        for (index, file) in listing.python.iter().enumerate() {
+            if index >= MAX_DERIVATION_FILES {
+                files.limits.push(format!(
+                    "{c12} holds more than {MAX_DERIVATION_FILES} Python files to read to find its agent files; files past the bound were not read."
+                ));
+                break;
+            }
+            let size = repo.blob_size(file.blob)?;
+            if size > MAX_PYTHON_BYTES {
+                continue;
+            }
+            total += size;
+            if total > MAX_DERIVATION_BYTES {
+                files.limits.push(format!(
+                    "{c12} holds more than 64 MB of Python to read to find its agent files; files past the bound were not read."
+                ));
+                break;
+            }
+            readable.push(file);
+        }
+        let blobs: Vec<ObjectId> = readable.iter().map(|f| f.blob).collect();
+        let facts = self.facts_for(repo, &blobs)?;
+        files.modules = readable
+            .iter()
+            .zip(facts)
+            .map(|(file, facts)| (file.path.clone(), file.blob.to_string(), facts))
+            .collect();
+        Ok(files)
     }
 
     /// Indexes a commit's root scope so that a later diff against it is warm.
@@ -490,22 +611,29 @@ fn graph_key(root_tree: ObjectId, scope: &str, max_files: u32) -> blake3::Hash {
     hasher.finalize()
 }
 
-/// Without `--scope` this engine compares the repository root (scope
-/// derivation from the change is not implemented yet), and says so.
-fn root_scope_selection(base: &SideGraph, head: &SideGraph) -> Value {
-    let base_files: BTreeSet<&(String, String)> = base.files.iter().collect();
-    let head_files: BTreeSet<&(String, String)> = head.files.iter().collect();
-    let changed: BTreeSet<&str> = base_files
-        .symmetric_difference(&head_files)
-        .map(|(path, _)| path.as_str())
+/// `scope_selection` of a derived run (contract §7.2).
+fn scope_selection(derivation: &crate::scope::Derivation) -> Value {
+    let relations: Vec<Value> = derivation
+        .comparisons
+        .iter()
+        .map(|r| {
+            json!({
+                "scope": r.scope,
+                "base_scope": r.base_scope,
+                "changed": r.changed,
+                "agent_files": r.agent_files,
+                "via": r.via,
+                "outside": r.outside,
+            })
+        })
         .collect();
-    let changed: Vec<&str> = changed.into_iter().take(50).collect();
+    let changed: Vec<&String> = derivation.changed_files.iter().take(50).collect();
     json!({
         "mode": "derived",
-        "scopes": ["."],
-        "reason": ".: no --scope was given, so the repository root is compared",
+        "scopes": derivation.comparisons.iter().map(|r| r.scope.clone()).collect::<Vec<_>>(),
+        "reason": derivation.reason,
         "changed_files": changed,
-        "relations": [],
-        "limits": [],
+        "relations": relations,
+        "limits": derivation.limits,
     })
 }

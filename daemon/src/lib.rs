@@ -2,8 +2,8 @@
 //!
 //! Layers, in data-flow order (see `ARCHITECTURE.md` at the repository root):
 //! `git` reads objects, `python` turns one blob into cached `ModuleFacts`,
-//! `frameworks` recognises agents and tools in those facts, `graph` builds
-//! one side's agent graph, `compare` makes rows and the contract document,
+//! `frameworks` recognises agents and tools in those facts, `scope` derives
+//! what to compare from the change, `graph` builds one side's agent graph, `compare` makes rows and the contract document,
 //! `render` prints it. `store` caches facts and graphs in sled, `engine`
 //! drives one comparison, `index` warms the cache in the background and
 //! `service` speaks gRPC. Only `python` and `frameworks` look at syntax.
@@ -20,6 +20,7 @@ pub mod paths;
 pub mod pyrepr;
 pub mod python;
 pub mod render;
+pub mod scope;
 pub mod server;
 pub mod service;
 pub mod store;

@@ -10,6 +10,7 @@ use crate::paths::rooted;
 use crate::render::{id::comparison_id, pyjson::to_canonical_ascii, sanitize::sanitize};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 pub const SCHEMA_VERSION: &str = "0.2";
@@ -47,6 +48,14 @@ pub struct Comparison<'a> {
 
 /// Builds the whole single-comparison document, sanitised, id last.
 pub fn single_document(c: &Comparison<'_>) -> Value {
+    let mut doc = comparison_object(c);
+    doc.insert("scope_selection".into(), c.scope_selection.clone());
+    finish(Value::Object(doc))
+}
+
+/// One comparison as a document without `scope_selection` and id: the
+/// single document's body, and a combined document's `comparisons[]` entry.
+fn comparison_object(c: &Comparison<'_>) -> Map<String, Value> {
     let mut doc = Map::new();
     doc.insert(
         "application_comparison_schema_version".into(),
@@ -77,8 +86,157 @@ pub fn single_document(c: &Comparison<'_>) -> Value {
         .collect();
     doc.insert("rows".into(), Value::Array(rows));
     doc.insert("limits".into(), json!(ADVISORY_LIMITS));
-    doc.insert("scope_selection".into(), c.scope_selection.clone());
+    doc
+}
+
+/// The combined document of a derived run that found no comparison or
+/// several (contract §2.2, §2.4 combined shape, §6.2 combined status).
+pub fn combined_document(
+    base_meta: &SideMeta,
+    head_meta: &SideMeta,
+    comparisons: &[Comparison<'_>],
+    max_python_files: u32,
+    scope_selection: Value,
+    scope_limits: &[String],
+) -> Value {
+    let parts: Vec<Map<String, Value>> = comparisons.iter().map(comparison_object).collect();
+    let statuses: Vec<&str> = parts
+        .iter()
+        .map(|p| {
+            p.get("comparison_status")
+                .and_then(Value::as_str)
+                .unwrap_or("partial")
+        })
+        .collect();
+    let status = if !scope_limits.is_empty() {
+        "partial"
+    } else if statuses.iter().all(|s| *s == "not_established") {
+        "not_established"
+    } else if statuses.iter().all(|s| *s == "compared") {
+        "compared"
+    } else {
+        "partial"
+    };
+    let mut doc = Map::new();
+    doc.insert(
+        "application_comparison_schema_version".into(),
+        json!(SCHEMA_VERSION),
+    );
+    doc.insert("comparison_status".into(), json!(status));
+    doc.insert("static_analysis_only".into(), json!(true));
+    doc.insert(
+        "comparison_basis".into(),
+        json!("source_observed_per_agent_wiring"),
+    );
+    doc.insert("input_origin".into(), json!("independent_tree_discovery"));
+    doc.insert("engine".into(), engine_object().clone());
+    for (key, meta) in [("base", base_meta), ("head", head_meta)] {
+        doc.insert(key.into(), combined_side(key, meta, &parts, scope_limits));
+    }
+    doc.insert(
+        "options".into(),
+        json!({"max_python_files": max_python_files, "max_python_bytes": MAX_PYTHON_BYTES}),
+    );
+    doc.insert("source_correspondence".into(), json!([]));
+    let mut rows = Vec::new();
+    for (part, c) in parts.iter().zip(comparisons) {
+        for row in part
+            .get("rows")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let mut row = row.clone();
+            if let Some(source) = row.get("agent_source").and_then(Value::as_str) {
+                row["agent_source"] = json!(rooted(&c.head_meta.scope, source));
+            }
+            rows.push(row);
+        }
+    }
+    doc.insert("rows".into(), Value::Array(rows));
+    doc.insert(
+        "comparisons".into(),
+        Value::Array(parts.into_iter().map(Value::Object).collect()),
+    );
+    doc.insert("scope_selection".into(), scope_selection);
+    doc.insert("limits".into(), json!(ADVISORY_LIMITS));
     finish(Value::Object(doc))
+}
+
+/// A combined document's side: each comparison's side joined, every path
+/// spelled from the repository root.
+fn combined_side(
+    key: &str,
+    meta: &SideMeta,
+    parts: &[Map<String, Value>],
+    scope_limits: &[String],
+) -> Value {
+    let sides: Vec<&Value> = parts.iter().filter_map(|p| p.get(key)).collect();
+    let scope_of = |side: &Value| side["scope"].as_str().unwrap_or(".").to_string();
+    let mut out = Map::new();
+    out.insert("requested_ref".into(), json!(meta.requested_ref));
+    if let Some(commit) = &meta.requested_commit {
+        out.insert("requested_commit".into(), json!(commit));
+    }
+    out.insert("compared_commit".into(), json!(meta.compared_commit));
+    out.insert("tree".into(), json!(meta.tree));
+    out.insert("scope".into(), Value::Null);
+    out.insert(
+        "scopes".into(),
+        json!(sides.iter().map(|s| scope_of(s)).collect::<Vec<_>>()),
+    );
+    let status = if sides.is_empty() {
+        "not_selected"
+    } else if sides.iter().any(|s| s["status"] == "partial") {
+        "partial"
+    } else {
+        "complete"
+    };
+    out.insert("status".into(), json!(status));
+    let mut sources = Vec::new();
+    let mut agents = Vec::new();
+    let mut gaps = Vec::new();
+    let mut tests = Vec::new();
+    let mut limits: BTreeSet<String> = scope_limits.iter().cloned().collect();
+    let mut bindings = 0u64;
+    for side in &sides {
+        let scope = scope_of(side);
+        let root = |v: &Value| json!(rooted(&scope, v.as_str().unwrap_or_default()));
+        for source in side["sources"].as_array().into_iter().flatten() {
+            sources.push(json!({"type": source["type"], "path": root(&source["path"])}));
+        }
+        for agent in side["agents"].as_array().into_iter().flatten() {
+            agents.push(json!({"name": agent["name"], "source": root(&agent["source"]), "location": root(&agent["location"])}));
+        }
+        for gap in side["coverage_gaps"].as_array().into_iter().flatten() {
+            let mut gap = gap.clone();
+            if let Some(source) = gap["source"].as_str() {
+                gap["source"] = json!(rooted(&scope, source));
+            }
+            gaps.push(gap);
+        }
+        tests.extend(
+            side["excluded_tests"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .cloned(),
+        );
+        bindings += side["binding_count"].as_u64().unwrap_or(0);
+        for limit in side["limits"].as_array().into_iter().flatten() {
+            limits.insert(format!("{scope}: {}", limit.as_str().unwrap_or_default()));
+        }
+    }
+    out.insert("sources".into(), Value::Array(sources));
+    out.insert("agents".into(), Value::Array(agents));
+    out.insert("binding_count".into(), json!(bindings));
+    out.insert(
+        "limits".into(),
+        json!(limits.into_iter().collect::<Vec<_>>()),
+    );
+    out.insert("coverage_gaps".into(), Value::Array(gaps));
+    out.insert("excluded_tests".into(), Value::Array(tests));
+    Value::Object(out)
 }
 
 /// Sanitises the document and appends its `comparison_id` (contract §3.2).

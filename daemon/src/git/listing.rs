@@ -48,6 +48,9 @@ pub struct Listing {
     pub python: Vec<PythonFile>,
     /// Test-like files, never read as the application.
     pub tests: Vec<String>,
+    /// The same test-like files with their blobs (a change to one is still
+    /// a change).
+    pub test_files: Vec<PythonFile>,
     /// Symbolic links named `*.py` (scope-relative): not followed.
     pub linked_python: Vec<String>,
     pub gitlinks: Vec<GitLink>,
@@ -116,7 +119,11 @@ impl Repository {
                     }
                     EntryKind::Blob | EntryKind::BlobExecutable if name.ends_with(".py") => {
                         if crate::paths::is_test_path(&path) {
-                            listing.tests.push(path);
+                            listing.tests.push(path.clone());
+                            listing.test_files.push(PythonFile {
+                                path,
+                                blob: entry.id,
+                            });
                         } else {
                             listing.python.push(PythonFile {
                                 path,

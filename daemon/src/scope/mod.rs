@@ -1,0 +1,481 @@
+//! Deriving what to compare from the change (spec: "A scope derived from
+//! the change"): each changed Python file is related to the agent files
+//! that import it, or that it imports, up to six import hops away on either
+//! side of the change; each relation is compared in the outermost package
+//! holding the change and its agents. Independent applications are separate
+//! comparisons; a changed file related to no agent is named, never silently
+//! dropped. Works on cached facts only.
+
+pub mod imports;
+
+use crate::frameworks::{adk, openai};
+use crate::python::ModuleFacts;
+use imports::ImportGraph;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+
+/// Import hops followed from each changed file, each way.
+pub const MAX_HOPS: usize = 6;
+
+/// One side's Python files, as the derivation reads them.
+#[derive(Debug, Clone, Default)]
+pub struct SideFiles {
+    /// `(path, blob id, facts)` of every non-test Python file.
+    pub modules: Vec<(String, String, Arc<ModuleFacts>)>,
+    /// `(path, blob id)` of test-like Python files.
+    pub tests: Vec<(String, String)>,
+    /// Bounds reached while listing or reading (scope limits).
+    pub limits: Vec<String>,
+}
+
+/// What the change asks to compare.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Derivation {
+    pub comparisons: Vec<Relation>,
+    /// Every changed `.py` path, sorted.
+    pub changed_files: Vec<String>,
+    pub reason: String,
+    pub limits: Vec<String>,
+}
+
+/// One comparison and why (contract §7.2 `relations[]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relation {
+    pub scope: String,
+    pub base_scope: String,
+    pub changed: Vec<String>,
+    pub agent_files: Vec<String>,
+    /// The import chain of the first relation, from where the search began.
+    pub via: Vec<String>,
+    pub outside: Vec<String>,
+}
+
+/// One side's modules, import graph and agent files.
+struct Side<'a> {
+    graph: ImportGraph,
+    agent_files: BTreeSet<&'a str>,
+    files: BTreeSet<&'a str>,
+}
+
+impl<'a> Side<'a> {
+    fn new(files: &'a SideFiles) -> Self {
+        let graph = ImportGraph::build(
+            files
+                .modules
+                .iter()
+                .map(|(p, _, f)| (p.as_str(), f.as_ref())),
+        );
+        let agent_files = files
+            .modules
+            .iter()
+            .filter(|(_, _, facts)| is_agent_file(facts))
+            .map(|(p, _, _)| p.as_str())
+            .collect();
+        Side {
+            graph,
+            agent_files,
+            files: files.modules.iter().map(|(p, _, _)| p.as_str()).collect(),
+        }
+    }
+
+    /// Agent files related to `changed`, each with the chain that relates
+    /// them (agent first when the agent imports the change, the change
+    /// first when the change imports the agent).
+    fn related(&self, changed: &str) -> (Vec<(String, Vec<String>)>, bool) {
+        let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if self.agent_files.contains(changed) {
+            found.insert(changed.to_string(), vec![changed.to_string()]);
+        }
+        let mut bounded = false;
+        for importers in [true, false] {
+            let (reached, hit_bound) = self.walk(changed, importers);
+            bounded |= hit_bound;
+            for (file, mut chain) in reached {
+                if !self.agent_files.contains(file.as_str()) || found.contains_key(&file) {
+                    continue;
+                }
+                if importers {
+                    chain.reverse();
+                }
+                found.insert(file, chain);
+            }
+        }
+        let mut related: Vec<(String, Vec<String>)> = found.into_iter().collect();
+        related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
+        (related, bounded)
+    }
+
+    /// Breadth-first from `start` along importers (or imports), up to the
+    /// hop bound: each file reached with its chain from `start`; and whether
+    /// the walk still had somewhere to go at the bound.
+    fn walk(&self, start: &str, importers: bool) -> (Vec<(String, Vec<String>)>, bool) {
+        let mut seen: BTreeSet<String> = BTreeSet::from([start.to_string()]);
+        let mut queue: VecDeque<Vec<String>> = VecDeque::from([vec![start.to_string()]]);
+        let mut reached = Vec::new();
+        let mut bounded = false;
+        while let Some(chain) = queue.pop_front() {
+            let Some(last) = chain.last() else { continue };
+            let next: Vec<&String> = if importers {
+                self.graph.importers_of(last).collect()
+            } else {
+                self.graph.imports_of(last).collect()
+            };
+            if chain.len() > MAX_HOPS {
+                bounded |= next.iter().any(|n| !seen.contains(*n));
+                continue;
+            }
+            for file in next {
+                if seen.insert(file.clone()) {
+                    let mut longer = chain.clone();
+                    longer.push(file.clone());
+                    reached.push((file.clone(), longer.clone()));
+                    queue.push_back(longer);
+                }
+            }
+        }
+        (reached, bounded)
+    }
+}
+
+/// A module that builds an agent: constructs one of either framework's
+/// agent classes, or derives a class from one.
+fn is_agent_file(facts: &ModuleFacts) -> bool {
+    facts.syntax_error.is_none()
+        && (!openai::agent_constructions(facts, "").is_empty()
+            || !adk::agent_constructions(facts).is_empty()
+            || !openai::agent_subclasses(facts).is_empty()
+            || !adk::agent_subclasses(facts).is_empty())
+}
+
+/// Every directory that is a regular package on either side.
+fn packages(base: &SideFiles, head: &SideFiles) -> BTreeSet<String> {
+    base.modules
+        .iter()
+        .chain(head.modules.iter())
+        .filter_map(|(path, _, _)| path.strip_suffix("/__init__.py").map(str::to_string))
+        .collect()
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The deepest directory holding every path.
+fn common_dir<'p>(paths: impl IntoIterator<Item = &'p str>) -> String {
+    let mut common: Option<Vec<&str>> = None;
+    for path in paths {
+        let dir: Vec<&str> = dir_of(path).split('/').filter(|p| !p.is_empty()).collect();
+        common = Some(match common {
+            None => dir,
+            Some(prefix) => prefix
+                .iter()
+                .zip(dir.iter())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| *a)
+                .collect(),
+        });
+    }
+    common.unwrap_or_default().join("/")
+}
+
+/// The deepest directory holding every directory (`.` is the root).
+fn common_of_dirs<'d>(dirs: impl IntoIterator<Item = &'d str>) -> String {
+    let as_files: Vec<String> = dirs
+        .into_iter()
+        .map(|d| {
+            if d == "." {
+                "x".to_string()
+            } else {
+                format!("{d}/x")
+            }
+        })
+        .collect();
+    common_dir(as_files.iter().map(String::as_str))
+}
+
+/// A directory climbed to the outermost regular package enclosing it (each
+/// parent must be one too); `.` for the root.
+fn outermost_package(dir: &str, packages: &BTreeSet<String>) -> String {
+    let mut current = dir.to_string();
+    if packages.contains(&current) {
+        loop {
+            let parent = dir_of(&current).to_string();
+            if parent.is_empty() || !packages.contains(&parent) {
+                break;
+            }
+            current = parent;
+        }
+    }
+    if current.is_empty() {
+        ".".to_string()
+    } else {
+        current
+    }
+}
+
+fn within(path: &str, scope: &str) -> bool {
+    scope == "." || path == scope || path.starts_with(&format!("{scope}/"))
+}
+
+/// Derives the comparisons a change asks for.
+pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
+    let blobs = |side: &SideFiles| -> BTreeMap<String, String> {
+        side.modules
+            .iter()
+            .map(|(p, b, _)| (p.clone(), b.clone()))
+            .chain(side.tests.iter().cloned())
+            .collect()
+    };
+    let (base_blobs, head_blobs) = (blobs(base), blobs(head));
+    let changed: BTreeSet<String> = base_blobs
+        .keys()
+        .chain(head_blobs.keys())
+        .filter(|p| base_blobs.get(*p) != head_blobs.get(*p))
+        .cloned()
+        .collect();
+    let tests: BTreeSet<&str> = base
+        .tests
+        .iter()
+        .chain(head.tests.iter())
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let mut derivation = Derivation {
+        changed_files: changed.iter().cloned().collect(),
+        limits: base
+            .limits
+            .iter()
+            .chain(head.limits.iter())
+            .cloned()
+            .collect(),
+        ..Derivation::default()
+    };
+    if changed.is_empty() {
+        derivation.reason = "The change touches no Python source.".into();
+        return derivation;
+    }
+    let sources: Vec<&String> = changed
+        .iter()
+        .filter(|p| !tests.contains(p.as_str()))
+        .collect();
+    if sources.is_empty() {
+        derivation.reason = "The change touches no Python source outside tests.".into();
+        return derivation;
+    }
+    let sides = [Side::new(base), Side::new(head)];
+    let packages = packages(base, head);
+    // Each changed file's scope, relation and the agents left outside.
+    let mut scopes: Vec<Relation> = Vec::new();
+    let mut unrelated: Vec<(String, &str)> = Vec::new();
+    let mut bounded = false;
+    for changed_file in &sources {
+        let mut related: Vec<(String, Vec<String>)> = Vec::new();
+        for side in &sides {
+            if !side.files.contains(changed_file.as_str()) {
+                continue;
+            }
+            let (found, hit_bound) = side.related(changed_file);
+            bounded |= hit_bound;
+            for (agent, chain) in found {
+                if !related.iter().any(|(a, _)| *a == agent) {
+                    related.push((agent, chain));
+                }
+            }
+        }
+        related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
+        if related.is_empty() {
+            unrelated.push((
+                changed_file.to_string(),
+                if bounded {
+                    "no agent file reaches it within 6 import hops, and longer paths were not followed"
+                } else {
+                    "no agent file imports it, and it imports no agent file within 6 hops"
+                },
+            ));
+            continue;
+        }
+        // Each agent's own scope: its chain and what it imports.
+        let scope_of = |agent: &str, chain: &[String]| -> String {
+            let mut members: Vec<String> = chain.to_vec();
+            members.push(agent.to_string());
+            for side in &sides {
+                members.extend(side.graph.imports_of(agent).cloned());
+                // An import through a namespace package needs its root.
+                for file in chain.iter().map(String::as_str).chain([agent]) {
+                    members.extend(side.graph.namespace_roots_of(file).map(|root| {
+                        if root.is_empty() {
+                            "x".to_string()
+                        } else {
+                            format!("{root}/x")
+                        }
+                    }));
+                }
+            }
+            outermost_package(&common_dir(members.iter().map(String::as_str)), &packages)
+        };
+        let agent_scopes: Vec<String> = related.iter().map(|(a, c)| scope_of(a, c)).collect();
+        let joint = outermost_package(
+            &common_of_dirs(agent_scopes.iter().map(String::as_str)),
+            &packages,
+        );
+        // The nearest agents: the shortest chain, preferring an agent that
+        // has a package of its own over one only the root holds.
+        let nearest_scope = related
+            .iter()
+            .zip(&agent_scopes)
+            .min_by_key(|((file, chain), scope)| (chain.len(), *scope == ".", file.clone()))
+            .map(|(_, scope)| scope.clone())
+            .unwrap_or_else(|| ".".to_string());
+        // Only the root would hold them all: compare where the nearest
+        // agents are, and name the others.
+        let (scope, inside, outside): (String, Vec<&(String, Vec<String>)>, Vec<String>) =
+            if joint == "." && nearest_scope != "." {
+                let inside = related
+                    .iter()
+                    .filter(|(a, _)| within(a, &nearest_scope))
+                    .collect();
+                let outside = related
+                    .iter()
+                    .filter(|(a, _)| !within(a, &nearest_scope))
+                    .map(|(a, _)| a.clone())
+                    .collect();
+                (nearest_scope, inside, outside)
+            } else {
+                (joint, related.iter().collect(), Vec::new())
+            };
+        scopes.push(Relation {
+            scope: scope.clone(),
+            base_scope: scope,
+            changed: vec![changed_file.to_string()],
+            agent_files: inside.iter().map(|(a, _)| a.clone()).collect(),
+            via: inside.first().map(|(_, c)| c.clone()).unwrap_or_default(),
+            outside,
+        });
+    }
+    // Nested scopes collapse into the outermost; equal ones merge.
+    scopes.sort_by(|a, b| (a.scope.len(), &a.scope).cmp(&(b.scope.len(), &b.scope)));
+    let mut merged: Vec<Relation> = Vec::new();
+    for relation in scopes {
+        match merged
+            .iter_mut()
+            .find(|m| within(&relation.scope, &m.scope))
+        {
+            Some(into) => {
+                into.changed.extend(relation.changed);
+                into.agent_files.extend(relation.agent_files);
+                into.outside.extend(relation.outside);
+            }
+            None => merged.push(relation),
+        }
+    }
+    for relation in &mut merged {
+        for list in [
+            &mut relation.changed,
+            &mut relation.agent_files,
+            &mut relation.outside,
+        ] {
+            list.sort();
+            list.dedup();
+        }
+        let inside = relation.agent_files.clone();
+        relation.outside.retain(|o| !inside.contains(o));
+    }
+    let sort_key = |scope: &str| {
+        if scope == "." {
+            String::new()
+        } else {
+            scope.to_string()
+        }
+    };
+    merged.sort_by_key(|r| (sort_key(&r.base_scope), sort_key(&r.scope)));
+    // What is not compared, named.
+    // With nothing compared, the reason names the files instead.
+    if !unrelated.is_empty() && !merged.is_empty() {
+        let named: Vec<String> = unrelated
+            .iter()
+            .map(|(path, why)| format!("{path} ({why})"))
+            .collect();
+        derivation.limits.push(format!(
+            "Changed files are not related to a compared agent, so their effect is not compared: {}.",
+            list_of(&named, 5, "; ")
+        ));
+    }
+    for relation in &merged {
+        if !relation.outside.is_empty() {
+            derivation.limits.push(format!(
+                "Agent files outside {} also import the change and are not compared: {}.",
+                relation.scope,
+                list_of(&relation.outside, 5, ", ")
+            ));
+        }
+    }
+    if bounded {
+        derivation.limits.push(
+            "Imports were followed 6 hops from each changed and agent file; a longer path from the change to an agent is not established.".to_string(),
+        );
+    }
+    derivation.reason = if merged.is_empty() {
+        let files: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
+        let (listed, verb) = if files.len() == 1 {
+            (files[0].clone(), "is not an agent file, and is not")
+        } else {
+            (list_of(&files, 5, ", "), "are not agent files, and are not")
+        };
+        let within_bounds = if bounded {
+            " within the bounds read"
+        } else {
+            ""
+        };
+        format!(
+            "The change touches no OpenAI Agents SDK or Google ADK agent{within_bounds}: {listed} {verb} imported by one or importing one within 6 hops."
+        )
+    } else {
+        merged.iter().map(reason_of).collect::<Vec<_>>().join("; ")
+    };
+    derivation.comparisons = merged;
+    derivation
+}
+
+/// `<scope>: <changed> is related to agent file <agent> through <chain>`.
+fn reason_of(relation: &Relation) -> String {
+    let changed = relation.changed.first().cloned().unwrap_or_default();
+    let how = match relation.via.as_slice() {
+        [only] if *only == changed => format!("{changed} is an agent file"),
+        via => {
+            let agent = if via.first() == Some(&changed) {
+                via.last()
+            } else {
+                via.first()
+            };
+            format!(
+                "{changed} is related to agent file {} through {}",
+                agent.cloned().unwrap_or_default(),
+                via.join(" → ")
+            )
+        }
+    };
+    let mut reason = format!("{}: {how}", relation.scope);
+    if relation.base_scope != relation.scope {
+        reason.push_str(&format!(" (moved from {})", relation.base_scope));
+    }
+    if !relation.outside.is_empty() {
+        reason.push_str(&format!(
+            "; agent files elsewhere also import it and are not compared: {}",
+            list_of(&relation.outside, 3, ", ")
+        ));
+    }
+    reason
+}
+
+/// The first `shown` items joined, then `, and N more`.
+fn list_of(items: &[String], shown: usize, separator: &str) -> String {
+    let mut text = items
+        .iter()
+        .take(shown)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(separator);
+    if items.len() > shown {
+        text.push_str(&format!(", and {} more", items.len() - shown));
+    }
+    text
+}
