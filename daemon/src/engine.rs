@@ -160,9 +160,7 @@ impl Engine {
                 })
             }
             _ => {
-                let base_files = self.side_files(&repo, revisions.base, base_tree)?;
-                let head_files = self.side_files(&repo, revisions.head, head_tree)?;
-                let derivation = crate::scope::derive(&base_files, &head_files);
+                let derivation = self.derivation(&repo, &revisions, base_tree, head_tree)?;
                 let selection = scope_selection(&derivation);
                 let mut compared = Vec::new();
                 for relation in &derivation.comparisons {
@@ -219,6 +217,41 @@ impl Engine {
             document,
             status,
         })
+    }
+
+    /// What a change between two commits asks to compare, from the cache
+    /// when derived before (it depends on the two trees only).
+    fn derivation(
+        &self,
+        repo: &Repository,
+        revisions: &crate::git::ResolvedRevisions,
+        base_tree: ObjectId,
+        head_tree: ObjectId,
+    ) -> Result<crate::scope::Derivation, DiffError> {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"scope-derivation");
+        hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+        for id in [revisions.base, base_tree, revisions.head, head_tree] {
+            hasher.update(id.as_bytes());
+        }
+        let key = hasher.finalize();
+        if let Some(derivation) = self.cache.get::<crate::scope::Derivation>(
+            Namespace::Graphs,
+            key.as_bytes(),
+            Some(&self.cache.graphs),
+        ) {
+            return Ok(derivation);
+        }
+        let base_files = self.side_files(repo, revisions.base, base_tree)?;
+        let head_files = self.side_files(repo, revisions.head, head_tree)?;
+        let derivation = crate::scope::derive(&base_files, &head_files);
+        if let Err(err) = self
+            .cache
+            .put(Namespace::Graphs, key.as_bytes(), &derivation)
+        {
+            eprintln!("shipgate: could not cache a scope derivation: {err}");
+        }
+        Ok(derivation)
     }
 
     /// Both sides' graphs for a scope pair, made comparable, and the rows.

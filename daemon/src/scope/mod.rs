@@ -11,6 +11,7 @@ pub mod imports;
 use crate::frameworks::{adk, openai};
 use crate::python::ModuleFacts;
 use imports::ImportGraph;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
@@ -29,7 +30,7 @@ pub struct SideFiles {
 }
 
 /// What the change asks to compare.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Derivation {
     pub comparisons: Vec<Relation>,
     /// Every changed `.py` path, sorted.
@@ -39,7 +40,7 @@ pub struct Derivation {
 }
 
 /// One comparison and why (contract §7.2 `relations[]`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Relation {
     pub scope: String,
     pub base_scope: String,
@@ -49,6 +50,9 @@ pub struct Relation {
     pub via: Vec<String>,
     pub outside: Vec<String>,
 }
+
+/// An agent file related to a change, with the import chain relating them.
+type Related = (String, Vec<String>);
 
 /// One side's modules, import graph and agent files.
 struct Side<'a> {
@@ -81,7 +85,7 @@ impl<'a> Side<'a> {
     /// Agent files related to `changed`, each with the chain that relates
     /// them (agent first when the agent imports the change, the change
     /// first when the change imports the agent).
-    fn related(&self, changed: &str) -> (Vec<(String, Vec<String>)>, bool) {
+    fn related(&self, changed: &str) -> (Vec<Related>, bool) {
         let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if self.agent_files.contains(changed) {
             found.insert(changed.to_string(), vec![changed.to_string()]);
@@ -100,7 +104,7 @@ impl<'a> Side<'a> {
                 found.insert(file, chain);
             }
         }
-        let mut related: Vec<(String, Vec<String>)> = found.into_iter().collect();
+        let mut related: Vec<Related> = found.into_iter().collect();
         related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
         (related, bounded)
     }
@@ -268,7 +272,7 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
     let mut unrelated: Vec<(String, &str)> = Vec::new();
     let mut bounded = false;
     for changed_file in &sources {
-        let mut related: Vec<(String, Vec<String>)> = Vec::new();
+        let mut related: Vec<Related> = Vec::new();
         for side in &sides {
             if !side.files.contains(changed_file.as_str()) {
                 continue;
@@ -327,7 +331,7 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
             .unwrap_or_else(|| ".".to_string());
         // Only the root would hold them all: compare where the nearest
         // agents are, and name the others.
-        let (scope, inside, outside): (String, Vec<&(String, Vec<String>)>, Vec<String>) =
+        let (scope, inside, outside): (String, Vec<&Related>, Vec<String>) =
             if joint == "." && nearest_scope != "." {
                 let inside = related
                     .iter()
@@ -478,4 +482,115 @@ fn list_of(items: &[String], shown: usize, separator: &str) -> String {
         text.push_str(&format!(", and {} more", items.len() - shown));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::extract_facts;
+
+    fn side(files: &[(&str, &str)]) -> SideFiles {
+        SideFiles {
+            modules: files
+                .iter()
+                .map(|(path, source)| {
+                    let blob = blake3::hash(source.as_bytes()).to_hex().to_string();
+                    (
+                        path.to_string(),
+                        blob,
+                        Arc::new(extract_facts(source.as_bytes())),
+                    )
+                })
+                .collect(),
+            ..SideFiles::default()
+        }
+    }
+
+    const AGENT: &str =
+        "from agents import Agent\nfrom .a import x\nsupport = Agent(name='s', tools=[x])\n";
+
+    #[test]
+    fn a_change_is_related_through_the_shortest_chain_within_six_hops() {
+        // agent -> a -> b -> c -> d -> e -> f -> g: g is seven hops away.
+        let mut files = vec![("app/__init__.py", ""), ("app/agent.py", AGENT)];
+        let chain = ["a", "b", "c", "d", "e", "f", "g"];
+        let sources: Vec<(String, String)> = chain
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let next = chain
+                    .get(i + 1)
+                    .map_or(String::new(), |n| format!("from .{n} import x\n"));
+                (format!("app/{name}.py"), format!("{next}x = 1\n"))
+            })
+            .collect();
+        files.extend(sources.iter().map(|(p, s)| (p.as_str(), s.as_str())));
+        let base = side(&files);
+        let mut changed_f = files.clone();
+        let mut changed_g = files.clone();
+        changed_f.retain(|(p, _)| *p != "app/f.py");
+        changed_f.push(("app/f.py", "from .g import x\nx = 2\n"));
+        let derived = derive(&base, &side(&changed_f));
+        assert_eq!(derived.comparisons.len(), 1);
+        assert_eq!(
+            derived.comparisons[0].via,
+            vec![
+                "app/agent.py",
+                "app/a.py",
+                "app/b.py",
+                "app/c.py",
+                "app/d.py",
+                "app/e.py",
+                "app/f.py"
+            ]
+        );
+        changed_g.retain(|(p, _)| *p != "app/g.py");
+        changed_g.push(("app/g.py", "x = 2\n"));
+        let derived = derive(&base, &side(&changed_g));
+        assert!(derived.comparisons.is_empty());
+        assert_eq!(
+            derived.reason,
+            "The change touches no OpenAI Agents SDK or Google ADK agent within the bounds read: app/g.py is not an agent file, and is not imported by one or importing one within 6 hops."
+        );
+    }
+
+    #[test]
+    fn nested_scopes_collapse_into_the_outermost() {
+        let files = [
+            ("app/__init__.py", ""),
+            (
+                "app/agent.py",
+                "from agents import Agent\nsupport = Agent(name='s')\n",
+            ),
+            ("app/sub/__init__.py", ""),
+            (
+                "app/sub/agent.py",
+                "from agents import Agent\nhelper = Agent(name='h')\n",
+            ),
+        ];
+        let base = side(&files);
+        let head = side(&[
+            ("app/__init__.py", ""),
+            (
+                "app/agent.py",
+                "from agents import Agent\nsupport = Agent(name='s2')\n",
+            ),
+            ("app/sub/__init__.py", ""),
+            (
+                "app/sub/agent.py",
+                "from agents import Agent\nhelper = Agent(name='h2')\n",
+            ),
+        ]);
+        let derived = derive(&base, &head);
+        let scopes: Vec<&str> = derived
+            .comparisons
+            .iter()
+            .map(|r| r.scope.as_str())
+            .collect();
+        assert_eq!(scopes, vec!["app"]);
+        assert_eq!(
+            derived.comparisons[0].changed,
+            vec!["app/agent.py", "app/sub/agent.py"]
+        );
+    }
 }
