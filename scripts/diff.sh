@@ -26,4 +26,4 @@ git -C "$demo" checkout -q -b add-refunds
 cp "$root/examples/support-bot/head/agent.py" "$demo/support_bot/agent.py"
 git -C "$demo" add -A && git -C "$demo" -c commit.gpgsign=false commit -q -m "let support refund orders"
 echo "demo repository: $demo (base main, head add-refunds)" >&2
-exec "$client" diff --application --workspace "$demo" --base main --head add-refunds --scope support_bot
+exec "$client" diff --application --workspace "$demo" --base main --head add-refunds
