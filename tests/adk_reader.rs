@@ -460,3 +460,22 @@ fn a_helper_returning_a_toolset_is_followed() {
         vec!["Google ADK agent 'support' binds the MCP server 'toolset_for()', whose host is not read (url); a change to it is not established."]
     );
 }
+
+/// Spec: a wrapper built in an imported module is the function it wraps.
+#[test]
+fn a_wrapper_built_in_an_imported_module_is_followed() {
+    let tools = "from google.adk.tools import LongRunningFunctionTool\n\n\ndef approve(ticket: str) -> str:\n    return ticket\n\n\napproval = LongRunningFunctionTool(func=approve)\n";
+    let head = agent(
+        "from .tools import approval\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[lookup, approval])\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head), ("app/tools.py", tools)]);
+    assert_eq!(limits(&doc, "head"), Vec::<String>::new());
+    assert_eq!(rows(&doc), vec![row("support", "approve", "added")]);
+    let steps: Vec<&str> = find(&doc, "approve")["after"]["import_path"][0]["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["binding"].as_str())
+        .collect();
+    assert_eq!(steps, vec!["import", "value", "definition"]);
+}

@@ -200,6 +200,9 @@ impl ModuleReader<'_, '_> {
     ) -> Outcome {
         match self.adk_member(agent, construction, built, position) {
             AdkMember::Object(object) => Outcome::Object(*object),
+            // A wrapper another module binds is followed from the listed
+            // name, through that module (its import path recorded).
+            AdkMember::Function(..) if built.path() != self.path => Outcome::FollowReference,
             AdkMember::Function(wrapped, wrap, scope) => Outcome::Function(self.follow_wrapped(
                 agent,
                 construction,
