@@ -273,3 +273,104 @@ fn an_explicit_scope_wins() {
         json!({"mode": "explicit", "scopes": ["app"], "base_scope": "app", "reason": "Selected with --scope."})
     );
 }
+
+/// Contract §7.3: an application directory moved whole is one relocation,
+/// compared old path to new path, with exact renames as file
+/// correspondence (checked against the reference: the same
+/// `scope_selection`, limits and `source_correspondence`).
+#[test]
+fn an_application_moved_whole_is_one_relocation() {
+    let repo = Repo::new();
+    let base = app("app");
+    let files: Vec<(&str, Option<&str>)> = base
+        .iter()
+        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+        .collect();
+    repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.git(&["mv", "app", "newapp"]);
+    repo.git(&[
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-qm",
+        "move",
+    ]);
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head"]);
+    assert_eq!(doc["scope_selection"]["scopes"], json!(["newapp"]));
+    assert_eq!(doc["scope_selection"]["relations"][0]["base_scope"], "app");
+    assert_eq!(doc["base"]["scope"], "app");
+    assert_eq!(doc["head"]["scope"], "newapp");
+    assert_eq!(rows(&doc), vec![]);
+    let pairs: Vec<(&str, &str)> = doc["source_correspondence"]
+        .as_array()
+        .expect("correspondence")
+        .iter()
+        .map(|p| {
+            (
+                p["base_source"].as_str().unwrap_or_default(),
+                p["head_source"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(pairs.len(), 5);
+    assert!(pairs.contains(&("agents/support.py", "agents/support.py")));
+}
+
+/// An agent file renamed inside its package is the same agent's file: its
+/// unchanged tools are no rows.
+#[test]
+fn a_renamed_agent_file_keeps_its_agent() {
+    let repo = Repo::new();
+    let base = app("app");
+    let files: Vec<(&str, Option<&str>)> = base
+        .iter()
+        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+        .collect();
+    repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.git(&["mv", "app/agents/support.py", "app/agents/helpdesk.py"]);
+    repo.git(&[
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-qm",
+        "rename",
+    ]);
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(rows(&doc), vec![]);
+    assert_eq!(
+        doc["source_correspondence"],
+        json!([{"base_source": "agents/support.py", "head_source": "agents/helpdesk.py", "basis": "git_rename_identical_blob"}])
+    );
+}
+
+#[test]
+fn a_changed_file_too_large_to_read_is_named() {
+    let base = app("app");
+    let big = format!("DATA = '{}'\n", "x".repeat(2_100_000));
+    let changed = TOOLS.replace("{\"id\": user_id}", "{\"id\": user_id, \"v\": 2}");
+    let (doc, _) = derive(
+        &borrowed(&base),
+        &[
+            ("app/services/tools.py", Some(&changed)),
+            ("data/blob.py", Some(&big)),
+        ],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        doc["scope_selection"]["limits"],
+        json!(["Changed files are not related to a compared agent, so their effect is not compared: data/blob.py (it exceeds 2000000 bytes and is not read)."])
+    );
+}

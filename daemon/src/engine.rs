@@ -7,7 +7,8 @@ use crate::compare::document::{
     combined_document, single_document, Comparison, SideMeta, MAX_PYTHON_BYTES,
 };
 use crate::compare::{
-    apply_absent_agents, apply_label_correspondence, apply_submodules, compare_sides,
+    apply_absent_agents, apply_label_correspondence, apply_submodules, compare_renamed,
+    exact_renames,
 };
 use crate::error::DiffError;
 use crate::git::{Repository, ScopeLookup};
@@ -50,6 +51,15 @@ pub struct DiffOutcome {
     pub json: String,
     pub text: Option<String>,
     pub status: String,
+}
+
+/// Both sides of one scope pair, ready for the document.
+pub struct Pair {
+    pub base: SideGraph,
+    pub head: SideGraph,
+    pub rows: Vec<crate::compare::Row>,
+    /// Exact renames between the scopes (`source_correspondence`).
+    pub renames: Vec<(String, String)>,
 }
 
 /// The analysis engine over one store.
@@ -133,7 +143,7 @@ impl Engine {
         };
         let document = match (scope, base_scope) {
             (Some(head_scope), Some(base_scope)) => {
-                let (base, head, rows) = self.compare_pair(
+                let pair = self.compare_pair(
                     &repo,
                     base_tree,
                     head_tree,
@@ -141,7 +151,7 @@ impl Engine {
                     &head_scope,
                     max_files,
                 )?;
-                if base.absent && head.absent {
+                if pair.base.absent && pair.head.absent {
                     return Err(DiffError::Config(format!(
                         "Neither comparison tree contains the selected scopes: base={}, head={}. Check --scope/--base-scope.",
                         str_repr(&base_scope),
@@ -151,12 +161,13 @@ impl Engine {
                 single_document(&Comparison {
                     base_meta: &base_meta(&base_scope),
                     head_meta: &head_meta(&head_scope),
-                    base: &base,
-                    head: &head,
-                    rows: &rows,
+                    base: &pair.base,
+                    head: &pair.head,
+                    rows: &pair.rows,
                     max_python_files: max_files,
                     scope_selection: json!({"mode": "explicit", "scopes": [head_scope], "base_scope": base_scope, "reason": "Selected with --scope."}),
                     scope_limits: &[],
+                    renames: &pair.renames,
                 })
             }
             _ => {
@@ -164,7 +175,7 @@ impl Engine {
                 let selection = scope_selection(&derivation);
                 let mut compared = Vec::new();
                 for relation in &derivation.comparisons {
-                    let (base, head, rows) = self.compare_pair(
+                    let pair = self.compare_pair(
                         &repo,
                         base_tree,
                         head_tree,
@@ -175,22 +186,21 @@ impl Engine {
                     compared.push((
                         base_meta(&relation.base_scope),
                         head_meta(&relation.scope),
-                        base,
-                        head,
-                        rows,
+                        pair,
                     ));
                 }
                 let comparisons: Vec<Comparison<'_>> = compared
                     .iter()
-                    .map(|(bm, hm, base, head, rows)| Comparison {
+                    .map(|(bm, hm, pair)| Comparison {
                         base_meta: bm,
                         head_meta: hm,
-                        base,
-                        head,
-                        rows,
+                        base: &pair.base,
+                        head: &pair.head,
+                        rows: &pair.rows,
                         max_python_files: max_files,
                         scope_selection: selection.clone(),
                         scope_limits: &derivation.limits,
+                        renames: &pair.renames,
                     })
                     .collect();
                 match comparisons.as_slice() {
@@ -263,14 +273,20 @@ impl Engine {
         base_scope: &str,
         head_scope: &str,
         max_files: u32,
-    ) -> Result<(SideGraph, SideGraph, Vec<crate::compare::Row>), DiffError> {
+    ) -> Result<Pair, DiffError> {
         let mut base = self.side_graph(repo, base_tree, base_scope, max_files)?;
         let mut head = self.side_graph(repo, head_tree, head_scope, max_files)?;
         apply_submodules(&mut base, &mut head);
         apply_absent_agents(&mut base, &mut head);
         apply_label_correspondence(&mut base, &mut head);
-        let rows = compare_sides(&base, &head);
-        Ok((base, head, rows))
+        let renames = exact_renames(&base, &head, base_scope, head_scope);
+        let rows = compare_renamed(&base, &head, &renames.iter().cloned().collect());
+        Ok(Pair {
+            base,
+            head,
+            rows,
+            renames,
+        })
     }
 
     /// Every Python file of a commit with its facts, for scope derivation,
@@ -291,6 +307,20 @@ impl Engine {
                 .collect(),
             ..Default::default()
         };
+        for path in &listing.linked_python {
+            files.unread.push((
+                path.clone(),
+                "link".to_string(),
+                "it is a link, which is not read".to_string(),
+            ));
+        }
+        for link in &listing.gitlinks {
+            files.unread.push((
+                link.path.clone(),
+                link.commit.to_string(),
+                "it is a submodule, whose content is not read".to_string(),
+            ));
+        }
         let mut total: u64 = 0;
         let mut readable = Vec::new();
         for (index, file) in listing.python.iter().enumerate() {
@@ -302,6 +332,11 @@ impl Engine {
             }
             let size = repo.blob_size(file.blob)?;
             if size > MAX_PYTHON_BYTES {
+                files.unread.push((
+                    file.path.clone(),
+                    file.blob.to_string(),
+                    format!("it exceeds {MAX_PYTHON_BYTES} bytes and is not read"),
+                ));
                 continue;
             }
             total += size;

@@ -44,6 +44,9 @@ pub struct Comparison<'a> {
     pub scope_selection: Value,
     /// `scope_selection.limits`, which turn `compared` into `partial`.
     pub scope_limits: &'a [String],
+    /// Exact renames between the scopes, `(base path, head path)`,
+    /// scope-relative.
+    pub renames: &'a [(String, String)],
 }
 
 /// Builds the whole single-comparison document, sanitised, id last.
@@ -78,7 +81,12 @@ fn comparison_object(c: &Comparison<'_>) -> Map<String, Value> {
         "options".into(),
         json!({"max_python_files": c.max_python_files, "max_python_bytes": MAX_PYTHON_BYTES}),
     );
-    doc.insert("source_correspondence".into(), json!([]));
+    let correspondence: Vec<Value> = c
+        .renames
+        .iter()
+        .map(|(base, head)| json!({"base_source": base, "head_source": head, "basis": "git_rename_identical_blob"}))
+        .collect();
+    doc.insert("source_correspondence".into(), Value::Array(correspondence));
     let rows: Vec<Value> = c
         .rows
         .iter()
@@ -137,7 +145,17 @@ pub fn combined_document(
         "options".into(),
         json!({"max_python_files": max_python_files, "max_python_bytes": MAX_PYTHON_BYTES}),
     );
-    doc.insert("source_correspondence".into(), json!([]));
+    let mut correspondence = Vec::new();
+    for c in comparisons {
+        for (base, head) in c.renames {
+            correspondence.push(json!({
+                "base_source": rooted(&c.base_meta.scope, base),
+                "head_source": rooted(&c.head_meta.scope, head),
+                "basis": "git_rename_identical_blob",
+            }));
+        }
+    }
+    doc.insert("source_correspondence".into(), Value::Array(correspondence));
     let mut rows = Vec::new();
     for (part, c) in parts.iter().zip(comparisons) {
         for row in part

@@ -4,7 +4,7 @@
 pub mod document;
 mod rows;
 
-pub use rows::{compare_sides, Change, Row};
+pub use rows::{compare_renamed, compare_sides, Change, Row};
 
 use crate::graph::SideGraph;
 
@@ -148,4 +148,48 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
             }
         }
     }
+}
+
+/// Exact renames between two sides' files (`git diff -M100%`): a base path
+/// gone from the head whose blob is a head path new to it, compared as the
+/// repository spells them (a moved scope renames every file in it). Each
+/// blob pairs once; `(base path, head path)` scope-relative, sorted by base
+/// path.
+pub fn exact_renames(
+    base: &SideGraph,
+    head: &SideGraph,
+    base_scope: &str,
+    head_scope: &str,
+) -> Vec<(String, String)> {
+    use crate::paths::rooted;
+    use std::collections::{BTreeMap, BTreeSet};
+    let base_paths: BTreeSet<String> = base
+        .files
+        .iter()
+        .map(|(p, _)| rooted(base_scope, p))
+        .collect();
+    let head_paths: BTreeSet<String> = head
+        .files
+        .iter()
+        .map(|(p, _)| rooted(head_scope, p))
+        .collect();
+    let mut added: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (path, blob) in &head.files {
+        if !base_paths.contains(&rooted(head_scope, path)) {
+            added.entry(blob.as_str()).or_default().push(path.as_str());
+        }
+    }
+    let mut pairs = Vec::new();
+    for (path, blob) in &base.files {
+        if head_paths.contains(&rooted(base_scope, path)) {
+            continue;
+        }
+        if let Some(targets) = added.get_mut(blob.as_str()) {
+            if !targets.is_empty() {
+                let target = targets.remove(0);
+                pairs.push((path.clone(), target.to_string()));
+            }
+        }
+    }
+    pairs
 }

@@ -58,9 +58,22 @@ fn key(binding: &Binding) -> Key {
 
 /// Rows between two sides, sorted by key.
 pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
+    compare_renamed(base, head, &BTreeMap::new())
+}
+
+/// Rows between two sides, a base binding's file first mapped through the
+/// exact renames between them (`renames`: base path → head path), so a
+/// moved agent file is the same agent's file.
+pub fn compare_renamed(
+    base: &SideGraph,
+    head: &SideGraph,
+    renames: &BTreeMap<String, String>,
+) -> Vec<Row> {
     let mut pairs: BTreeMap<Key, (Option<&Binding>, Option<&Binding>)> = BTreeMap::new();
     for binding in &base.bindings {
-        pairs.entry(key(binding)).or_default().0 = Some(binding);
+        let (source, agent, tool) = key(binding);
+        let source = renames.get(&source).cloned().unwrap_or(source);
+        pairs.entry((source, agent, tool)).or_default().0 = Some(binding);
     }
     for binding in &head.bindings {
         pairs.entry(key(binding)).or_default().1 = Some(binding);

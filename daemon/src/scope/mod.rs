@@ -27,6 +27,9 @@ pub struct SideFiles {
     pub tests: Vec<(String, String)>,
     /// Bounds reached while listing or reading (scope limits).
     pub limits: Vec<String>,
+    /// `(path, id, why)` of Python inputs that are listed but never read:
+    /// files over 2 MB, links, submodules. A change to one is named.
+    pub unread: Vec<(String, String, String)>,
 }
 
 /// What the change asks to compare.
@@ -228,8 +231,15 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
             .iter()
             .map(|(p, b, _)| (p.clone(), b.clone()))
             .chain(side.tests.iter().cloned())
+            .chain(side.unread.iter().map(|(p, b, _)| (p.clone(), b.clone())))
             .collect()
     };
+    let unread_why: BTreeMap<&str, &str> = base
+        .unread
+        .iter()
+        .chain(head.unread.iter())
+        .map(|(p, _, why)| (p.as_str(), why.as_str()))
+        .collect();
     let (base_blobs, head_blobs) = (blobs(base), blobs(head));
     let changed: BTreeSet<String> = base_blobs
         .keys()
@@ -244,7 +254,11 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         .map(|(p, _)| p.as_str())
         .collect();
     let mut derivation = Derivation {
-        changed_files: changed.iter().cloned().collect(),
+        changed_files: changed
+            .iter()
+            .filter(|p| p.ends_with(".py"))
+            .cloned()
+            .collect(),
         limits: base
             .limits
             .iter()
@@ -272,6 +286,10 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
     let mut unrelated: Vec<(String, &str)> = Vec::new();
     let mut bounded = false;
     for changed_file in &sources {
+        if let Some(why) = unread_why.get(changed_file.as_str()) {
+            unrelated.push((changed_file.to_string(), why));
+            continue;
+        }
         let mut related: Vec<Related> = Vec::new();
         for side in &sides {
             if !side.files.contains(changed_file.as_str()) {
@@ -383,6 +401,7 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         let inside = relation.agent_files.clone();
         relation.outside.retain(|o| !inside.contains(o));
     }
+    let mut merged = relocations(merged, base, head);
     let sort_key = |scope: &str| {
         if scope == "." {
             String::new()
@@ -437,6 +456,67 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
     };
     derivation.comparisons = merged;
     derivation
+}
+
+/// An application directory moved whole — its old path gone from the head,
+/// its new one absent from the base, sharing identical files — is one
+/// relocation: compared old path to new path, as `--base-scope`/`--scope`
+/// would.
+fn relocations(relations: Vec<Relation>, base: &SideFiles, head: &SideFiles) -> Vec<Relation> {
+    let paths = |side: &SideFiles| -> Vec<(String, String)> {
+        side.modules
+            .iter()
+            .map(|(p, b, _)| (p.clone(), b.clone()))
+            .chain(side.tests.iter().cloned())
+            .collect()
+    };
+    let (base_paths, head_paths) = (paths(base), paths(head));
+    let holds =
+        |files: &[(String, String)], scope: &str| files.iter().any(|(p, _)| within(p, scope));
+    let blobs_in = |files: &[(String, String)], scope: &str| -> BTreeSet<String> {
+        files
+            .iter()
+            .filter(|(p, _)| within(p, scope))
+            .map(|(_, b)| b.clone())
+            .collect()
+    };
+    let (gone, rest): (Vec<Relation>, Vec<Relation>) = relations.into_iter().partition(|r| {
+        r.scope != "." && !holds(&head_paths, &r.scope) && holds(&base_paths, &r.scope)
+    });
+    let mut out: Vec<Relation> = Vec::new();
+    let mut unmatched: Vec<Relation> = gone;
+    for mut relation in rest {
+        let new_here = relation.scope != "."
+            && holds(&head_paths, &relation.scope)
+            && !holds(&base_paths, &relation.scope);
+        let moved_from = if new_here {
+            let mine = blobs_in(&head_paths, &relation.scope);
+            unmatched
+                .iter()
+                .position(|old| !blobs_in(&base_paths, &old.scope).is_disjoint(&mine))
+        } else {
+            None
+        };
+        if let Some(index) = moved_from {
+            let old = unmatched.remove(index);
+            relation.base_scope = old.scope;
+            relation.via = old.via;
+            relation.changed.extend(old.changed);
+            relation.agent_files.extend(old.agent_files);
+            relation.outside.extend(old.outside);
+            for list in [
+                &mut relation.changed,
+                &mut relation.agent_files,
+                &mut relation.outside,
+            ] {
+                list.sort();
+                list.dedup();
+            }
+        }
+        out.push(relation);
+    }
+    out.extend(unmatched);
+    out
 }
 
 /// `<scope>: <changed> is related to agent file <agent> through <chain>`.
