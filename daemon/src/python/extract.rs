@@ -197,6 +197,28 @@ impl Collector<'_> {
         }
     }
 
+    /// Records `importlib.import_module("a.b")` (or `import_module(...)`)
+    /// with a literal, absolute name.
+    fn record_dynamic_import(&mut self, call: &ast::ExprCall) {
+        let named = match call.func.as_ref() {
+            Expr::Attribute(attr) => {
+                attr.attr.id.as_str() == "import_module"
+                    && matches!(attr.value.as_ref(), Expr::Name(n) if n.id.as_str() == "importlib")
+            }
+            Expr::Name(name) => name.id.as_str() == "import_module",
+            _ => false,
+        };
+        if !named || call.arguments.args.len() != 1 || !call.arguments.keywords.is_empty() {
+            return;
+        }
+        if let Some(Expr::StringLiteral(module)) = call.arguments.args.first() {
+            let module = module.value.to_str();
+            if !module.starts_with('.') && !module.is_empty() {
+                self.facts.dynamic_imports.push(module.to_string());
+            }
+        }
+    }
+
     /// Records `a.b.append(x)` and the other in-place list changes.
     fn record_mutating_call(&mut self, call: &ast::ExprCall) {
         const MUTATORS: &[&str] = &[
@@ -678,6 +700,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
         if let Expr::Call(call) = expr {
             self.record_setattr(call);
             self.record_mutating_call(call);
+            self.record_dynamic_import(call);
             if is_construction_like(call) {
                 let assigned_to = match &self.pending_target {
                     Some((ptr, spelled)) if std::ptr::eq(*ptr, expr) => Some(spelled.clone()),

@@ -28,6 +28,9 @@ pub struct ModuleFacts {
     /// How often each name is read (or deleted) anywhere in the module: a
     /// list bound to a name is only known when every use is accounted for.
     pub name_uses: std::collections::BTreeMap<String, u32>,
+    /// Modules imported by a literal name at run time:
+    /// `importlib.import_module("app.tools")`.
+    pub dynamic_imports: Vec<String>,
 }
 
 /// A module-level `def __getattr__(name)`.

@@ -122,7 +122,27 @@ fn reached_files(
         reached.insert(found);
         true
     };
-    for import in facts.imports.iter().filter(|i| !i.type_checking) {
+    // `importlib.import_module("a.b")` imports `a.b` as `import a.b` would.
+    let dynamic: Vec<crate::python::ImportFact> = facts
+        .dynamic_imports
+        .iter()
+        .map(|module| crate::python::ImportFact {
+            module: module.clone(),
+            level: 0,
+            name: None,
+            asname: None,
+            line: 0,
+            scope: String::new(),
+            conditional: false,
+            type_checking: false,
+        })
+        .collect();
+    for import in facts
+        .imports
+        .iter()
+        .filter(|i| !i.type_checking)
+        .chain(dynamic.iter())
+    {
         if import.level > 0 {
             let mut dir = dir_of(importer).to_string();
             let mut ok = true;
@@ -198,7 +218,8 @@ mod tests {
             ("app/__init__.py", ""),
             ("app/agent.py", "from .tools import lookup\nfrom . import helpers\nimport app.deep.mod\nfrom shared import util\nimport requests\n"),
             ("app/tools.py", "from ..common import x\n"),
-            ("app/helpers.py", ""),
+            ("app/helpers.py", "import importlib\nplugins = importlib.import_module(\"app.plugins\")\n"),
+            ("app/plugins.py", ""),
             ("app/deep/__init__.py", ""),
             ("app/deep/mod.py", ""),
             ("common.py", ""),
@@ -226,6 +247,10 @@ mod tests {
         assert_eq!(
             graph.imports_of("app/tools.py").collect::<Vec<_>>(),
             vec!["common.py"]
+        );
+        assert_eq!(
+            graph.imports_of("app/helpers.py").collect::<Vec<_>>(),
+            vec!["app/__init__.py", "app/plugins.py"]
         );
         assert_eq!(
             graph.importers_of("app/tools.py").collect::<Vec<_>>(),
