@@ -374,3 +374,45 @@ fn a_changed_file_too_large_to_read_is_named() {
         json!(["Changed files are not related to a compared agent, so their effect is not compared: data/blob.py (it exceeds 2000000 bytes and is not read)."])
     );
 }
+
+const LOOKUP: &str = "from agents import function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n";
+
+/// Spec: a module that builds its agent through an agent file's factory is
+/// an agent file too.
+#[test]
+fn a_module_building_through_a_factory_is_an_agent_file() {
+    let base = [
+        ("app/__init__.py", ""),
+        ("app/factory.py", "from agents import Agent\n\n\ndef make(name, tools):\n    return Agent(name=name, tools=tools)\n"),
+        ("app/bot.py", "from .factory import make\nfrom .tools import lookup\n\nroot_agent = make(\"bot\", [lookup])\n"),
+        ("app/tools.py", LOOKUP),
+    ];
+    let changed = LOOKUP.replace("return q", "return q.upper()");
+    let (doc, _) = derive(&base, &[("app/tools.py", Some(&changed))]);
+    assert_eq!(
+        doc["scope_selection"]["reason"],
+        "app: app/tools.py is related to agent file app/bot.py through app/bot.py → app/tools.py"
+    );
+}
+
+/// Spec: a change only a rewiring module reaches is compared where it is,
+/// and named: its consumer may be elsewhere.
+#[test]
+fn a_change_only_a_rewiring_module_reaches_is_named() {
+    let base = [
+        ("app/__init__.py", ""),
+        ("app/agent.py", "from agents import Agent\n\nsupport = Agent(name=\"support\")\n"),
+        ("app/hooks.py", "from .agent import support\nfrom .extra import refund\n\nsupport.tools.append(refund)\n"),
+        ("app/extra.py", "def refund():\n    pass\n"),
+    ];
+    let (doc, _) = derive(
+        &base,
+        &[("app/extra.py", Some("def refund():\n    return 1\n"))],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(doc["scope_selection"]["scopes"], json!(["app"]));
+    assert_eq!(
+        doc["scope_selection"]["limits"],
+        json!(["Changed files are not related to a compared agent, so their effect is not compared: app/extra.py (only a module that rewires an agent relates to it)."])
+    );
+}

@@ -20,6 +20,11 @@ fn is_sdk_member(absolute: &str, member: &str) -> bool {
     })
 }
 
+/// Whether a callee spelled in `scope` is the SDK's `Agent` class.
+pub fn is_agent_class(facts: &ModuleFacts, callee: &Value, scope: &str) -> bool {
+    imported_name(facts, callee, scope).is_some_and(|name| is_sdk_member(&name, "Agent"))
+}
+
 /// Whether the module imports the SDK at all (a `sources[]` entry).
 pub fn is_sdk_source(facts: &ModuleFacts) -> bool {
     facts.imports.iter().any(|import| {

@@ -60,7 +60,13 @@ type Related = (String, Vec<String>);
 /// One side's modules, import graph and agent files.
 struct Side<'a> {
     graph: ImportGraph,
+    /// Modules that build an agent: construct or subclass one, or build
+    /// one through an agent file's factory.
     agent_files: BTreeSet<&'a str>,
+    /// Modules that only rewire an agent an agent file builds
+    /// (`support.tools.append(x)`): agent files, but a change only they
+    /// reach is named.
+    rewirers: BTreeSet<&'a str>,
     files: BTreeSet<&'a str>,
 }
 
@@ -72,15 +78,46 @@ impl<'a> Side<'a> {
                 .iter()
                 .map(|(p, _, f)| (p.as_str(), f.as_ref())),
         );
-        let agent_files = files
+        let facts: BTreeMap<&str, &ModuleFacts> = files
             .modules
             .iter()
-            .filter(|(_, _, facts)| is_agent_file(facts))
-            .map(|(p, _, _)| p.as_str())
+            .map(|(p, _, f)| (p.as_str(), f.as_ref()))
             .collect();
+        let builders: BTreeSet<&str> = facts
+            .iter()
+            .filter(|(_, f)| builds_agent(f))
+            .map(|(p, _)| *p)
+            .collect();
+        let mut agent_files = builders.clone();
+        let mut rewirers = BTreeSet::new();
+        for (path, module) in &facts {
+            if builders.contains(path) {
+                continue;
+            }
+            let imported: Vec<&str> = graph
+                .imports_of(path)
+                .filter(|p| builders.contains(p.as_str()))
+                .map(String::as_str)
+                .collect();
+            if imported.is_empty() {
+                continue;
+            }
+            let factory_made = imported.iter().any(|builder| {
+                facts
+                    .get(builder)
+                    .is_some_and(|b| calls_agent_factory(module, b))
+            });
+            if factory_made {
+                agent_files.insert(*path);
+            } else if rewires_capabilities(module) {
+                agent_files.insert(*path);
+                rewirers.insert(*path);
+            }
+        }
         Side {
             graph,
             agent_files,
+            rewirers,
             files: files.modules.iter().map(|(p, _, _)| p.as_str()).collect(),
         }
     }
@@ -144,9 +181,65 @@ impl<'a> Side<'a> {
     }
 }
 
+/// Whether a module writes into an object's capability field after it is
+/// built (`support.tools.append(x)`, `agent.sub_agents = [...]`).
+fn rewires_capabilities(facts: &ModuleFacts) -> bool {
+    const FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+    facts.attribute_stores.iter().any(|store| {
+        store
+            .target
+            .iter()
+            .skip(1)
+            .any(|part| FIELDS.contains(&part.as_str()))
+    })
+}
+
+/// Whether `module` builds its agent through a function of `builder` that
+/// returns an agent construction (`root_agent = make("bot", [tool])`).
+fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -> bool {
+    use crate::python::Value;
+    let factories: BTreeSet<&str> = builder
+        .functions
+        .iter()
+        .filter(|f| f.module_level)
+        .filter(|f| {
+            f.returns_found.iter().any(|r| match &r.value {
+                Some(Value::Call { callee, .. }) => {
+                    openai::is_agent_class(builder, callee, &f.qualname)
+                        || matches!(
+                            adk::adk_value(builder, callee, &f.qualname),
+                            Some(adk::AdkName::LlmAgent | adk::AdkName::WorkflowAgent(_))
+                        )
+                }
+                _ => false,
+            })
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    if factories.is_empty() {
+        return false;
+    }
+    module
+        .module_bindings
+        .iter()
+        .any(|binding| match &binding.value {
+            Some(Value::Call { callee, .. }) => match callee.as_ref() {
+                Value::Name(name) => module.imports.iter().any(|i| {
+                    i.bound_name() == name
+                        && i.name.as_deref().is_some_and(|n| factories.contains(n))
+                }),
+                Value::Attribute(parts) => parts
+                    .last()
+                    .is_some_and(|last| factories.contains(last.as_str())),
+                _ => false,
+            },
+            _ => false,
+        })
+}
+
 /// A module that builds an agent: constructs one of either framework's
 /// agent classes, or derives a class from one.
-fn is_agent_file(facts: &ModuleFacts) -> bool {
+fn builds_agent(facts: &ModuleFacts) -> bool {
     facts.syntax_error.is_none()
         && (!openai::agent_constructions(facts, "").is_empty()
             || !adk::agent_constructions(facts).is_empty()
@@ -291,12 +384,16 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
             continue;
         }
         let mut related: Vec<Related> = Vec::new();
+        let mut builds = false;
         for side in &sides {
             if !side.files.contains(changed_file.as_str()) {
                 continue;
             }
             let (found, hit_bound) = side.related(changed_file);
             bounded |= hit_bound;
+            builds |= found
+                .iter()
+                .any(|(agent, _)| !side.rewirers.contains(agent.as_str()));
             for (agent, chain) in found {
                 if !related.iter().any(|(a, _)| *a == agent) {
                     related.push((agent, chain));
@@ -304,6 +401,14 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
             }
         }
         related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
+        // Compared where it is, but only a rewiring module reaches it: its
+        // consumer may be elsewhere.
+        if !related.is_empty() && !builds {
+            unrelated.push((
+                changed_file.to_string(),
+                "only a module that rewires an agent relates to it",
+            ));
+        }
         if related.is_empty() {
             unrelated.push((
                 changed_file.to_string(),
