@@ -416,3 +416,52 @@ fn a_change_only_a_rewiring_module_reaches_is_named() {
         json!(["Changed files are not related to a compared agent, so their effect is not compared: app/extra.py (only a module that rewires an agent relates to it)."])
     );
 }
+
+/// Spec "Links and submodules": each link is read for what it can hide. A
+/// `.py` link to a file the scope reads changes nothing; a dangling `.py`
+/// link and a link to a directory of Python outside the scope are gaps; a
+/// link resolving outside the tree is a gap only where the other side reads
+/// source beneath it; `CLAUDE.md -> AGENTS.md` changes nothing. (The
+/// reference names the first two the same way and does not name the third.)
+#[test]
+fn links_are_read_for_what_they_can_hide() {
+    let repo = Repo::new();
+    let base = app("app");
+    let mut files: Vec<(&str, Option<&str>)> = base
+        .iter()
+        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+        .collect();
+    files.push(("app/plugins/extra.py", Some("x = 1\n")));
+    files.push(("lib/core.py", Some("y = 1\n")));
+    files.push(("AGENTS.md", Some("# agents\n")));
+    repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.git(&["rm", "-rq", "app/plugins"]);
+    let app_dir = repo.path().join("app");
+    for (target, link) in [
+        ("agents/support.py", "support_link.py"),
+        ("missing.py", "dangling.py"),
+        ("../lib", "lib"),
+        ("/opt/plugins", "plugins"),
+        ("../AGENTS.md", "CLAUDE.md"),
+    ] {
+        std::os::unix::fs::symlink(target, app_dir.join(link)).expect("creating a link");
+    }
+    repo.commit(&[], "links");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        doc["head"]["limits"],
+        json!([
+            "Linked Python input: dangling.py",
+            "Linked directory holds Python outside the scope: lib",
+            "Linked input resolves outside the tree: plugins"
+        ])
+    );
+    assert_eq!(rows(&doc), vec![]);
+}

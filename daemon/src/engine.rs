@@ -300,6 +300,7 @@ impl Engine {
         let listing = repo.list_python(root_tree)?;
         let c12 = commit.to_hex_with_len(12).to_string();
         let mut files = crate::scope::SideFiles {
+            commit: c12.clone(),
             tests: listing
                 .test_files
                 .iter()
@@ -430,11 +431,7 @@ impl Engine {
                 .collect(),
             ..SideInput::default()
         };
-        for path in &listing.linked_python {
-            input
-                .gaps
-                .push(Gap::file(path, format!("Linked Python input: {path}")));
-        }
+        self.census_links(repo, root_tree, scope, &listing, &mut input)?;
         for path in &listing.too_deep {
             input.gaps.push(Gap::file(
                 path,
@@ -472,6 +469,68 @@ impl Engine {
             })
             .collect();
         Ok(input)
+    }
+
+    /// What each link under the scope can hide (spec: "Links and
+    /// submodules"): a `.py` link to a file the scope reads is compared at
+    /// that file; any other `.py` link is a gap; a link to a directory
+    /// outside the scope holding Python is a gap; a link resolving to
+    /// nothing in the tree is recorded, a gap only where the other side
+    /// reads source beneath it; anything else changes nothing.
+    fn census_links(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+        listing: &crate::git::Listing,
+        input: &mut SideInput,
+    ) -> Result<(), DiffError> {
+        use crate::git::PathEntry;
+        let read: std::collections::BTreeSet<String> = listing
+            .python
+            .iter()
+            .map(|f| rooted(scope, &f.path))
+            .collect();
+        for link in &listing.links {
+            let target_text = String::from_utf8_lossy(&repo.read_blob(link.blob)?).into_owned();
+            let rooted_link = rooted(scope, &link.path);
+            let target = resolve_link(&rooted_link, &target_text);
+            let entry = match &target {
+                Some(target) => repo.entry_at(root_tree, target)?,
+                None => None,
+            };
+            let is_python = link.path.ends_with(".py");
+            match (entry, target) {
+                (Some(PathEntry::Blob(_)), Some(target)) if is_python => {
+                    if !read.contains(&target) {
+                        input.gaps.push(Gap::file(
+                            &link.path,
+                            format!("Linked Python input: {}", link.path),
+                        ));
+                    }
+                }
+                (Some(PathEntry::Blob(_)), _) => {}
+                (Some(PathEntry::Tree(tree)), Some(target)) => {
+                    let inside =
+                        scope == "." || target == scope || target.starts_with(&format!("{scope}/"));
+                    if !inside && !repo.list_python(tree)?.python.is_empty() {
+                        input.gaps.push(Gap::file(
+                            &link.path,
+                            format!(
+                                "Linked directory holds Python outside the scope: {}",
+                                link.path
+                            ),
+                        ));
+                    }
+                }
+                _ if is_python => input.gaps.push(Gap::file(
+                    &link.path,
+                    format!("Linked Python input: {}", link.path),
+                )),
+                _ => input.dangling_links.push(link.path.clone()),
+            }
+        }
+        Ok(())
     }
 
     /// The scope's surroundings, with the facts of the packages above it.
@@ -637,6 +696,26 @@ fn scope_context_of(
         }
     }
     Ok((context, ancestor_inits))
+}
+
+/// A link's target as a repository path: relative to the link's
+/// directory, normalised; `None` when it is absolute or leaves the tree.
+fn resolve_link(link: &str, target: &str) -> Option<String> {
+    if target.starts_with('/') || target.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<&str> = link.split('/').collect();
+    parts.pop();
+    for piece in target.split('/') {
+        match piece {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 fn rooted_dir(root: &str, rest: &str) -> String {

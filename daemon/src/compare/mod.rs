@@ -128,6 +128,23 @@ pub fn apply_label_correspondence(base: &mut SideGraph, head: &mut SideGraph) {
 /// content could bind anything.
 pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
     use crate::graph::Gap;
+    // A link that resolves to nothing hides what the other side reads at
+    // or beneath its path.
+    let base_files: Vec<String> = base.files.iter().map(|(p, _)| p.clone()).collect();
+    let head_files: Vec<String> = head.files.iter().map(|(p, _)| p.clone()).collect();
+    for (side, other_files) in [(&mut *base, &head_files), (&mut *head, &base_files)] {
+        for link in side.dangling_links.clone() {
+            let hides = other_files
+                .iter()
+                .any(|f| *f == link || f.starts_with(&format!("{link}/")));
+            if hides {
+                side.gaps.push(Gap::file(
+                    &link,
+                    format!("Linked input resolves outside the tree: {link}"),
+                ));
+            }
+        }
+    }
     let base_links = base.gitlinks.clone();
     let head_links = head.gitlinks.clone();
     for (side, own, other) in [

@@ -53,9 +53,21 @@ pub struct Listing {
     pub test_files: Vec<PythonFile>,
     /// Symbolic links named `*.py` (scope-relative): not followed.
     pub linked_python: Vec<String>,
+    /// Every symbolic link under the scope, any name, with the blob that
+    /// holds its target: what each can hide is decided from its target.
+    pub links: Vec<PythonFile>,
     pub gitlinks: Vec<GitLink>,
     /// Trees deeper than the walk's bound, not listed.
     pub too_deep: Vec<String>,
+}
+
+/// What a path names in a tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathEntry {
+    Blob(ObjectId),
+    Tree(ObjectId),
+    Link,
+    Submodule,
 }
 
 /// What a scope path names in a commit's tree.
@@ -131,7 +143,15 @@ impl Repository {
                             });
                         }
                     }
-                    EntryKind::Link if name.ends_with(".py") => listing.linked_python.push(path),
+                    EntryKind::Link => {
+                        if name.ends_with(".py") {
+                            listing.linked_python.push(path.clone());
+                        }
+                        listing.links.push(PythonFile {
+                            path,
+                            blob: entry.id,
+                        });
+                    }
                     EntryKind::Commit => listing.gitlinks.push(GitLink {
                         path,
                         commit: entry.id,
@@ -143,9 +163,41 @@ impl Repository {
         listing.python.sort_by(|a, b| a.path.cmp(&b.path));
         listing.tests.sort();
         listing.linked_python.sort();
+        listing.links.sort_by(|a, b| a.path.cmp(&b.path));
         listing.gitlinks.sort_by(|a, b| a.path.cmp(&b.path));
         listing.too_deep.sort();
         Ok(listing)
+    }
+
+    /// What a repository path names in a commit's tree, if anything.
+    pub fn entry_at(
+        &self,
+        root_tree: ObjectId,
+        path: &str,
+    ) -> Result<Option<PathEntry>, DiffError> {
+        let repo = self.local();
+        let tree = repo.find_tree(root_tree).map_err(|err| {
+            DiffError::ObjectsMissing(format!(
+                "Tree {} could not be read (objects_missing): {err}.",
+                root_tree.to_hex_with_len(12)
+            ))
+        })?;
+        let entry = tree.lookup_entry_by_path(path).map_err(|err| {
+            DiffError::Config(format!("The tree at {path} could not be read: {err}"))
+        })?;
+        Ok(entry.map(|entry| {
+            let mode = entry.mode();
+            let id = entry.object_id();
+            if mode.is_tree() {
+                PathEntry::Tree(id)
+            } else if mode.is_link() {
+                PathEntry::Link
+            } else if mode.is_commit() {
+                PathEntry::Submodule
+            } else {
+                PathEntry::Blob(id)
+            }
+        }))
     }
 
     /// The size of a blob without inflating it.

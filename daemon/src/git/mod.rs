@@ -4,7 +4,7 @@
 
 mod listing;
 
-pub use listing::{DirEntry, GitLink, Listing, PythonFile, ScopeLookup};
+pub use listing::{DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup};
 
 use crate::error::DiffError;
 use gix::ObjectId;

@@ -41,6 +41,8 @@ pub struct SideInput {
     /// `(path, blob id)` of every Python file listed.
     pub files_listed: Vec<(String, String)>,
     pub gitlinks: Vec<(String, String)>,
+    /// Links (scope-relative) that resolve to nothing in the tree.
+    pub dangling_links: Vec<String>,
 }
 
 /// Builds the side's agent graph.
@@ -51,6 +53,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
         excluded_tests: input.excluded_tests,
         files: input.files_listed,
         gitlinks: input.gitlinks,
+        dangling_links: input.dangling_links,
         ..SideGraph::default()
     };
     let mut gaps: BTreeSet<Gap> = input.gaps.into_iter().collect();

@@ -33,6 +33,9 @@ pub struct SideGraph {
     pub files: Vec<(String, String)>,
     /// `(path, commit id)` of submodules under the scope, not read.
     pub gitlinks: Vec<(String, String)>,
+    /// Links resolving to nothing in the tree: a gap where the other side
+    /// reads source at or beneath them.
+    pub dangling_links: Vec<String>,
     /// `(path, name, line)` of every name a module binds at top level by an
     /// assignment or an import, and every literal `name=` a call passes:
     /// whether a file still names an agent the other side builds.

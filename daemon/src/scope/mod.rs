@@ -18,6 +18,9 @@ use std::sync::Arc;
 /// Import hops followed from each changed file, each way.
 pub const MAX_HOPS: usize = 6;
 
+/// Modules one walk reads to relate a changed file, at most.
+pub const MAX_RELATE_FILES: usize = 2000;
+
 /// One side's Python files, as the derivation reads them.
 #[derive(Debug, Clone, Default)]
 pub struct SideFiles {
@@ -30,6 +33,8 @@ pub struct SideFiles {
     /// `(path, id, why)` of Python inputs that are listed but never read:
     /// files over 2 MB, links, submodules. A change to one is named.
     pub unread: Vec<(String, String, String)>,
+    /// The commit's 12-character prefix, as limits name it.
+    pub commit: String,
 }
 
 /// What the change asks to compare.
@@ -59,6 +64,7 @@ type Related = (String, Vec<String>);
 
 /// One side's modules, import graph and agent files.
 struct Side<'a> {
+    commit: &'a str,
     graph: ImportGraph,
     /// Modules that build an agent: construct or subclass one, or build
     /// one through an agent file's factory.
@@ -115,6 +121,7 @@ impl<'a> Side<'a> {
             }
         }
         Side {
+            commit: &files.commit,
             graph,
             agent_files,
             rewirers,
@@ -125,15 +132,17 @@ impl<'a> Side<'a> {
     /// Agent files related to `changed`, each with the chain that relates
     /// them (agent first when the agent imports the change, the change
     /// first when the change imports the agent).
-    fn related(&self, changed: &str) -> (Vec<Related>, bool) {
+    fn related(&self, changed: &str) -> (Vec<Related>, BTreeSet<String>, bool) {
         let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
         if self.agent_files.contains(changed) {
             found.insert(changed.to_string(), vec![changed.to_string()]);
         }
-        let mut bounded = false;
+        let mut frontier = BTreeSet::new();
+        let mut too_many = false;
         for importers in [true, false] {
-            let (reached, hit_bound) = self.walk(changed, importers);
-            bounded |= hit_bound;
+            let (reached, beyond) = self.walk(changed, importers);
+            too_many |= reached.len() >= MAX_RELATE_FILES;
+            frontier.extend(beyond);
             for (file, mut chain) in reached {
                 if !self.agent_files.contains(file.as_str()) || found.contains_key(&file) {
                     continue;
@@ -146,17 +155,17 @@ impl<'a> Side<'a> {
         }
         let mut related: Vec<Related> = found.into_iter().collect();
         related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
-        (related, bounded)
+        (related, frontier, too_many)
     }
 
     /// Breadth-first from `start` along importers (or imports), up to the
-    /// hop bound: each file reached with its chain from `start`; and whether
-    /// the walk still had somewhere to go at the bound.
-    fn walk(&self, start: &str, importers: bool) -> (Vec<(String, Vec<String>)>, bool) {
+    /// hop bound: each file reached with its chain from `start`, and the
+    /// files the walk would have gone on to past the bound.
+    fn walk(&self, start: &str, importers: bool) -> (Vec<(String, Vec<String>)>, BTreeSet<String>) {
         let mut seen: BTreeSet<String> = BTreeSet::from([start.to_string()]);
         let mut queue: VecDeque<Vec<String>> = VecDeque::from([vec![start.to_string()]]);
         let mut reached = Vec::new();
-        let mut bounded = false;
+        let mut beyond = BTreeSet::new();
         while let Some(chain) = queue.pop_front() {
             let Some(last) = chain.last() else { continue };
             let next: Vec<&String> = if importers {
@@ -165,10 +174,13 @@ impl<'a> Side<'a> {
                 self.graph.imports_of(last).collect()
             };
             if chain.len() > MAX_HOPS {
-                bounded |= next.iter().any(|n| !seen.contains(*n));
+                beyond.extend(next.into_iter().filter(|n| !seen.contains(*n)).cloned());
                 continue;
             }
             for file in next {
+                if reached.len() >= MAX_RELATE_FILES {
+                    break;
+                }
                 if seen.insert(file.clone()) {
                     let mut longer = chain.clone();
                     longer.push(file.clone());
@@ -177,7 +189,7 @@ impl<'a> Side<'a> {
                 }
             }
         }
-        (reached, bounded)
+        (reached, beyond)
     }
 }
 
@@ -377,7 +389,7 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
     // Each changed file's scope, relation and the agents left outside.
     let mut scopes: Vec<Relation> = Vec::new();
     let mut unrelated: Vec<(String, &str)> = Vec::new();
-    let mut bounded = false;
+    let mut frontier: BTreeSet<String> = BTreeSet::new();
     for changed_file in &sources {
         if let Some(why) = unread_why.get(changed_file.as_str()) {
             unrelated.push((changed_file.to_string(), why));
@@ -385,12 +397,23 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         }
         let mut related: Vec<Related> = Vec::new();
         let mut builds = false;
+        let mut cut_short = false;
         for side in &sides {
             if !side.files.contains(changed_file.as_str()) {
                 continue;
             }
-            let (found, hit_bound) = side.related(changed_file);
-            bounded |= hit_bound;
+            let (found, beyond, too_many) = side.related(changed_file);
+            if too_many {
+                let limit = format!(
+                    "{} holds more than {MAX_RELATE_FILES} Python files to read to relate the change; files past the bound were not read.",
+                    side.commit
+                );
+                if !derivation.limits.contains(&limit) {
+                    derivation.limits.push(limit);
+                }
+            }
+            cut_short |= !beyond.is_empty();
+            frontier.extend(beyond);
             builds |= found
                 .iter()
                 .any(|(agent, _)| !side.rewirers.contains(agent.as_str()));
@@ -412,7 +435,7 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         if related.is_empty() {
             unrelated.push((
                 changed_file.to_string(),
-                if bounded {
+                if cut_short {
                     "no agent file reaches it within 6 import hops, and longer paths were not followed"
                 } else {
                     "no agent file imports it, and it imports no agent file within 6 hops"
@@ -536,6 +559,12 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
             ));
         }
     }
+    // The hop bound matters where the walk stopped outside what is compared.
+    let bounded = !frontier.is_empty()
+        && (merged.is_empty()
+            || frontier
+                .iter()
+                .any(|f| !merged.iter().any(|r| within(f, &r.scope))));
     if bounded {
         derivation.limits.push(
             "Imports were followed 6 hops from each changed and agent file; a longer path from the change to an agent is not established.".to_string(),
