@@ -465,3 +465,60 @@ fn links_are_read_for_what_they_can_hide() {
     );
     assert_eq!(rows(&doc), vec![]);
 }
+
+/// Spec: a module that imports the change and sets the state of an agent
+/// builder that builds on request (`factory.TOOLS = [...]`) is named when
+/// no compared scope holds it, the change and the builder (the same limit
+/// as the reference).
+#[test]
+fn a_module_wiring_the_change_into_a_builder_elsewhere_is_named() {
+    let base = [
+        ("pkg/__init__.py", ""),
+        ("pkg/tools.py", LOOKUP),
+        ("pkg/agent.py", "from agents import Agent\nfrom .tools import lookup\nsupport = Agent(name='support', tools=[lookup])\n"),
+        ("pkg/factory.py", "from agents import Agent\nTOOLS = []\n\n\ndef make(tools):\n    return Agent(name='made', tools=tools)\n"),
+        ("other/__init__.py", ""),
+        ("other/wire.py", "from pkg import factory, tools\n\nfactory.TOOLS = [tools.lookup]\n"),
+    ];
+    let changed = LOOKUP.replace("return q", "return q.upper()");
+    let (doc, _) = derive(&base, &[("pkg/tools.py", Some(&changed))]);
+    assert_eq!(doc["scope_selection"]["scopes"], json!(["pkg"]));
+    assert_eq!(
+        doc["scope_selection"]["limits"],
+        json!(["Modules import the change and an agent builder that no compared scope holds together, so the agents they build are not compared: other/wire.py."])
+    );
+}
+
+/// The hop bound is named only where the walk stopped outside what is
+/// compared: an agent within the compared root scope is read anyway.
+#[test]
+fn the_hop_bound_is_named_only_outside_the_compared_scopes() {
+    let mut files: Vec<(String, String)> = vec![
+        ("app/__init__.py".into(), String::new()),
+        (
+            "app/agent.py".into(),
+            "from agents import Agent\nfrom .m1 import x\nsupport = Agent(name='s')\n".into(),
+        ),
+    ];
+    for i in 1..10 {
+        let next = if i < 9 {
+            format!("from .m{} import x\n", i + 1)
+        } else {
+            String::new()
+        };
+        files.push((format!("app/m{i}.py"), format!("{next}x = 1\n")));
+    }
+    let (doc, _) = derive(
+        &borrowed(&files),
+        &[("app/m8.py", Some("from .m9 import x\nx = 2\n"))],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        doc["scope_selection"]["limits"],
+        json!(["Imports were followed 6 hops from each changed and agent file; a longer path from the change to an agent is not established."])
+    );
+    assert_eq!(
+        doc["scope_selection"]["reason"],
+        "The change touches no OpenAI Agents SDK or Google ADK agent within the bounds read: app/m8.py is not an agent file, and is not imported by one or importing one within 6 hops."
+    );
+}

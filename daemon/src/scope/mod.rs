@@ -73,6 +73,10 @@ struct Side<'a> {
     /// (`support.tools.append(x)`): agent files, but a change only they
     /// reach is named.
     rewirers: BTreeSet<&'a str>,
+    /// Modules that build an agent on request: its capabilities come from
+    /// a parameter, `self`, an expression or `**`, or it subclasses one.
+    on_request: BTreeSet<&'a str>,
+    facts: BTreeMap<&'a str, &'a ModuleFacts>,
     files: BTreeSet<&'a str>,
 }
 
@@ -120,11 +124,18 @@ impl<'a> Side<'a> {
                 rewirers.insert(*path);
             }
         }
+        let on_request = facts
+            .iter()
+            .filter(|(_, f)| builds_on_request(f))
+            .map(|(p, _)| *p)
+            .collect();
         Side {
             commit: &files.commit,
             graph,
             agent_files,
             rewirers,
+            on_request,
+            facts,
             files: files.modules.iter().map(|(p, _, _)| p.as_str()).collect(),
         }
     }
@@ -191,6 +202,73 @@ impl<'a> Side<'a> {
         }
         (reached, beyond)
     }
+}
+
+/// Capability keywords of an agent construction.
+const CAPABILITY_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+
+/// Whether a module builds an agent whose capabilities are not a fixed list
+/// of its own names (`tools=tools` from a parameter, `self.tools`, a call,
+/// `**config`), or derives a class from an agent class.
+fn builds_on_request(facts: &ModuleFacts) -> bool {
+    use crate::python::Value;
+    if facts.syntax_error.is_some() {
+        return false;
+    }
+    if !openai::agent_subclasses(facts).is_empty() || !adk::agent_subclasses(facts).is_empty() {
+        return true;
+    }
+    let calls = openai::agent_constructions(facts, "")
+        .into_iter()
+        .map(|c| c.call)
+        .chain(adk::agent_constructions(facts).into_iter().map(|c| c.call));
+    let parameter = |scope: &str, name: &str| {
+        facts
+            .functions
+            .iter()
+            .find(|f| f.qualname == scope)
+            .is_some_and(|f| f.params.iter().any(|p| p.name == name))
+    };
+    for call in calls {
+        if call.keywords.iter().any(|k| k.name.is_none()) {
+            return true;
+        }
+        for keyword in &call.keywords {
+            let Some(name) = keyword.name.as_deref() else {
+                continue;
+            };
+            if !CAPABILITY_KEYWORDS.contains(&name) {
+                continue;
+            }
+            let on_request = match &keyword.value {
+                Value::List(_) | Value::Tuple(_) => false,
+                Value::Name(n) => parameter(&call.scope, n),
+                Value::Attribute(parts) => parts.first().is_some_and(|p| p == "self"),
+                _ => true,
+            };
+            if on_request {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a module wires agents from other modules' code: builds, copies
+/// or rewires an agent itself, or sets another module's state
+/// (`factory.TOOLS = [...]`, `setattr(factory, ...)`).
+fn wires(facts: &ModuleFacts) -> bool {
+    if builds_agent(facts) || rewires_capabilities(facts) {
+        return true;
+    }
+    let imported_modules: BTreeSet<&str> = facts.imports.iter().map(|i| i.bound_name()).collect();
+    facts.attribute_stores.iter().any(|store| {
+        store.target.len() >= 2
+            && store
+                .target
+                .first()
+                .is_some_and(|head| imported_modules.contains(head.as_str()))
+    })
 }
 
 /// Whether a module writes into an object's capability field after it is
@@ -558,6 +636,48 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
                 list_of(&relation.outside, 5, ", ")
             ));
         }
+    }
+    // Modules that import the change and wire it into an agent built on
+    // request elsewhere: named unless one compared scope holds all three.
+    let mut wiring: BTreeSet<String> = BTreeSet::new();
+    for changed_file in &sources {
+        for side in &sides {
+            if !side.files.contains(changed_file.as_str()) {
+                continue;
+            }
+            let (importers, _) = side.walk(changed_file, true);
+            for (module, _) in importers {
+                let Some(facts) = side.facts.get(module.as_str()) else {
+                    continue;
+                };
+                if !wires(facts) {
+                    continue;
+                }
+                let (imported, _) = side.walk(&module, false);
+                let builders: Vec<&String> = imported
+                    .iter()
+                    .map(|(b, _)| b)
+                    .filter(|b| side.on_request.contains(b.as_str()))
+                    .collect();
+                let held = builders.iter().any(|builder| {
+                    merged.iter().any(|r| {
+                        within(&module, &r.scope)
+                            && within(changed_file, &r.scope)
+                            && within(builder, &r.scope)
+                    })
+                });
+                if !builders.is_empty() && !held {
+                    wiring.insert(module);
+                }
+            }
+        }
+    }
+    if !wiring.is_empty() && !merged.is_empty() {
+        let modules: Vec<String> = wiring.into_iter().collect();
+        derivation.limits.push(format!(
+            "Modules import the change and an agent builder that no compared scope holds together, so the agents they build are not compared: {}.",
+            list_of(&modules, 5, ", ")
+        ));
     }
     // The hop bound matters where the walk stopped outside what is compared.
     let bounded = !frontier.is_empty()
