@@ -2,8 +2,10 @@
 //! path, blobs. Knows nothing about Python beyond the `.py` suffix. Every
 //! object may be missing or malformed; nothing here panics on repository data.
 
+mod history;
 mod listing;
 
+pub use history::CommitInfo;
 pub use listing::{DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup};
 
 use crate::error::DiffError;

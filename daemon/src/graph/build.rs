@@ -746,72 +746,117 @@ impl ModuleReader<'_, '_> {
         let line = list_line(construction, "tools");
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
+        let mut order: Vec<String> = Vec::new();
         for (index, member) in members.into_iter().enumerate() {
-            match member {
-                ListMember::Reference(reference) => {
-                    if let Some(built) = self.built_object(&scope, &reference) {
-                        match self.read_object(&built, ObjectList::Tools, index + 1) {
-                            Ok(Some(object)) => {
-                                objects.push(object);
-                                continue;
-                            }
-                            Ok(None) => {}
-                            Err(why) => {
-                                self.agent_gap(
-                                    agent,
-                                    self.object_limit(agent, construction.line, &why),
-                                );
-                                continue;
-                            }
-                        }
-                    }
-                    if let Some(tool) = self.follow_tool(agent, construction, &scope, &reference) {
-                        followed.entry(tool.tool.clone()).or_default().push(tool);
-                    }
-                }
-                ListMember::Call(call) => {
-                    match openai::function_tool_call(self.facts, &call, &scope) {
-                        Some(wrapper) => {
-                            let wrapped = wrapper.wrapped.clone();
-                            let wrap = Wrap {
-                                name_override: wrapper.name_override,
-                                other_arguments: wrapper.other_arguments,
-                            };
-                            if let Some(tool) = self.follow_wrapped(
-                                agent,
-                                construction,
-                                &scope,
-                                &wrapped,
-                                Some(wrap),
-                            ) {
-                                followed.entry(tool.tool.clone()).or_default().push(tool);
-                            }
-                        }
-                        None => {
-                            let built = Built::inline(self.path, self.facts, &scope, &call, line);
-                            match self.read_object(&built, ObjectList::Tools, index + 1) {
-                                Ok(Some(object)) => objects.push(object),
-                                Ok(None) => {
-                                    let reason = self.dynamic(agent, construction.line, "tools");
-                                    self.agent_gap(agent, reason);
-                                }
-                                Err(why) => {
-                                    self.agent_gap(
-                                        agent,
-                                        self.object_limit(agent, construction.line, &why),
-                                    );
-                                }
-                            }
-                        }
-                    }
-                }
-                ListMember::Unread(_) => {
-                    self.agent_gap(agent, self.dynamic(agent, construction.line, "tools"));
-                }
-            }
+            let read = self.read_tool_member(
+                agent,
+                construction,
+                &scope,
+                line,
+                index,
+                member,
+                &mut followed,
+                &mut objects,
+            );
+            order.extend(read);
         }
+        self.record_order(agent, order);
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
+    }
+
+    /// Reads one `tools=` member into the followed functions or the
+    /// objects; the name it is bound under, if it was read.
+    #[allow(clippy::too_many_arguments)]
+    fn read_tool_member(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        scope: &str,
+        line: u32,
+        index: usize,
+        member: ListMember,
+        followed: &mut BTreeMap<String, Vec<FollowedTool>>,
+        objects: &mut Vec<ReadObject>,
+    ) -> Option<String> {
+        match member {
+            ListMember::Reference(reference) => {
+                if let Some(built) = self.built_object(scope, &reference) {
+                    match self.read_object(&built, ObjectList::Tools, index + 1) {
+                        Ok(Some(object)) => {
+                            let name = object.name.clone();
+                            objects.push(object);
+                            return Some(name);
+                        }
+                        Ok(None) => {}
+                        Err(why) => {
+                            let reason = self.object_limit(agent, construction.line, &why);
+                            self.agent_gap(agent, reason);
+                            return None;
+                        }
+                    }
+                }
+                let tool = self.follow_tool(agent, construction, scope, &reference)?;
+                let name = tool.tool.clone();
+                followed.entry(name.clone()).or_default().push(tool);
+                Some(name)
+            }
+            ListMember::Call(call) => match openai::function_tool_call(self.facts, &call, scope) {
+                Some(wrapper) => {
+                    let wrapped = wrapper.wrapped.clone();
+                    let wrap = Wrap {
+                        name_override: wrapper.name_override,
+                        other_arguments: wrapper.other_arguments,
+                    };
+                    let tool =
+                        self.follow_wrapped(agent, construction, scope, &wrapped, Some(wrap))?;
+                    let name = tool.tool.clone();
+                    followed.entry(name.clone()).or_default().push(tool);
+                    Some(name)
+                }
+                None => {
+                    let built = Built::inline(self.path, self.facts, scope, &call, line);
+                    match self.read_object(&built, ObjectList::Tools, index + 1) {
+                        Ok(Some(object)) => {
+                            let name = object.name.clone();
+                            objects.push(object);
+                            Some(name)
+                        }
+                        Ok(None) => {
+                            let reason = self.dynamic(agent, construction.line, "tools");
+                            self.agent_gap(agent, reason);
+                            None
+                        }
+                        Err(why) => {
+                            let reason = self.object_limit(agent, construction.line, &why);
+                            self.agent_gap(agent, reason);
+                            None
+                        }
+                    }
+                }
+            },
+            ListMember::Unread(_) => {
+                let reason = self.dynamic(agent, construction.line, "tools");
+                self.agent_gap(agent, reason);
+                None
+            }
+        }
+    }
+
+    /// Keeps an agent's tool names in list order (its first construction).
+    fn record_order(&mut self, agent: &str, tools: Vec<String>) {
+        let known = self
+            .graph
+            .tool_orders
+            .iter()
+            .any(|o| o.agent_source == self.path && o.agent == agent);
+        if !known && !tools.is_empty() {
+            self.graph.tool_orders.push(super::ToolOrder {
+                agent_source: self.path.to_string(),
+                agent: agent.to_string(),
+                tools,
+            });
+        }
     }
 
     /// The functions an agent lists, one binding per tool name; two

@@ -36,10 +36,21 @@ pub struct SideGraph {
     /// Links resolving to nothing in the tree: a gap where the other side
     /// reads source at or beneath them.
     pub dangling_links: Vec<String>,
+    /// Each agent's tool names in the order its list gives them (the first
+    /// construction's): tool-list stability, never a binding change.
+    pub tool_orders: Vec<ToolOrder>,
     /// `(path, name, line)` of every name a module binds at top level by an
     /// assignment or an import, and every literal `name=` a call passes:
     /// whether a file still names an agent the other side builds.
     pub module_names: Vec<(String, String, u32)>,
+}
+
+/// One agent's tools in list order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ToolOrder {
+    pub agent_source: String,
+    pub agent: String,
+    pub tools: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

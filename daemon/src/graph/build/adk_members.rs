@@ -135,8 +135,10 @@ impl ModuleReader<'_, '_> {
         let line = construction.line;
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
+        let mut order: Vec<String> = Vec::new();
         for (index, member) in members.into_iter().enumerate() {
             let position = index + 1;
+            let objects_before = objects.len();
             let outcome = match &member {
                 ListMember::Reference(reference) => {
                     match adk::adk_value(self.facts, reference, &scope) {
@@ -180,9 +182,13 @@ impl ModuleReader<'_, '_> {
                 (Outcome::FollowReference, _) => None,
             };
             if let Some(tool) = tool {
+                order.push(tool.tool.clone());
                 followed.entry(tool.tool.clone()).or_default().push(tool);
+            } else if objects.len() > objects_before {
+                order.extend(objects.last().map(|o| o.name.clone()));
             }
         }
+        self.record_order(agent, order);
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
     }
