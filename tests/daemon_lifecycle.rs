@@ -157,6 +157,9 @@ fn watched_repositories_index_new_branch_heads() {
         "next",
     );
     wait_for_status(&place, |s| indexed(s, &next));
+    // The watcher indexed the branch's history too: two commits, then the
+    // new one (Status reports the coverage).
+    wait_for_status(&place, |s| s["repositories"][0]["history_commits"] == 3);
     // The indexed head is warm: the diff's head graph comes from the cache.
     let (hits_before, _) = place.counters("graphs");
     let _ = place.diff_json(&repo, &["--base", "v1", "--head", "HEAD", "--scope", "."]);

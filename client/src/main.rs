@@ -54,6 +54,15 @@ enum Command {
 not_established); 2 for bad input (unknown ref, bad scope, not a repository); 1 when the daemon cannot be reached."
     )]
     Diff(DiffArgs),
+    /// List the commits of a branch's first-parent history that changed an agent's bindings.
+    #[command(
+        after_help = "Each commit is compared with its first parent; what a commit changed is indexed, so a repeated or extended query reads only new commits. Tool lists reordered between commits are shown beside the rows (never as a binding change).
+
+Examples:
+  shipgate-client history --workspace . --agent support --tool refund
+  shipgate-client history --since v1.2 --until main --json"
+    )]
+    History(HistoryArgs),
     /// Show the daemon's version, store, caches and watched repositories.
     Status {
         /// Print JSON instead of text
@@ -103,6 +112,40 @@ struct DiffArgs {
     json: bool,
 }
 
+#[derive(Args)]
+struct HistoryArgs {
+    /// Any path inside the git checkout
+    #[arg(long, default_value = ".")]
+    workspace: PathBuf,
+    /// Oldest end, exclusive (a commit on the first-parent chain) [default: the root commit]
+    #[arg(long)]
+    since: Option<String>,
+    /// Newest end, inclusive [default: HEAD]
+    #[arg(long)]
+    until: Option<String>,
+    /// Only rows of this agent
+    #[arg(long)]
+    agent: Option<String>,
+    /// Only rows of this tool (or handoff target)
+    #[arg(long)]
+    tool: Option<String>,
+    /// Repository-relative directory to read (`.` = every application) [default: .]
+    #[arg(long)]
+    scope: Option<String>,
+    /// Bound on commits walked [default: 10000]
+    #[arg(long)]
+    max_commits: Option<u32>,
+    /// Bound on Python files read per commit [default: 1000]
+    #[arg(long)]
+    max_python_files: Option<u32>,
+    /// Print the JSON document instead of the text
+    #[arg(long)]
+    json: bool,
+    /// Do not print progress on stderr
+    #[arg(long)]
+    quiet: bool,
+}
+
 fn usage_error(message: &str) -> ExitCode {
     eprintln!("Usage: shipgate-client diff [OPTIONS]\nTry 'shipgate-client diff --help' for help.\nError: Invalid value: {message}");
     ExitCode::from(2)
@@ -132,6 +175,7 @@ fn main() -> ExitCode {
 async fn run(command: Command, target: Target) -> ExitCode {
     match command {
         Command::Diff(args) => diff(args, &target).await,
+        Command::History(args) => history(args, &target).await,
         Command::Status { json } => status(&target, json).await,
         Command::Watch { workspace } => watch(&target, workspace, true).await,
         Command::Unwatch { workspace } => watch(&target, workspace, false).await,
@@ -227,6 +271,73 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
     }
 }
 
+async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
+    let workspace = std::path::absolute(&args.workspace).unwrap_or(args.workspace.clone());
+    let request = pb::HistoryRequest {
+        workspace: workspace.display().to_string(),
+        since: args.since.unwrap_or_default(),
+        until: args.until.unwrap_or_default(),
+        agent: args.agent.unwrap_or_default(),
+        tool: args.tool.unwrap_or_default(),
+        scope: args.scope.unwrap_or_default(),
+        max_python_files: args.max_python_files.unwrap_or(0),
+        max_commits: args.max_commits.unwrap_or(0),
+        format: if args.json {
+            OutputFormat::Json
+        } else {
+            OutputFormat::Text
+        } as i32,
+    };
+    let mut client = match connect(target).await {
+        Ok(client) => client,
+        Err(err) => return unreachable_daemon(err),
+    };
+    let mut stream = match client.history(request).await {
+        Ok(response) => response.into_inner(),
+        Err(status) => return history_error(&status),
+    };
+    let mut last_shown = 0;
+    loop {
+        match stream.message().await {
+            Ok(Some(event)) => match event.event {
+                Some(pb::history_event::Event::Progress(progress)) => {
+                    // A line every tenth of a long walk, on stderr only.
+                    let tenth = progress.done * 10 / progress.total.max(1);
+                    if !args.quiet && progress.total >= 50 && tenth > last_shown {
+                        last_shown = tenth;
+                        eprintln!(
+                            "shipgate: history: {}/{} commits read",
+                            progress.done, progress.total
+                        );
+                    }
+                }
+                Some(pb::history_event::Event::Result(result)) => {
+                    print!("{}", if args.json { result.json } else { result.text });
+                    return ExitCode::SUCCESS;
+                }
+                None => {}
+            },
+            Ok(None) => {
+                return unreachable_daemon("the daemon ended the history without an answer".into())
+            }
+            Err(status) => return history_error(&status),
+        }
+    }
+}
+
+fn history_error(status: &tonic::Status) -> ExitCode {
+    match status.code() {
+        tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition => {
+            eprintln!("{}", status.message());
+            ExitCode::from(2)
+        }
+        _ => unreachable_daemon(format!(
+            "the daemon failed the history: {}",
+            status.message()
+        )),
+    }
+}
+
 async fn status(target: &Target, json: bool) -> ExitCode {
     let mut client = match connect_existing(target).await {
         Ok(client) => client,
@@ -249,6 +360,7 @@ async fn status(target: &Target, json: bool) -> ExitCode {
                     "path": r.path,
                     "indexed": r.indexed.iter().map(|h| serde_json::json!({"reference": h.reference, "commit": h.commit})).collect::<Vec<_>>(),
                     "pending": r.pending,
+                    "history_commits": r.history_commits,
                     "last_error": (!r.last_error.is_empty()).then_some(&r.last_error),
                 })
             })
@@ -296,7 +408,10 @@ async fn status(target: &Target, json: bool) -> ExitCode {
         println!("watched repositories: none (add one with `shipgate-client watch DIR`)");
     }
     for repo in &status.repositories {
-        println!("watching {} ({} pending)", repo.path, repo.pending);
+        println!(
+            "watching {} ({} pending, history indexed for {} commits)",
+            repo.path, repo.pending, repo.history_commits
+        );
         for head in &repo.indexed {
             println!(
                 "  indexed {} at {}",

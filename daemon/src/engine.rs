@@ -274,19 +274,31 @@ impl Engine {
         head_scope: &str,
         max_files: u32,
     ) -> Result<Pair, DiffError> {
-        let mut base = self.side_graph(repo, base_tree, base_scope, max_files)?;
-        let mut head = self.side_graph(repo, head_tree, head_scope, max_files)?;
+        let base = self.side_graph(repo, base_tree, base_scope, max_files)?;
+        let head = self.side_graph(repo, head_tree, head_scope, max_files)?;
+        Ok(self.finish_pair(base, head, base_scope, head_scope))
+    }
+
+    /// Two sides' graphs made comparable (submodules, absent agents,
+    /// labels, renames), and the rows.
+    pub fn finish_pair(
+        &self,
+        mut base: SideGraph,
+        mut head: SideGraph,
+        base_scope: &str,
+        head_scope: &str,
+    ) -> Pair {
         apply_submodules(&mut base, &mut head);
         apply_absent_agents(&mut base, &mut head);
         apply_label_correspondence(&mut base, &mut head);
         let renames = exact_renames(&base, &head, base_scope, head_scope);
         let rows = compare_renamed(&base, &head, &renames.iter().cloned().collect());
-        Ok(Pair {
+        Pair {
             base,
             head,
             rows,
             renames,
-        })
+        }
     }
 
     /// Every Python file of a commit with its facts, for scope derivation,

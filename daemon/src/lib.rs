@@ -15,6 +15,7 @@ pub mod error;
 pub mod frameworks;
 pub mod git;
 pub mod graph;
+pub mod history;
 pub mod index;
 pub mod paths;
 pub mod pyrepr;

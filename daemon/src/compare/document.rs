@@ -49,10 +49,34 @@ pub struct Comparison<'a> {
     pub renames: &'a [(String, String)],
 }
 
+/// `tool_list_stability` (issue 10): beside the rows, never a row; only
+/// present when there is something to say, so other documents are
+/// unchanged.
+pub fn stability_object(stability: &super::stability::Stability, scope: &str) -> Option<Value> {
+    if stability.is_empty() {
+        return None;
+    }
+    let order: Vec<Value> = stability
+        .order_changed
+        .iter()
+        .map(|o| json!({"agent": o.agent, "agent_source": rooted(scope, &o.agent_source), "before": o.before, "after": o.after}))
+        .collect();
+    let caveats: Vec<Value> = stability
+        .caveats
+        .iter()
+        .map(|c| json!({"agent": c.agent, "agent_source": rooted(scope, &c.agent_source), "why": c.why}))
+        .collect();
+    Some(json!({"order_changed": order, "caveats": caveats}))
+}
+
 /// Builds the whole single-comparison document, sanitised, id last.
 pub fn single_document(c: &Comparison<'_>) -> Value {
     let mut doc = comparison_object(c);
     doc.insert("scope_selection".into(), c.scope_selection.clone());
+    let stability = super::stability::stability(c.base, c.head);
+    if let Some(object) = stability_object(&stability, &c.head_meta.scope) {
+        doc.insert("tool_list_stability".into(), object);
+    }
     finish(Value::Object(doc))
 }
 
@@ -327,6 +351,12 @@ fn gap_sort_key(gap: &Gap) -> Vec<String> {
         token(&gap.source),
         token(&gap.tool),
     ]
+}
+
+/// One row in the document's shape (before sanitising): what history lists
+/// per commit.
+pub fn row_json(row: &Row, base_scope: &str, head_scope: &str) -> Value {
+    row_object(row, base_scope, head_scope)
 }
 
 fn row_object(row: &Row, base_scope: &str, head_scope: &str) -> Value {

@@ -3,6 +3,7 @@
 
 pub mod document;
 mod rows;
+pub mod stability;
 
 pub use rows::{compare_renamed, compare_sides, Change, Row};
 

@@ -23,6 +23,8 @@ const DEBOUNCE: Duration = Duration::from_millis(300);
 struct WatchedRecord {
     /// Branch name → last indexed head commit.
     indexed: BTreeMap<String, String>,
+    /// Commits whose history step has been read, over all branches.
+    history_commits: u64,
 }
 
 /// A watched repository's state, as `Status` reports it.
@@ -32,7 +34,11 @@ pub struct RepositoryStatus {
     pub indexed: Vec<(String, String)>,
     pub last_error: Option<String>,
     pub pending: u32,
+    pub history_commits: u64,
 }
+
+/// Commits of a moved branch whose history steps are indexed per pass.
+const HISTORY_PER_PASS: usize = 1000;
 
 struct Watched {
     repo: Repository,
@@ -189,6 +195,7 @@ impl Indexer {
                     .collect(),
                 last_error: watched.last_error.clone(),
                 pending: watched.pending,
+                history_commits: watched.record.history_commits,
             })
             .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -253,7 +260,18 @@ impl Indexer {
         }
         let mut error = None;
         for (branch, commit) in todo {
+            // The branch's new commits since it was last indexed, for
+            // history; then its head, for diffs.
+            let since = indexed
+                .get(&branch)
+                .and_then(|c| gix::ObjectId::from_hex(c.as_bytes()).ok());
+            let history = self
+                .engine
+                .index_history(&repo, commit, since, HISTORY_PER_PASS);
             let result = self.engine.index_commit(&repo, commit);
+            if let (Ok(count), Some(watched)) = (&history, self.lock().get_mut(root)) {
+                watched.record.history_commits += *count as u64;
+            }
             let mut guard = self.lock();
             let Some(watched) = guard.get_mut(root) else {
                 return;

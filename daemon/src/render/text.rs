@@ -44,8 +44,40 @@ pub fn render_text(doc: &Value) -> String {
         }
         None => comparison_body(&mut out, doc),
     }
+    if let Some(stability) = get(doc, "tool_list_stability").filter(|s| s.is_object()) {
+        stability_lines(&mut out, stability);
+    }
     out.line(0, advisory(doc));
     out.text
+}
+
+/// `Tool-list stability:` lines (issue 10): reordered lists and lists that
+/// may change between calls. Information, never a row.
+fn stability_lines(out: &mut Out, stability: &Value) {
+    out.line(0, "Tool-list stability (not a binding change):");
+    for change in items(stability, "order_changed") {
+        out.line(
+            2,
+            &one_line(&format!(
+                "{} ({}): order changed: {} → {}",
+                field(change, "agent"),
+                field(change, "agent_source"),
+                strings(change, "before").join(", "),
+                strings(change, "after").join(", ")
+            )),
+        );
+    }
+    for caveat in items(stability, "caveats") {
+        out.line(
+            2,
+            &one_line(&format!(
+                "{} ({}): may differ between calls: {}",
+                field(caveat, "agent"),
+                field(caveat, "agent_source"),
+                field(caveat, "why")
+            )),
+        );
+    }
 }
 
 /// Accumulates lines; every line ends in `\n`, indentation is spaces.

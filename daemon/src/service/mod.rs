@@ -148,6 +148,61 @@ impl Shipgate for ShipgateService {
         }))
     }
 
+    type HistoryStream = tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryEvent, Status>>;
+
+    async fn history(
+        &self,
+        request: Request<pb::HistoryRequest>,
+    ) -> Result<Response<Self::HistoryStream>, Status> {
+        let in_flight = self.activity.begin();
+        let req = request.into_inner();
+        let engine_request = crate::history::HistoryRequest {
+            workspace: workspace_path(&req.workspace)?,
+            since: non_empty(req.since),
+            until: non_empty(req.until),
+            agent: non_empty(req.agent),
+            tool: non_empty(req.tool),
+            scope: non_empty(req.scope),
+            max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
+            max_commits: (req.max_commits > 0).then_some(req.max_commits),
+            want_text: req.format == pb::OutputFormat::Text as i32,
+        };
+        let (sender, receiver) = tokio::sync::mpsc::channel(16);
+        let engine = Arc::clone(&self.engine);
+        tokio::task::spawn_blocking(move || {
+            let _in_flight = in_flight;
+            // Progress at most every 1% of the walk: a client is not
+            // flooded on a long history.
+            let mut last_percent = None;
+            let mut progress = |done: usize, total: usize| {
+                let percent = done * 100 / total.max(1);
+                if last_percent != Some(percent) {
+                    last_percent = Some(percent);
+                    let event = pb::HistoryEvent {
+                        event: Some(pb::history_event::Event::Progress(pb::HistoryProgress {
+                            done: u32::try_from(done).unwrap_or(u32::MAX),
+                            total: u32::try_from(total).unwrap_or(u32::MAX),
+                        })),
+                    };
+                    let _ = sender.blocking_send(Ok(event));
+                }
+            };
+            let message = match engine.history(&engine_request, &mut progress) {
+                Ok(outcome) => Ok(pb::HistoryEvent {
+                    event: Some(pb::history_event::Event::Result(pb::HistoryResult {
+                        json: outcome.json,
+                        text: outcome.text.unwrap_or_default(),
+                    })),
+                }),
+                Err(err) => Err(error_status(err)),
+            };
+            let _ = sender.blocking_send(message);
+        });
+        Ok(Response::new(tokio_stream::wrappers::ReceiverStream::new(
+            receiver,
+        )))
+    }
+
     async fn status(
         &self,
         _request: Request<pb::StatusRequest>,
@@ -175,6 +230,7 @@ impl Shipgate for ShipgateService {
                     .collect(),
                 last_error: r.last_error.unwrap_or_default(),
                 pending: r.pending,
+                history_commits: r.history_commits,
             })
             .collect();
         Ok(Response::new(pb::StatusResponse {
@@ -187,6 +243,7 @@ impl Shipgate for ShipgateService {
             caches: vec![
                 counters("facts", &cache.facts),
                 counters("graphs", &cache.graphs),
+                counters("history", &cache.history),
             ],
             pid: std::process::id(),
             listen: self.listen.clone(),

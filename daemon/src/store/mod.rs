@@ -20,6 +20,9 @@ pub enum Namespace {
     Graphs,
     /// Watched repositories and what was indexed for them.
     Repositories,
+    /// History steps (what one commit changed against its first parent)
+    /// by blake3 of (engine version, both trees, scope, bounds).
+    History,
 }
 
 impl Namespace {
@@ -28,6 +31,7 @@ impl Namespace {
             Namespace::Facts => "facts",
             Namespace::Graphs => "graphs",
             Namespace::Repositories => "repositories",
+            Namespace::History => "history",
         }
     }
 }
@@ -68,6 +72,7 @@ pub struct Cache {
     kv: Box<dyn KvStore>,
     pub facts: Counters,
     pub graphs: Counters,
+    pub history: Counters,
 }
 
 impl Cache {
@@ -76,6 +81,7 @@ impl Cache {
             kv,
             facts: Counters::default(),
             graphs: Counters::default(),
+            history: Counters::default(),
         }
     }
 

@@ -16,6 +16,7 @@ pub struct SledStore {
     facts: sled::Tree,
     graphs: sled::Tree,
     repositories: sled::Tree,
+    history: sled::Tree,
     path: PathBuf,
 }
 
@@ -73,6 +74,7 @@ impl SledStore {
             facts: tree(Namespace::Facts.tree_name())?,
             graphs: tree(Namespace::Graphs.tree_name())?,
             repositories: tree(Namespace::Repositories.tree_name())?,
+            history: tree(Namespace::History.tree_name())?,
             db,
             path: path.to_path_buf(),
         })
@@ -83,6 +85,7 @@ impl SledStore {
             Namespace::Facts => &self.facts,
             Namespace::Graphs => &self.graphs,
             Namespace::Repositories => &self.repositories,
+            Namespace::History => &self.history,
         }
     }
 }

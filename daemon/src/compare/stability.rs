@@ -1,0 +1,102 @@
+//! Tool-list stability (issue 10; `../shared/seeds/tool-stability-issue.md`):
+//! a reordered or rebuilt tool list breaks a model provider's prompt cache
+//! and can confuse a model mid-task even when no tool is added or removed.
+//! Information beside the rows, never a binding change.
+
+use crate::graph::SideGraph;
+use serde::{Deserialize, Serialize};
+
+/// An agent whose tool list is ordered differently on the two sides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrderChange {
+    pub agent_source: String,
+    pub agent: String,
+    pub before: Vec<String>,
+    pub after: Vec<String>,
+}
+
+/// An agent whose tool list is built or changed at run time in a way the
+/// reader names as a limit: the list may differ between calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Caveat {
+    pub agent_source: String,
+    pub agent: String,
+    pub why: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stability {
+    pub order_changed: Vec<OrderChange>,
+    pub caveats: Vec<Caveat>,
+}
+
+impl Stability {
+    pub fn is_empty(&self) -> bool {
+        self.order_changed.is_empty() && self.caveats.is_empty()
+    }
+}
+
+/// Limits that say an agent's list is built or changed at run time.
+const RUNTIME_LIST: &[&str] = &[
+    "changed after construction",
+    "uses a dynamic",
+    "list it does not read",
+    "passes ** keyword unpacking",
+];
+
+/// Stability between two sides: tools both sides list, in a different
+/// relative order; and the head's agents whose list may change at run time.
+pub fn stability(base: &SideGraph, head: &SideGraph) -> Stability {
+    let mut order_changed = Vec::new();
+    for after in &head.tool_orders {
+        let Some(before) = base
+            .tool_orders
+            .iter()
+            .find(|b| b.agent_source == after.agent_source && b.agent == after.agent)
+        else {
+            continue;
+        };
+        let common_before: Vec<&String> = before
+            .tools
+            .iter()
+            .filter(|t| after.tools.contains(t))
+            .collect();
+        let common_after: Vec<&String> = after
+            .tools
+            .iter()
+            .filter(|t| before.tools.contains(t))
+            .collect();
+        if common_before != common_after {
+            order_changed.push(OrderChange {
+                agent_source: after.agent_source.clone(),
+                agent: after.agent.clone(),
+                before: before.tools.clone(),
+                after: after.tools.clone(),
+            });
+        }
+    }
+    let mut caveats: Vec<Caveat> = head
+        .gaps
+        .iter()
+        .filter(|gap| {
+            RUNTIME_LIST
+                .iter()
+                .any(|needle| gap.reason.contains(needle))
+        })
+        .filter_map(|gap| {
+            Some(Caveat {
+                agent_source: gap.source.clone()?,
+                agent: gap.agent.clone()?,
+                why: gap.reason.clone(),
+            })
+        })
+        .collect();
+    caveats.sort_by(|a, b| {
+        (&a.agent_source, &a.agent, &a.why).cmp(&(&b.agent_source, &b.agent, &b.why))
+    });
+    caveats.dedup();
+    Stability {
+        order_changed,
+        caveats,
+    }
+}

@@ -1,0 +1,359 @@
+//! History (issue 10): which commits of a branch's first-parent history
+//! changed an agent's bindings, each compared with its first parent from
+//! the same cached graphs a diff uses. Each step (what one commit changed)
+//! is indexed in the store by its two trees, so a repeated or extended
+//! query reads only commits it has not seen.
+
+use crate::compare::document::{row_json, stability_object};
+use crate::compare::stability::stability;
+use crate::compare::{Change, Row};
+use crate::engine::Engine;
+use crate::error::DiffError;
+use crate::git::{CommitInfo, Repository};
+use crate::graph::SideGraph;
+use crate::paths::normalize_scope;
+use crate::render::{pyjson::to_pretty, sanitize::sanitize, text::one_line};
+use crate::store::Namespace;
+use gix::ObjectId;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// Commits one query walks at most.
+pub const MAX_HISTORY_COMMITS: usize = 10_000;
+
+pub const HISTORY_SCHEMA_VERSION: &str = "0.1";
+
+/// A history query as asked (the client's flags).
+#[derive(Debug, Clone, Default)]
+pub struct HistoryRequest {
+    pub workspace: PathBuf,
+    /// Exclusive lower end; `None` = the root commit.
+    pub since: Option<String>,
+    /// Inclusive upper end; `None` = `HEAD`.
+    pub until: Option<String>,
+    pub agent: Option<String>,
+    pub tool: Option<String>,
+    pub scope: Option<String>,
+    pub max_python_files: Option<u32>,
+    pub max_commits: Option<u32>,
+    pub want_text: bool,
+}
+
+/// A history query as answered.
+#[derive(Debug, Clone)]
+pub struct HistoryOutcome {
+    pub document: Value,
+    pub json: String,
+    pub text: Option<String>,
+}
+
+/// What one commit changed against its first parent, as stored.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Step {
+    /// Each binding-changing row as its JSON text (the diff's row shape).
+    pub rows: Vec<String>,
+    /// `tool_list_stability` as JSON text, when there is any.
+    pub stability: Option<String>,
+}
+
+impl Engine {
+    /// Answers a history query; `progress(done, total)` is called as steps
+    /// are read (most from the index once a branch has been seen).
+    pub fn history(
+        &self,
+        request: &HistoryRequest,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<HistoryOutcome, DiffError> {
+        let scope = match &request.scope {
+            Some(raw) => normalize_scope(raw).ok_or_else(|| {
+                DiffError::usage_for(
+                    "--scope",
+                    "Scope must be a repository-relative directory without '..'.",
+                )
+            })?,
+            None => ".".to_string(),
+        };
+        let max_files = request
+            .max_python_files
+            .unwrap_or(crate::engine::DEFAULT_MAX_PYTHON_FILES);
+        let repo = Repository::discover(&request.workspace)?;
+        let until_ref = request.until.clone().unwrap_or_else(|| "HEAD".to_string());
+        let until = resolve(&repo, &until_ref, "--until")?;
+        let since = match &request.since {
+            Some(rev) => Some(resolve(&repo, rev, "--since")?),
+            None => None,
+        };
+        let max = request.max_commits.map_or(MAX_HISTORY_COMMITS, |m| {
+            (m as usize).clamp(1, MAX_HISTORY_COMMITS)
+        });
+        let (chain, truncated) = repo.first_parent_chain(until, since, max)?;
+        let total = chain.len();
+        let mut commits = Vec::new();
+        for (done, commit) in chain.iter().enumerate() {
+            let step = self.history_step(&repo, commit, &scope, max_files)?;
+            progress(done + 1, total);
+            if let Some(entry) = commit_entry(commit, &step, request) {
+                commits.push(entry);
+            }
+        }
+        let document = history_document(
+            request, &until_ref, until, since, &scope, total, truncated, commits,
+        );
+        Ok(HistoryOutcome {
+            json: to_pretty(&document),
+            text: request.want_text.then(|| history_text(&document)),
+            document,
+        })
+    }
+
+    /// What one commit changed against its first parent, from the index
+    /// when it was read before.
+    pub fn history_step(
+        &self,
+        repo: &Repository,
+        commit: &CommitInfo,
+        scope: &str,
+        max_files: u32,
+    ) -> Result<Step, DiffError> {
+        let parent_tree = match commit.parents.first() {
+            Some(parent) => Some(repo.commit_tree(*parent)?),
+            None => None,
+        };
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"history-step");
+        hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+        if let Some(tree) = &parent_tree {
+            hasher.update(tree.as_bytes());
+        }
+        hasher.update(&[0]);
+        hasher.update(commit.tree.as_bytes());
+        hasher.update(scope.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(&max_files.to_be_bytes());
+        let key = hasher.finalize();
+        let cache = self.cache();
+        if let Some(step) =
+            cache.get::<Step>(Namespace::History, key.as_bytes(), Some(&cache.history))
+        {
+            return Ok(step);
+        }
+        let base = match parent_tree {
+            Some(tree) => self.side_graph(repo, tree, scope, max_files)?,
+            // A root commit: nothing was bound before it.
+            None => SideGraph::default(),
+        };
+        let head = self.side_graph(repo, commit.tree, scope, max_files)?;
+        let pair = self.finish_pair(base, head, scope, scope);
+        let rows = pair
+            .rows
+            .iter()
+            .filter(|row| changes_binding(row))
+            .map(|row| row_json(row, scope, scope).to_string())
+            .collect();
+        let stability =
+            stability_object(&stability(&pair.base, &pair.head), scope).map(|v| v.to_string());
+        let step = Step { rows, stability };
+        if let Err(err) = cache.put(Namespace::History, key.as_bytes(), &step) {
+            eprintln!("shipgate: could not index a history step: {err}");
+        }
+        Ok(step)
+    }
+
+    /// Indexes the steps of a branch's new commits (background indexing):
+    /// from `head` back to `since` (exclusive), at most `max`. Returns how
+    /// many steps were read.
+    pub fn index_history(
+        &self,
+        repo: &Repository,
+        head: ObjectId,
+        since: Option<ObjectId>,
+        max: usize,
+    ) -> Result<usize, DiffError> {
+        let (chain, _) = repo.first_parent_chain(head, since, max)?;
+        for commit in &chain {
+            self.history_step(repo, commit, ".", crate::engine::DEFAULT_MAX_PYTHON_FILES)?;
+        }
+        Ok(chain.len())
+    }
+}
+
+fn resolve(repo: &Repository, rev: &str, flag: &'static str) -> Result<ObjectId, DiffError> {
+    repo.resolve_commit(rev).ok_or_else(|| {
+        DiffError::usage_for(
+            flag,
+            format!("{rev} does not name a commit in this repository."),
+        )
+    })
+}
+
+/// A row that says a binding changed: added, removed, changed, or not
+/// established where the two sides differ (an uncertainty that only
+/// persists is not a change of this commit).
+fn changes_binding(row: &Row) -> bool {
+    match row.change {
+        Change::Added | Change::Removed | Change::Changed => true,
+        Change::NotEstablished => {
+            row.before.as_ref().map(|b| (&b.edge, &b.settings))
+                != row.after.as_ref().map(|b| (&b.edge, &b.settings))
+        }
+    }
+}
+
+/// One commit of the answer, its rows filtered by agent and tool; `None`
+/// when nothing it changed is asked for.
+fn commit_entry(commit: &CommitInfo, step: &Step, request: &HistoryRequest) -> Option<Value> {
+    let rows: Vec<Value> = step
+        .rows
+        .iter()
+        .filter_map(|text| serde_json::from_str::<Value>(text).ok())
+        .filter(|row| {
+            request
+                .agent
+                .as_deref()
+                .is_none_or(|agent| row["agent"] == agent)
+        })
+        .filter(|row| {
+            request.tool.as_deref().is_none_or(|tool| {
+                let bound = |side: &str| row[side]["tool"].as_str() == Some(tool);
+                row["tool"] == tool || bound("before") || bound("after")
+            })
+        })
+        .collect();
+    let stability = step
+        .stability
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .filter(|_| request.tool.is_none())
+        .map(|mut value| {
+            if let Some(agent) = request.agent.as_deref() {
+                for key in ["order_changed", "caveats"] {
+                    if let Some(list) = value[key].as_array_mut() {
+                        list.retain(|entry| entry["agent"] == agent);
+                    }
+                }
+            }
+            value
+        })
+        .filter(|value| {
+            value["order_changed"]
+                .as_array()
+                .is_some_and(|l| !l.is_empty())
+        });
+    if rows.is_empty() && stability.is_none() {
+        return None;
+    }
+    let mut entry = json!({
+        "commit": commit.id.to_string(),
+        "parent": commit.parents.first().map(|p| p.to_string()),
+        "author": commit.author,
+        "date": commit.date(),
+        "subject": commit.subject,
+        "rows": rows,
+    });
+    if let Some(stability) = stability {
+        entry["tool_list_stability"] = stability;
+    }
+    Some(entry)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn history_document(
+    request: &HistoryRequest,
+    until_ref: &str,
+    until: ObjectId,
+    since: Option<ObjectId>,
+    scope: &str,
+    read: usize,
+    truncated: bool,
+    commits: Vec<Value>,
+) -> Value {
+    let mut limits: Vec<String> = Vec::new();
+    if truncated {
+        limits.push(format!(
+            "History was read for the newest {read} commits only; older commits are not compared."
+        ));
+    }
+    let mut doc = json!({
+        "history_schema_version": HISTORY_SCHEMA_VERSION,
+        "until": {"requested_ref": until_ref, "commit": until.to_string()},
+        "since": since.map(|s| json!({"requested_ref": request.since, "commit": s.to_string()})),
+        "scope": scope,
+        "filters": {"agent": request.agent, "tool": request.tool},
+        "commits_read": read,
+        "commits": commits,
+        "limits": limits,
+        "advisory": crate::compare::document::ADVISORY_LIMITS[2],
+    });
+    sanitize(&mut doc);
+    doc
+}
+
+/// The text of a history answer: a line per commit that changed a
+/// binding, its rows under it.
+fn history_text(doc: &Value) -> String {
+    let commits = doc["commits"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut out = format!(
+        "Agent history: {} commit{} changed agent bindings ({} read, scope {})\n",
+        commits.len(),
+        if commits.len() == 1 { "" } else { "s" },
+        doc["commits_read"],
+        one_line(doc["scope"].as_str().unwrap_or("."))
+    );
+    for commit in commits {
+        let id: String = commit["commit"]
+            .as_str()
+            .unwrap_or_default()
+            .chars()
+            .take(12)
+            .collect();
+        out.push_str(&one_line(&format!(
+            "{id} {} {}: {}",
+            commit["date"].as_str().unwrap_or_default(),
+            commit["author"].as_str().unwrap_or_default(),
+            commit["subject"].as_str().unwrap_or_default()
+        )));
+        out.push('\n');
+        for row in commit["rows"].as_array().into_iter().flatten() {
+            out.push_str(&one_line(&format!(
+                "  {}  {} → {}",
+                row["change"].as_str().unwrap_or_default().to_uppercase(),
+                row["agent"].as_str().unwrap_or_default(),
+                row["tool"].as_str().unwrap_or_default()
+            )));
+            out.push('\n');
+        }
+        if let Some(changes) = commit["tool_list_stability"]["order_changed"].as_array() {
+            for change in changes {
+                let list = |key: &str| {
+                    change[key]
+                        .as_array()
+                        .map(|l| {
+                            l.iter()
+                                .filter_map(Value::as_str)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        })
+                        .unwrap_or_default()
+                };
+                out.push_str(&one_line(&format!(
+                    "  order changed (not a binding change): {}: {} → {}",
+                    change["agent"].as_str().unwrap_or_default(),
+                    list("before"),
+                    list("after")
+                )));
+                out.push('\n');
+            }
+        }
+    }
+    for limit in doc["limits"].as_array().into_iter().flatten() {
+        out.push_str(&one_line(&format!(
+            "limit: {}",
+            limit.as_str().unwrap_or_default()
+        )));
+        out.push('\n');
+    }
+    out.push_str(doc["advisory"].as_str().unwrap_or_default());
+    out.push('\n');
+    out
+}
