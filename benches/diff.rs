@@ -21,14 +21,11 @@ use criterion::{
     criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion, SamplingMode,
 };
 use serde_json::Value;
-use shipgate_daemon::engine::{DiffOutcome, DiffRequest, Engine};
-use shipgate_daemon::server::open_store;
-use shipgate_daemon::store::{Cache, DataDirLock, Namespace};
+use shipgate_daemon::engine::{DiffOutcome, DiffRequest};
+use shipgate_daemon::store::{Cache, Namespace};
 use std::collections::BTreeSet;
-use std::sync::Arc;
 use std::time::Duration;
-use support::{ExpectedRow, Repo};
-use tempfile::TempDir;
+use support::{ExpectedRow, Repo, Store};
 
 const MODULES: usize = 2000;
 const AGENTS: usize = 50;
@@ -126,25 +123,6 @@ fn request(repo: &Repo, base: &str, head: &str) -> DiffRequest {
 
 /// An engine over a store in its own temporary directory. Fields drop in
 /// order: the engine and cache (closing sled) before the lock and directory.
-struct Store {
-    engine: Engine,
-    cache: Arc<Cache>,
-    _lock: DataDirLock,
-    _dir: TempDir,
-}
-
-impl Store {
-    fn fresh() -> Self {
-        let dir = tempfile::tempdir().expect("creating a store directory");
-        let (lock, cache) = open_store(dir.path()).expect("opening a fresh store");
-        Store {
-            engine: Engine::new(Arc::clone(&cache)),
-            cache,
-            _lock: lock,
-            _dir: dir,
-        }
-    }
-}
 
 /// The keys of the two cache namespaces a diff writes.
 struct Keys {

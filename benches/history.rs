@@ -10,39 +10,16 @@
 
 mod support;
 
+use support::Store;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
-use shipgate_daemon::engine::Engine;
 use shipgate_daemon::history::HistoryRequest;
-use shipgate_daemon::server::open_store;
-use shipgate_daemon::store::{Cache, DataDirLock};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 use std::time::Duration;
-use tempfile::TempDir;
 
 const COMMITS: usize = 1000;
-
-struct Store {
-    engine: Engine,
-    _cache: Arc<Cache>,
-    _lock: DataDirLock,
-    _dir: TempDir,
-}
-
-impl Store {
-    fn fresh() -> Self {
-        let dir = tempfile::tempdir().expect("creating a store directory");
-        let (lock, cache) = open_store(dir.path()).expect("opening a fresh store");
-        Store {
-            engine: Engine::new(Arc::clone(&cache)),
-            _cache: cache,
-            _lock: lock,
-            _dir: dir,
-        }
-    }
-}
 
 /// Appends `COMMITS` commits to `base` on branch `history`, each editing
 /// one of `files` (a comment line), and returns the branch name.

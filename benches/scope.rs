@@ -12,35 +12,13 @@
 
 mod support;
 
+use support::Store;
+
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
-use shipgate_daemon::engine::{DiffRequest, Engine};
-use shipgate_daemon::server::open_store;
-use shipgate_daemon::store::{Cache, DataDirLock};
+use shipgate_daemon::engine::DiffRequest;
 use std::process::Command;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::Duration;
-use tempfile::TempDir;
-
-struct Store {
-    engine: Engine,
-    cache: Arc<Cache>,
-    _lock: DataDirLock,
-    _dir: TempDir,
-}
-
-impl Store {
-    fn fresh() -> Self {
-        let dir = tempfile::tempdir().expect("creating a store directory");
-        let (lock, cache) = open_store(dir.path()).expect("opening a fresh store");
-        Store {
-            engine: Engine::new(Arc::clone(&cache)),
-            cache,
-            _lock: lock,
-            _dir: dir,
-        }
-    }
-}
 
 fn git(dir: &std::path::Path, args: &[&str]) -> String {
     let output = Command::new("git")

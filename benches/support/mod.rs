@@ -708,3 +708,26 @@ def {name}({params}) -> {returns}:
         endpoint = tool.endpoint,
     )
 }
+
+/// An engine over a fresh store in a temporary directory, the store's lock
+/// held for as long as it lives.
+pub struct Store {
+    pub engine: shipgate_daemon::engine::Engine,
+    pub cache: std::sync::Arc<shipgate_daemon::store::Cache>,
+    _lock: shipgate_daemon::store::DataDirLock,
+    _dir: tempfile::TempDir,
+}
+
+impl Store {
+    pub fn fresh() -> Self {
+        let dir = tempfile::tempdir().expect("creating a store directory");
+        let (lock, cache) =
+            shipgate_daemon::server::open_store(dir.path()).expect("opening a fresh store");
+        Store {
+            engine: shipgate_daemon::engine::Engine::new(std::sync::Arc::clone(&cache)),
+            cache,
+            _lock: lock,
+            _dir: dir,
+        }
+    }
+}
