@@ -121,9 +121,6 @@ fn request(repo: &Repo, base: &str, head: &str) -> DiffRequest {
     }
 }
 
-/// An engine over a store in its own temporary directory. Fields drop in
-/// order: the engine and cache (closing sled) before the lock and directory.
-
 /// The keys of the two cache namespaces a diff writes.
 struct Keys {
     facts: BTreeSet<Vec<u8>>,

@@ -709,8 +709,9 @@ def {name}({params}) -> {returns}:
     )
 }
 
-/// An engine over a fresh store in a temporary directory, the store's lock
-/// held for as long as it lives.
+/// An engine over a fresh store in its own temporary directory. Fields drop
+/// in order: the engine and cache (closing sled) before the lock and
+/// directory.
 pub struct Store {
     pub engine: shipgate_daemon::engine::Engine,
     pub cache: std::sync::Arc<shipgate_daemon::store::Cache>,
