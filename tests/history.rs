@@ -24,7 +24,7 @@ fn agent_module(tools: &[&str], name: &str, body: &str) -> String {
     source
 }
 
-/// The fixture: 34 commits on main with a side branch merged in.
+/// The fixture: 31 commits, a side branch merged into main.
 fn repository() -> Repo {
     let repo = Repo::new();
     let commit = |tools: &[&str], name: &str, body: &str, message: &str| {
@@ -37,7 +37,7 @@ fn repository() -> Repo {
         );
     };
     commit(&["lookup"], "support", "q", "start with lookup");
-    for i in 0..10 {
+    for i in 0..12 {
         repo.commit(
             &[("README.md", Some(&format!("docs {i}\n")))],
             &format!("docs {i}"),
@@ -134,7 +134,7 @@ fn history_lists_the_commits_that_changed_bindings() {
     let place = Place::new();
     let _daemon = place.start_daemon();
     let doc = history(&place, &repo, &[]);
-    assert_eq!(doc["commits_read"], 28, "first-parent commits");
+    assert_eq!(doc["commits_read"], 30, "first-parent commits");
     assert_eq!(
         listed(&doc),
         vec![
@@ -215,7 +215,7 @@ fn history_text_and_bad_input() {
     let output = place.client(&["history", "--workspace", &workspace, "--tool", "refund"]);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.starts_with("Agent history: 2 commits changed agent bindings (28 read, scope .)\n"),
+        text.starts_with("Agent history: 2 commits changed agent bindings (30 read, scope .)\n"),
         "{text}"
     );
     assert!(

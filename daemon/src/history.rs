@@ -90,16 +90,22 @@ impl Engine {
         let (chain, truncated) = repo.first_parent_chain(until, since, max)?;
         let total = chain.len();
         let mut commits = Vec::new();
+        let mut newest_caveats = Value::Array(Vec::new());
         for (done, commit) in chain.iter().enumerate() {
             let step = self.history_step(&repo, commit, &scope, max_files)?;
             progress(done + 1, total);
+            if done == 0 {
+                newest_caveats = caveats_of(&step, request.agent.as_deref());
+            }
             if let Some(entry) = commit_entry(commit, &step, request) {
                 commits.push(entry);
             }
         }
-        let document = history_document(
+        let mut document = history_document(
             request, &until_ref, until, since, &scope, total, truncated, commits,
         );
+        // Lists that may change between calls, as of the newest commit.
+        document["tool_list_stability"] = json!({"caveats": newest_caveats});
         Ok(HistoryOutcome {
             json: to_pretty(&document),
             text: request.want_text.then(|| history_text(&document)),
@@ -198,6 +204,23 @@ fn changes_binding(row: &Row) -> bool {
                 != row.after.as_ref().map(|b| (&b.edge, &b.settings))
         }
     }
+}
+
+/// The stability caveats a step records for its commit (its head side).
+fn caveats_of(step: &Step, agent: Option<&str>) -> Value {
+    let caveats = step
+        .stability
+        .as_deref()
+        .and_then(|text| serde_json::from_str::<Value>(text).ok())
+        .and_then(|value| value.get("caveats").cloned())
+        .and_then(|value| value.as_array().cloned())
+        .unwrap_or_default();
+    Value::Array(
+        caveats
+            .into_iter()
+            .filter(|c| agent.is_none_or(|a| c["agent"] == a))
+            .collect(),
+    )
 }
 
 /// One commit of the answer, its rows filtered by agent and tool; `None`
@@ -345,6 +368,19 @@ fn history_text(doc: &Value) -> String {
                 out.push('\n');
             }
         }
+    }
+    for caveat in doc["tool_list_stability"]["caveats"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        out.push_str(&one_line(&format!(
+            "tool list may differ between calls: {} ({}): {}",
+            caveat["agent"].as_str().unwrap_or_default(),
+            caveat["agent_source"].as_str().unwrap_or_default(),
+            caveat["why"].as_str().unwrap_or_default()
+        )));
+        out.push('\n');
     }
     for limit in doc["limits"].as_array().into_iter().flatten() {
         out.push_str(&one_line(&format!(

@@ -100,3 +100,44 @@ pub fn stability(base: &SideGraph, head: &SideGraph) -> Stability {
         caveats,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::{Gap, ToolOrder};
+
+    fn order(tools: &[&str]) -> ToolOrder {
+        ToolOrder {
+            agent_source: "agent.py".into(),
+            agent: "support".into(),
+            tools: tools.iter().map(|t| t.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_reorder_of_shared_tools_is_named_and_an_addition_is_not() {
+        let base = SideGraph {
+            tool_orders: vec![order(&["lookup", "refund"])],
+            ..SideGraph::default()
+        };
+        let appended = SideGraph {
+            tool_orders: vec![order(&["lookup", "refund", "cancel"])],
+            ..SideGraph::default()
+        };
+        assert!(stability(&base, &appended).is_empty());
+        let reordered = SideGraph {
+            tool_orders: vec![order(&["refund", "lookup"])],
+            gaps: vec![Gap::agent(
+                "agent.py",
+                "support",
+                "OpenAI Agents SDK agent 'support' at agent.py:3 has its tools changed after construction at agent.py:9 (.append()); its binding graph is incomplete.".into(),
+            )],
+            ..SideGraph::default()
+        };
+        let found = stability(&base, &reordered);
+        assert_eq!(found.order_changed.len(), 1);
+        assert_eq!(found.order_changed[0].after, vec!["refund", "lookup"]);
+        assert_eq!(found.caveats.len(), 1);
+        assert_eq!(found.caveats[0].agent, "support");
+    }
+}
