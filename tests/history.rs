@@ -207,6 +207,21 @@ fn history_filters_by_agent_and_tool_and_reads_the_index_again() {
 }
 
 #[test]
+fn a_bound_reached_is_named_not_silent() {
+    let repo = repository();
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = history(&place, &repo, &["--max-python-files", "1"]);
+    assert_eq!(
+        doc["limits"],
+        serde_json::json!([
+            "Some commits were not read in full (Python discovery truncated at 1 files.); raise --max-python-files to read them.",
+            "Some commits were not read in full (Python input census exceeds 1 files.); raise --max-python-files to read them."
+        ])
+    );
+}
+
+#[test]
 fn history_text_and_bad_input() {
     let repo = repository();
     let place = Place::new();

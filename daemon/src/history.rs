@@ -55,6 +55,9 @@ pub struct Step {
     pub rows: Vec<String>,
     /// `tool_list_stability` as JSON text, when there is any.
     pub stability: Option<String>,
+    /// Limits over the whole scope of the commit (a bound reached): its
+    /// rows may be incomplete, and the answer says so.
+    pub limits: Vec<String>,
 }
 
 impl Engine {
@@ -90,6 +93,7 @@ impl Engine {
         let (chain, truncated) = repo.first_parent_chain(until, since, max)?;
         let total = chain.len();
         let mut commits = Vec::new();
+        let mut step_limits: std::collections::BTreeSet<String> = Default::default();
         let mut newest_caveats = Value::Array(Vec::new());
         for (done, commit) in chain.iter().enumerate() {
             let step = self.history_step(&repo, commit, &scope, max_files)?;
@@ -97,6 +101,7 @@ impl Engine {
             if done == 0 {
                 newest_caveats = caveats_of(&step, request.agent.as_deref());
             }
+            step_limits.extend(step.limits.iter().cloned());
             if let Some(entry) = commit_entry(commit, &step, request) {
                 commits.push(entry);
             }
@@ -106,6 +111,14 @@ impl Engine {
         );
         // Lists that may change between calls, as of the newest commit.
         document["tool_list_stability"] = json!({"caveats": newest_caveats});
+        // A bound some commit reached: its bindings were not all read.
+        if let Some(limits) = document["limits"].as_array_mut() {
+            for limit in step_limits {
+                limits.push(json!(format!(
+                    "Some commits were not read in full ({limit}); raise --max-python-files to read them."
+                )));
+            }
+        }
         Ok(HistoryOutcome {
             json: to_pretty(&document),
             text: request.want_text.then(|| history_text(&document)),
@@ -159,7 +172,18 @@ impl Engine {
             .collect();
         let stability =
             stability_object(&stability(&pair.base, &pair.head), scope).map(|v| v.to_string());
-        let step = Step { rows, stability };
+        let limits = pair
+            .head
+            .gaps
+            .iter()
+            .filter(|gap| gap.source.is_none())
+            .map(|gap| gap.reason.clone())
+            .collect();
+        let step = Step {
+            rows,
+            stability,
+            limits,
+        };
         if let Err(err) = cache.put(Namespace::History, key.as_bytes(), &step) {
             eprintln!("shipgate: could not index a history step: {err}");
         }
