@@ -3,7 +3,7 @@
 use super::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use super::schema::interface;
 use super::{AgentEntry, AgentSettings, Binding, Edge, Gap, Setting, SideGraph, ToolDefinition};
-use crate::frameworks::openai::{self, AgentConstruction, ListArgument, ListMember};
+use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::frameworks::{adk, GOOGLE_ADK, OPENAI_AGENTS_SDK};
 use crate::pyrepr::{str_repr, tuple_repr};
 use crate::python::{BindingKind, ModuleFacts, Value};
@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 mod adk_factories;
 mod adk_members;
+mod list_exprs;
 mod object_members;
 use object_members::{Built, ObjectList, ReadObject};
 
@@ -740,14 +741,14 @@ impl ModuleReader<'_, '_> {
     }
 
     fn read_tools(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let Some((members, scope)) = self.list_of(agent, construction, "tools") else {
+        let Some(members) = self.list_of(agent, construction, "tools") else {
             return;
         };
         let line = list_line(construction, "tools");
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
-        for (index, member) in members.into_iter().enumerate() {
+        for (index, (member, scope)) in members.into_iter().enumerate() {
             let read = self.read_tool_member(
                 agent,
                 construction,
@@ -925,28 +926,23 @@ impl ModuleReader<'_, '_> {
         )
     }
 
-    /// The members of a list argument (`tools=`, `handoffs=`) and the scope
-    /// their names are read in; `None` (with the limit recorded) when the
-    /// list is absent or cannot be read.
+    /// The members of a list argument (`tools=`, `handoffs=`, …), each with
+    /// the scope its names are read in; `None` (with the limit recorded)
+    /// when the list is absent or cannot be read at all.
     fn list_of(
         &mut self,
         agent: &str,
         construction: &AgentConstruction<'_>,
         field: &str,
-    ) -> Option<(Vec<ListMember>, String)> {
-        match openai::list_argument(construction.call, field) {
-            ListArgument::Absent => None,
-            ListArgument::Members(members) => Some((members, construction.call.scope.clone())),
-            ListArgument::Named(name) => match self.named_list(construction, &name) {
-                Ok(read) => Some(read),
-                Err(why) => {
-                    let reason = self.unread_list(agent, construction.line, field, &why);
-                    self.agent_gap(agent, reason);
-                    None
-                }
-            },
-            ListArgument::Dynamic => {
-                let reason = self.dynamic(agent, construction.line, field);
+    ) -> Option<list_exprs::Members> {
+        let keyword = construction.call.keyword(field)?;
+        match self.list_expression(&keyword.value, &construction.call.scope, 0) {
+            Ok(members) => Some(members),
+            Err(why) => {
+                let reason = match &keyword.value {
+                    Value::Name(_) => self.unread_list(agent, construction.line, field, &why),
+                    _ => self.dynamic(agent, construction.line, field),
+                };
                 self.agent_gap(agent, reason);
                 None
             }
@@ -1163,12 +1159,12 @@ impl ModuleReader<'_, '_> {
     /// `mcp_servers=`, member by member: each an MCP server object, or a
     /// named limit on the agent.
     fn read_mcp_servers(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let Some((members, scope)) = self.list_of(agent, construction, "mcp_servers") else {
+        let Some(members) = self.list_of(agent, construction, "mcp_servers") else {
             return;
         };
         let line = list_line(construction, "mcp_servers");
         let mut objects: Vec<ReadObject> = Vec::new();
-        for (index, member) in members.into_iter().enumerate() {
+        for (index, (member, scope)) in members.into_iter().enumerate() {
             let built = match &member {
                 ListMember::Reference(reference) => self.built_object(&scope, reference),
                 ListMember::Call(call) => {
@@ -1206,10 +1202,10 @@ impl ModuleReader<'_, '_> {
     /// Handoffs to agents the scope constructs, in this module or another
     /// one, followed like a tool reference to the agent's own assignment.
     fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let Some((members, scope)) = self.list_of(agent, construction, "handoffs") else {
+        let Some(members) = self.list_of(agent, construction, "handoffs") else {
             return;
         };
-        for member in members {
+        for (member, scope) in members {
             let ListMember::Reference(reference) = member else {
                 self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
                 continue;
@@ -1264,89 +1260,6 @@ impl ModuleReader<'_, '_> {
             .filter(|c| c.identity == name)
             .count();
         sites == 1 && openai::is_sdk_source(facts)
-    }
-
-    /// `tools=NAME`: read through the scope that binds `NAME` where the agent
-    /// is built, only when that scope binds it once, unconditionally, to a
-    /// list literal, nothing else in the module uses it but agents' own
-    /// `tools=`/`handoffs=`, and no other module imports it. Returns the
-    /// members and the scope their names are read in.
-    fn named_list(
-        &self,
-        construction: &AgentConstruction<'_>,
-        name: &str,
-    ) -> Result<(Vec<ListMember>, String), String> {
-        let facts = self.facts;
-        let mut scope = construction.call.scope.clone();
-        let (bindings, binding_scope) = loop {
-            let here: Vec<&crate::python::BindingFact> = if scope.is_empty() {
-                facts
-                    .module_bindings
-                    .iter()
-                    .filter(|b| b.name == name)
-                    .collect()
-            } else {
-                facts
-                    .functions
-                    .iter()
-                    .find(|f| f.qualname == scope)
-                    .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
-                    .unwrap_or_default()
-            };
-            if !here.is_empty() || scope.is_empty() {
-                break (here, scope.clone());
-            }
-            scope = scope
-                .rsplit_once('.')
-                .map_or(String::new(), |(parent, _)| parent.to_string());
-        };
-        let [binding] = bindings.as_slice() else {
-            return Err(if bindings.is_empty() {
-                format!("`{name}`, which is not bound in {}", self.path)
-            } else {
-                format!("`{name}`, which is bound more than once in {}", self.path)
-            });
-        };
-        let members = match (&binding.kind, &binding.value, binding.conditional) {
-            (
-                BindingKind::Assignment,
-                Some(Value::List(members) | Value::Tuple(members)),
-                false,
-            ) => members,
-            _ => {
-                return Err(format!(
-                    "`{name}`, which {}:{} does not bind once, unconditionally, to a list literal",
-                    self.path, binding.line
-                ))
-            }
-        };
-        let as_argument = |value: &Value| matches!(value, Value::Name(n) if n == name);
-        let capability_uses: u32 = openai::agent_constructions(facts, self.path)
-            .iter()
-            .flat_map(|c| c.call.keywords.iter())
-            .filter(|k| {
-                matches!(k.name.as_deref(), Some("tools" | "handoffs")) && as_argument(&k.value)
-            })
-            .count()
-            .try_into()
-            .unwrap_or(u32::MAX);
-        let uses = facts.name_uses.get(name).copied().unwrap_or(0);
-        let rebound_globally = facts
-            .functions
-            .iter()
-            .any(|f| f.globals.iter().any(|g| g == name));
-        if uses != capability_uses || rebound_globally {
-            return Err(format!(
-                "`{name}`, which {} uses other than as an agent's list, so it could change",
-                self.path
-            ));
-        }
-        if binding_scope.is_empty() && self.imported_elsewhere(name) {
-            return Err(format!(
-                "`{name}`, which another module imports, so it could change"
-            ));
-        }
-        Ok((openai::list_members(members), binding_scope))
     }
 
     /// Whether another module of the scope imports `name` (or `*`) from

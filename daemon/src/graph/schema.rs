@@ -140,6 +140,7 @@ pub fn unparse(value: &Value) -> String {
             text.push(']');
             text
         }
+        Value::Add { left, right } => format!("{} + {}", unparse(left), unparse(right)),
         Value::Compare { left, op, right } => {
             format!("{} {op} {}", unparse(left), unparse(right))
         }

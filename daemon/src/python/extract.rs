@@ -836,6 +836,10 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
                 other => vec![value_of(other, next)],
             },
         },
+        Expr::BinOp(binop) if binop.op == ast::Operator::Add => Value::Add {
+            left: Box::new(value_of(&binop.left, next)),
+            right: Box::new(value_of(&binop.right, next)),
+        },
         Expr::BinOp(binop) if binop.op == ast::Operator::BitOr => {
             let mut parts = Vec::new();
             for side in [&binop.left, &binop.right] {

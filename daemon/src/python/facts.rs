@@ -291,6 +291,12 @@ pub enum Value {
         iter: Box<Value>,
         conditions: Vec<Value>,
     },
+    /// `left + right` (lists concatenated, numbers added: the reader
+    /// decides).
+    Add {
+        left: Box<Value>,
+        right: Box<Value>,
+    },
     /// One comparison, `left op right` (`op` as Python spells it: `==`,
     /// `in`, `is not`…).
     Compare {

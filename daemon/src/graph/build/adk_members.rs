@@ -129,14 +129,14 @@ impl ModuleReader<'_, '_> {
     }
 
     fn read_adk_tools(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let Some((members, scope)) = self.list_of(agent, construction, "tools") else {
+        let Some(members) = self.list_of(agent, construction, "tools") else {
             return;
         };
         let line = construction.line;
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
-        for (index, member) in members.into_iter().enumerate() {
+        for (index, (member, scope)) in members.into_iter().enumerate() {
             let position = index + 1;
             let objects_before = objects.len();
             let outcome = match &member {
@@ -466,10 +466,10 @@ impl ModuleReader<'_, '_> {
     /// `sub_agents=`, member by member: a row per agent the reader
     /// identifies, in this module or another one.
     fn read_sub_agents(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let Some((members, scope)) = self.list_of(agent, construction, "sub_agents") else {
+        let Some(members) = self.list_of(agent, construction, "sub_agents") else {
             return;
         };
-        for member in members {
+        for (member, scope) in members {
             let value = match member {
                 ListMember::Reference(value) | ListMember::Call(value) => value,
                 ListMember::Unread(_) => {

@@ -1,0 +1,252 @@
+//! Capability lists built by expressions (issue 6, in part): list and tuple
+//! literals with `*` spreads, `a + b`, `list()`/`tuple()`/`sorted()` of
+//! those, and names bound once — in the builder, an enclosing function or
+//! the module — to one of those, read member by member.
+//!
+//! A name is read only while every use of it in its module reads it (as an
+//! agent's list, a spread or an operand of another such list) and no other
+//! module imports it: otherwise something could change the list. A part
+//! that cannot be read is kept as an unread member, so the agent is named
+//! incomplete while the members that were read are still compared.
+
+use super::ModuleReader;
+use crate::frameworks::openai::{self, ListMember};
+use crate::python::{BindingKind, Value};
+
+/// A member read, with the scope its names are read in.
+pub(super) type Members = Vec<(ListMember, String)>;
+
+/// Nesting followed through names and operands, at most.
+const MAX_DEPTH: usize = 16;
+/// Members read from one list, at most.
+const MAX_MEMBERS: usize = 1000;
+
+/// Keywords that bind capabilities, for the use count.
+const LIST_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+
+impl ModuleReader<'_, '_> {
+    /// Reads a list expression written in `scope`.
+    pub(super) fn list_expression(
+        &self,
+        value: &Value,
+        scope: &str,
+        depth: usize,
+    ) -> Result<Members, String> {
+        if depth > MAX_DEPTH {
+            return Err(format!("the list nests more than {MAX_DEPTH} levels"));
+        }
+        let mut members = match value {
+            Value::List(items) | Value::Tuple(items) => {
+                let mut members = Members::new();
+                for item in items {
+                    match item {
+                        Value::Starred(inner) => {
+                            match self.list_expression(inner, scope, depth + 1) {
+                                Ok(spread) => members.extend(spread),
+                                Err(why) => {
+                                    members.push((ListMember::Unread(why), scope.to_string()))
+                                }
+                            }
+                        }
+                        other => members.extend(
+                            openai::list_members(std::slice::from_ref(other))
+                                .into_iter()
+                                .map(|m| (m, scope.to_string())),
+                        ),
+                    }
+                }
+                members
+            }
+            Value::Name(name) => {
+                let (bound, binding_scope) = self.bound_list(scope, name)?;
+                self.list_expression(bound, &binding_scope, depth + 1)?
+            }
+            Value::Add { left, right } => {
+                let mut members = Members::new();
+                for part in [left, right] {
+                    match self.list_expression(part, scope, depth + 1) {
+                        Ok(read) => members.extend(read),
+                        Err(why) => members.push((ListMember::Unread(why), scope.to_string())),
+                    }
+                }
+                members
+            }
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            } if keywords.is_empty()
+                && args.len() == 1
+                && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str()) && !self.shadowed(n, scope)) =>
+            {
+                self.list_expression(&args[0], scope, depth + 1)?
+            }
+            other => {
+                return Err(format!(
+                    "a {} is not a list this reader reads",
+                    describe(other)
+                ))
+            }
+        };
+        members.truncate(MAX_MEMBERS);
+        Ok(members)
+    }
+
+    /// Whether `list`/`tuple`/`sorted` is rebound in the module (then it is
+    /// not the builtin).
+    fn shadowed(&self, name: &str, scope: &str) -> bool {
+        let _ = scope;
+        self.facts.module_bindings.iter().any(|b| b.name == name)
+            || self
+                .facts
+                .functions
+                .iter()
+                .any(|f| f.locals.iter().any(|b| b.name == name))
+    }
+
+    /// The one value `name` is bound to where `scope` reads it: the
+    /// builder's own binding, an enclosing function's, or the module's;
+    /// only when bound once, unconditionally, by an assignment, every use
+    /// of it in the module reads it, and no other module imports it.
+    pub(super) fn bound_list<'v>(
+        &'v self,
+        scope: &str,
+        name: &str,
+    ) -> Result<(&'v Value, String), String> {
+        let facts = self.facts;
+        let mut current = scope.to_string();
+        let (bindings, binding_scope) = loop {
+            let here: Vec<&crate::python::BindingFact> = if current.is_empty() {
+                facts
+                    .module_bindings
+                    .iter()
+                    .filter(|b| b.name == name)
+                    .collect()
+            } else {
+                facts
+                    .functions
+                    .iter()
+                    .find(|f| f.qualname == current)
+                    .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
+                    .unwrap_or_default()
+            };
+            if !here.is_empty() || current.is_empty() {
+                break (here, current.clone());
+            }
+            current = current
+                .rsplit_once('.')
+                .map_or(String::new(), |(parent, _)| parent.to_string());
+        };
+        let [binding] = bindings.as_slice() else {
+            return Err(if bindings.is_empty() {
+                format!("`{name}`, which is not bound in {}", self.path)
+            } else {
+                format!("`{name}`, which is bound more than once in {}", self.path)
+            });
+        };
+        let value = match (&binding.kind, &binding.value, binding.conditional) {
+            (BindingKind::Assignment, Some(value), false) if is_list_expression(value) => value,
+            _ => {
+                return Err(format!(
+                    "`{name}`, which {}:{} does not bind once, unconditionally, to a list literal",
+                    self.path, binding.line
+                ))
+            }
+        };
+        let reads = self.list_reads(name);
+        let uses = facts.name_uses.get(name).copied().unwrap_or(0);
+        let rebound_globally = facts
+            .functions
+            .iter()
+            .any(|f| f.globals.iter().any(|g| g == name));
+        if uses != reads || rebound_globally {
+            return Err(format!(
+                "`{name}`, which {} uses other than as an agent's list, so it could change",
+                self.path
+            ));
+        }
+        if binding_scope.is_empty() && self.imported_elsewhere(name) {
+            return Err(format!(
+                "`{name}`, which another module imports, so it could change"
+            ));
+        }
+        Ok((value, binding_scope))
+    }
+
+    /// How many uses of `name` in the module read it as a list: in a
+    /// capability keyword of any call, or spread or added into another
+    /// list-valued binding.
+    fn list_reads(&self, name: &str) -> u32 {
+        let in_calls: u32 = self
+            .facts
+            .calls
+            .iter()
+            .flat_map(|call| call.keywords.iter())
+            .filter(|k| {
+                k.name
+                    .as_deref()
+                    .is_some_and(|n| LIST_KEYWORDS.contains(&n))
+            })
+            .map(|k| mentions(&k.value, name, true))
+            .sum();
+        let locals = self.facts.functions.iter().flat_map(|f| f.locals.iter());
+        let in_bindings: u32 = self
+            .facts
+            .module_bindings
+            .iter()
+            .chain(locals)
+            .filter(|b| b.name != name)
+            .filter_map(|b| b.value.as_ref())
+            .filter(|v| is_list_expression(v))
+            .map(|v| mentions(v, name, false))
+            .sum();
+        in_calls + in_bindings
+    }
+}
+
+/// A value the list reader can read at the top.
+fn is_list_expression(value: &Value) -> bool {
+    match value {
+        Value::List(_) | Value::Tuple(_) | Value::Add { .. } => true,
+        Value::Call { callee, args, .. } => {
+            args.len() == 1
+                && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str()))
+        }
+        _ => false,
+    }
+}
+
+/// Occurrences of `name` where a list expression reads it as a list: the
+/// whole value (`top`, a keyword's own value), a spread, an operand of `+`,
+/// the argument of `list()`/`tuple()`/`sorted()`.
+fn mentions(value: &Value, name: &str, top: bool) -> u32 {
+    match value {
+        Value::Name(n) => u32::from(top && n == name),
+        Value::List(items) | Value::Tuple(items) => items
+            .iter()
+            .map(|item| match item {
+                Value::Starred(inner) => mentions(inner, name, true),
+                _ => 0,
+            })
+            .sum(),
+        Value::Add { left, right } => mentions(left, name, true) + mentions(right, name, true),
+        Value::Call { callee, args, .. }
+            if args.len() == 1
+                && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str())) =>
+        {
+            mentions(&args[0], name, true)
+        }
+        _ => 0,
+    }
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Call { .. } => "call",
+        Value::ListComprehension { .. } => "comprehension",
+        Value::Attribute(_) => "attribute",
+        Value::Subscript { .. } => "subscript",
+        Value::Other(_) => "computed expression",
+        _ => "value",
+    }
+}

@@ -1,0 +1,80 @@
+//! End to end: capability lists built by expressions (issue 6, in part):
+//! `*` spreads, `a + b`, `list()`/`tuple()`, and names bound once to one of
+//! those in the builder or the module, read member by member. The
+//! reference (1.2.0) calls any of these "a dynamic tools expression" and
+//! answers `partial` with every affected row `not_established`; we follow
+//! the spec ("Tools lists built by an expression").
+
+mod support;
+
+use serde_json::Value;
+use support::{compare_branches, limits, row, rows};
+
+const TOOLS: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\n@function_tool\ndef refund(q: str) -> str:\n    return q\n\n\n@function_tool\ndef cancel(q: str) -> str:\n    return q\n\n\n";
+
+fn compare(base_body: &str, head_body: &str) -> Value {
+    let base = format!("{TOOLS}{base_body}");
+    let head = format!("{TOOLS}{head_body}");
+    compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &base)],
+        &[("app/agent.py", &head)],
+        "app",
+    )
+    .0
+}
+
+const BASE: &str = "support = Agent(name=\"support\", tools=[lookup])\n";
+
+#[test]
+fn spreads_and_sums_of_lists_bound_once_are_read_member_by_member() {
+    for head in [
+        "BASE = [lookup]\nsupport = Agent(name=\"support\", tools=[*BASE, refund])\n",
+        "BASE = [lookup]\nsupport = Agent(name=\"support\", tools=BASE + [refund])\n",
+        "BASE = (lookup,)\nEXTRA = [refund]\nALL = [*BASE, *EXTRA]\nsupport = Agent(name=\"support\", tools=list(ALL))\n",
+        "def build():\n    base = [lookup]\n    return Agent(name=\"support\", tools=[*base, refund])\n\n\nsupport = build()\n",
+    ] {
+        let doc = compare(BASE, head);
+        assert_eq!(
+            rows(&doc),
+            vec![row("support", "refund", "added")],
+            "{head}"
+        );
+        if !head.contains("build()") {
+            assert_eq!(doc["comparison_status"], "compared", "{head}");
+        }
+    }
+}
+
+#[test]
+fn a_list_something_could_change_stays_a_named_limit() {
+    // BASE is also appended to: whatever it holds at run time is not read.
+    let head = "BASE = [lookup]\nBASE.append(cancel)\nsupport = Agent(name=\"support\", tools=[*BASE, refund])\n";
+    let doc = compare(BASE, head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:21 uses a dynamic tools expression; its binding graph is incomplete."]
+    );
+    // refund is read and added; lookup, which the unread part may hold, is
+    // not called removed.
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "lookup", "not_established"),
+            row("support", "refund", "added")
+        ]
+    );
+}
+
+#[test]
+fn handoffs_built_by_a_sum_are_read() {
+    let base =
+        "billing = Agent(name=\"billing\")\ntriage = Agent(name=\"triage\", handoffs=[billing])\n";
+    let head = "billing = Agent(name=\"billing\")\nrefunds = Agent(name=\"refunds\")\nTEAM = [billing]\ntriage = Agent(name=\"triage\", handoffs=TEAM + [refunds])\n";
+    let doc = compare(base, head);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![row("triage", "handoff:agent.py:refunds", "added")]
+    );
+}
