@@ -78,3 +78,48 @@ fn handoffs_built_by_a_sum_are_read() {
         vec![row("triage", "handoff:agent.py:refunds", "added")]
     );
 }
+
+/// Spec: a member held only under a condition carries it as `bound_when`
+/// (its source text, never evaluated); a condition change alone is a
+/// `changed` row naming both conditions.
+#[test]
+fn conditional_members_carry_bound_when() {
+    let build = |condition: &str| {
+        format!(
+            "FINANCE = [lookup]\n\n\ndef build(want_handoff, strict):\n    return Agent(name=\"finance\", tools=[*FINANCE, *([refund] if {condition} else [])])\n\n\nfinance = build(True, False)\n"
+        )
+    };
+    let base = "def build(want_handoff, strict):\n    return Agent(name=\"finance\", tools=[lookup])\n\n\nfinance = build(True, False)\n";
+    let doc = compare(base, &build("want_handoff"));
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("finance", "refund", "added")]);
+    assert_eq!(
+        doc["rows"][0]["after"]["bound_when"],
+        serde_json::json!(["`want_handoff`"])
+    );
+    let (_, text) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/agent.py", &format!("{TOOLS}{base}")),
+        ],
+        &[("app/agent.py", &format!("{TOOLS}{}", build("want_handoff")))],
+        "app",
+    );
+    assert!(
+        text.contains("    bound only when `want_handoff`\n"),
+        "{text}"
+    );
+    // Only the condition changed.
+    let doc = compare(&build("want_handoff"), &build("strict"));
+    assert_eq!(rows(&doc), vec![row("finance", "refund", "changed")]);
+    assert_eq!(
+        doc["rows"][0]["why"],
+        "The condition under which the agent binds it changed (bound only when `want_handoff` → bound only when `strict`); whether it now holds it more or less often is not established."
+    );
+    // `a or b` of lists whose members are known is read, not guessed.
+    let or =
+        "EXTRA = []\nfinance = Agent(name=\"finance\", tools=[lookup] + (EXTRA or [refund]))\n";
+    let doc = compare("finance = Agent(name=\"finance\", tools=[lookup])\n", or);
+    assert_eq!(rows(&doc), vec![row("finance", "refund", "added")]);
+    assert!(doc["rows"][0]["after"].get("bound_when").is_none());
+}

@@ -523,6 +523,9 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
             );
         }
     }
+    if !binding.bound_when.is_empty() {
+        out.insert("bound_when".into(), json!(binding.bound_when));
+    }
     if let Some(settings) = settings_object(&binding.settings) {
         out.insert("agent_settings".into(), settings);
     }

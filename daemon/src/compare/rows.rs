@@ -157,7 +157,9 @@ pub fn compare_renamed(
 /// What a binding means for the model: everything but where it is written,
 /// and the agent's settings as far as both sides state them.
 fn same_meaning(before: &Binding, after: &Binding) -> bool {
-    same_edge(before, after) && before.settings.changes(&after.settings).is_empty()
+    same_edge(before, after)
+        && before.settings.changes(&after.settings).is_empty()
+        && before.bound_when == after.bound_when
 }
 
 fn same_edge(before: &Binding, after: &Binding) -> bool {
@@ -191,6 +193,22 @@ fn changed_why(before: &Binding, after: &Binding) -> Option<String> {
         }
         _ => None,
     };
+    // Only the condition changed: read, never evaluated, so whether the
+    // agent now holds the tool more or less often is not established.
+    if edge.is_none() && settings.is_empty() && before.bound_when != after.bound_when {
+        let show = |when: &[String]| {
+            if when.is_empty() {
+                "always".to_string()
+            } else {
+                format!("only when {}", when.join("; or when "))
+            }
+        };
+        return Some(format!(
+            "The condition under which the agent binds it changed (bound {} → bound {}); whether it now holds it more or less often is not established.",
+            show(&before.bound_when),
+            show(&after.bound_when)
+        ));
+    }
     let sentence = match (edge, settings.is_empty()) {
         (Some(edge), true) if matches!(before.edge, Edge::Object(_)) => edge,
         (Some(_), true) => return None,
@@ -270,6 +288,21 @@ fn both_present_reasons(
     // argument) only matters when the two sides differ: spelled the same
     // and otherwise equal, there is no change to doubt.
     let objects_differ = !same_edge(binding, other);
+    // A condition change where part of the agent's list was not read: the
+    // unread part may hold the tool another way.
+    if binding.bound_when != other.bound_when {
+        out.extend(
+            side.gaps
+                .iter()
+                .filter(|gap| {
+                    gap.affects == Affects::BindingPresence
+                        && gap.tool.is_none()
+                        && gap.agent.as_deref() == Some(agent)
+                        && gap.source.as_deref().is_none_or(|s| s == file)
+                })
+                .map(|gap| gap.reason.clone()),
+        );
+    }
     let tool_gaps: BTreeSet<String> = side
         .gaps
         .iter()
@@ -312,6 +345,7 @@ mod tests {
             }),
             settings: crate::graph::AgentSettings::UNSET,
             construction_sites: Vec::new(),
+            bound_when: Vec::new(),
         }
     }
 

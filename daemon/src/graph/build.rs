@@ -161,6 +161,9 @@ fn agree(a: &AgentSettings, b: &AgentSettings) -> AgentSettings {
     }
 }
 
+/// Tool key → the ways a list holds it (conditions joined; "" = always).
+type Ways = BTreeMap<String, BTreeSet<String>>;
+
 /// The line a list argument is written on (the construction's otherwise).
 fn list_line(construction: &AgentConstruction<'_>, field: &str) -> u32 {
     construction
@@ -748,7 +751,9 @@ impl ModuleReader<'_, '_> {
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
-        for (index, (member, scope)) in members.into_iter().enumerate() {
+        let mut ways = Ways::new();
+        for (index, (member, scope, when)) in members.into_iter().enumerate() {
+            let way = when.join(" and ");
             let read = self.read_tool_member(
                 agent,
                 construction,
@@ -759,11 +764,33 @@ impl ModuleReader<'_, '_> {
                 &mut followed,
                 &mut objects,
             );
+            if let Some(name) = &read {
+                ways.entry(name.clone()).or_default().insert(way);
+            }
             order.extend(read);
         }
         self.record_order(agent, order);
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
+        self.apply_ways(agent, &ways);
+    }
+
+    /// Sets each binding's `bound_when` from the ways the list holds it
+    /// (keyed by tool key): none when any way is unconditional.
+    fn apply_ways(&mut self, agent: &str, ways: &Ways) {
+        for binding in &mut self.graph.bindings {
+            if binding.agent_source != self.path || binding.agent != agent {
+                continue;
+            }
+            let Some(found) = ways.get(&binding.tool_key) else {
+                continue;
+            };
+            binding.bound_when = if found.contains("") {
+                Vec::new()
+            } else {
+                found.iter().cloned().collect()
+            };
+        }
     }
 
     /// Reads one `tools=` member into the followed functions or the
@@ -914,6 +941,7 @@ impl ModuleReader<'_, '_> {
                 edge: Edge::Tool(first.definition),
                 settings: AgentSettings::UNSET,
                 construction_sites: Vec::new(),
+                bound_when: Vec::new(),
             });
         }
     }
@@ -936,7 +964,7 @@ impl ModuleReader<'_, '_> {
         field: &str,
     ) -> Option<list_exprs::Members> {
         let keyword = construction.call.keyword(field)?;
-        match self.list_expression(&keyword.value, &construction.call.scope, 0) {
+        match self.list_expression(&keyword.value, &construction.call.scope, 0, &[]) {
             Ok(members) => Some(members),
             Err(why) => {
                 let reason = match &keyword.value {
@@ -1164,7 +1192,9 @@ impl ModuleReader<'_, '_> {
         };
         let line = list_line(construction, "mcp_servers");
         let mut objects: Vec<ReadObject> = Vec::new();
-        for (index, (member, scope)) in members.into_iter().enumerate() {
+        let mut ways = Ways::new();
+        for (index, (member, scope, when)) in members.into_iter().enumerate() {
+            let way = when.join(" and ");
             let built = match &member {
                 ListMember::Reference(reference) => self.built_object(&scope, reference),
                 ListMember::Call(call) => {
@@ -1177,7 +1207,10 @@ impl ModuleReader<'_, '_> {
                 None => Ok(None),
             };
             match read {
-                Ok(Some(object)) => objects.push(object),
+                Ok(Some(object)) => {
+                    ways.entry(object.name.clone()).or_default().insert(way);
+                    objects.push(object)
+                }
                 Ok(None) => {
                     let spelled = match &member {
                         ListMember::Reference(value) | ListMember::Call(value) => {
@@ -1197,6 +1230,7 @@ impl ModuleReader<'_, '_> {
             }
         }
         self.bind_objects(agent, construction, line, objects);
+        self.apply_ways(agent, &ways);
     }
 
     /// Handoffs to agents the scope constructs, in this module or another
@@ -1205,7 +1239,9 @@ impl ModuleReader<'_, '_> {
         let Some(members) = self.list_of(agent, construction, "handoffs") else {
             return;
         };
-        for (member, scope) in members {
+        let mut ways = Ways::new();
+        for (member, scope, when) in members {
+            let way = when.join(" and ");
             let ListMember::Reference(reference) = member else {
                 self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
                 continue;
@@ -1226,18 +1262,24 @@ impl ModuleReader<'_, '_> {
                 Err(why) => Err(why),
             };
             match target {
-                Ok((path, name)) => self.graph.bindings.push(Binding {
-                    agent: agent.to_string(),
-                    agent_source: self.path.to_string(),
-                    tool_key: format!("handoff:{path}:{name}"),
-                    tool: name,
-                    binding_location: (self.path.to_string(), construction.line),
-                    edge: Edge::Handoff {
-                        target_source: path.to_string(),
-                    },
-                    settings: AgentSettings::UNSET,
-                    construction_sites: Vec::new(),
-                }),
+                Ok((path, name)) => {
+                    ways.entry(format!("handoff:{path}:{name}"))
+                        .or_default()
+                        .insert(way);
+                    self.graph.bindings.push(Binding {
+                        agent: agent.to_string(),
+                        agent_source: self.path.to_string(),
+                        tool_key: format!("handoff:{path}:{name}"),
+                        tool: name,
+                        binding_location: (self.path.to_string(), construction.line),
+                        edge: Edge::Handoff {
+                            target_source: path.to_string(),
+                        },
+                        settings: AgentSettings::UNSET,
+                        construction_sites: Vec::new(),
+                        bound_when: Vec::new(),
+                    })
+                }
                 Err(why) => self.agent_gap(
                     agent,
                     format!(
@@ -1248,6 +1290,7 @@ impl ModuleReader<'_, '_> {
                 ),
             }
         }
+        self.apply_ways(agent, &ways);
     }
 
     /// Whether `path` builds exactly one SDK agent assigned to `name`.

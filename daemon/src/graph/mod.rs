@@ -142,6 +142,9 @@ pub struct Binding {
     /// Lines (in `agent_source`) of every construction of a name built at
     /// several sites that lists this binding; empty for a single site.
     pub construction_sites: Vec<u32>,
+    /// When the list holds it only under conditions: one entry per way in,
+    /// the conditions' source text joined by "and". Empty = always.
+    pub bound_when: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

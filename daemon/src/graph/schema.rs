@@ -141,6 +141,13 @@ pub fn unparse(value: &Value) -> String {
             text
         }
         Value::Add { left, right } => format!("{} + {}", unparse(left), unparse(right)),
+        Value::IfElse { test, body, orelse } => format!(
+            "{} if {} else {}",
+            unparse(body),
+            unparse(test),
+            unparse(orelse)
+        ),
+        Value::Or(parts) => parts.iter().map(unparse).collect::<Vec<_>>().join(" or "),
         Value::Compare { left, op, right } => {
             format!("{} {op} {}", unparse(left), unparse(right))
         }

@@ -836,6 +836,14 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
                 other => vec![value_of(other, next)],
             },
         },
+        Expr::If(if_exp) => Value::IfElse {
+            test: Box::new(value_of(&if_exp.test, next)),
+            body: Box::new(value_of(&if_exp.body, next)),
+            orelse: Box::new(value_of(&if_exp.orelse, next)),
+        },
+        Expr::BoolOp(bool_op) if bool_op.op == ast::BoolOp::Or => {
+            Value::Or(members(&bool_op.values))
+        }
         Expr::BinOp(binop) if binop.op == ast::Operator::Add => Value::Add {
             left: Box::new(value_of(&binop.left, next)),
             right: Box::new(value_of(&binop.right, next)),

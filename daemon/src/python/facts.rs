@@ -291,6 +291,14 @@ pub enum Value {
         iter: Box<Value>,
         conditions: Vec<Value>,
     },
+    /// `body if test else orelse`.
+    IfElse {
+        test: Box<Value>,
+        body: Box<Value>,
+        orelse: Box<Value>,
+    },
+    /// `a or b or …`.
+    Or(Vec<Value>),
     /// `left + right` (lists concatenated, numbers added: the reader
     /// decides).
     Add {

@@ -360,6 +360,9 @@ fn binding_lines(out: &mut Out, side: &str, binding: &Value) {
             out.line(4, &line);
         }
     }
+    for condition in strings(binding, "bound_when") {
+        out.line(4, &one_line(&format!("bound only when {condition}")));
+    }
     if let Some(object) = get(binding, "object").filter(|o| o.is_object()) {
         object_lines(out, binding, object);
     }

@@ -136,7 +136,9 @@ impl ModuleReader<'_, '_> {
         let mut followed: BTreeMap<String, Vec<FollowedTool>> = BTreeMap::new();
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
-        for (index, (member, scope)) in members.into_iter().enumerate() {
+        let mut ways = super::Ways::new();
+        for (index, (member, scope, when)) in members.into_iter().enumerate() {
+            let way = when.join(" and ");
             let position = index + 1;
             let objects_before = objects.len();
             let outcome = match &member {
@@ -182,15 +184,20 @@ impl ModuleReader<'_, '_> {
                 (Outcome::FollowReference, _) => None,
             };
             if let Some(tool) = tool {
+                ways.entry(tool.tool.clone()).or_default().insert(way);
                 order.push(tool.tool.clone());
                 followed.entry(tool.tool.clone()).or_default().push(tool);
             } else if objects.len() > objects_before {
-                order.extend(objects.last().map(|o| o.name.clone()));
+                if let Some(object) = objects.last() {
+                    ways.entry(object.name.clone()).or_default().insert(way);
+                    order.push(object.name.clone());
+                }
             }
         }
         self.record_order(agent, order);
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
+        self.apply_ways(agent, &ways);
     }
 
     /// A listed constructor call (inline, or the one a listed name is bound
@@ -469,7 +476,9 @@ impl ModuleReader<'_, '_> {
         let Some(members) = self.list_of(agent, construction, "sub_agents") else {
             return;
         };
-        for (member, scope) in members {
+        let mut ways = super::Ways::new();
+        for (member, scope, when) in members {
+            let way = when.join(" and ");
             let value = match member {
                 ListMember::Reference(value) | ListMember::Call(value) => value,
                 ListMember::Unread(_) => {
@@ -484,18 +493,24 @@ impl ModuleReader<'_, '_> {
                 }
             };
             match self.adk_agent_at(self.path, &scope, &value) {
-                Ok((path, (Some(name), _))) => self.graph.bindings.push(Binding {
-                    agent: agent.to_string(),
-                    agent_source: self.path.to_string(),
-                    tool_key: format!("handoff:{path}:{name}"),
-                    tool: name,
-                    binding_location: (self.path.to_string(), construction.line),
-                    edge: Edge::SubAgent {
-                        target_source: path,
-                    },
-                    settings: AgentSettings::UNSET,
-                    construction_sites: Vec::new(),
-                }),
+                Ok((path, (Some(name), _))) => {
+                    ways.entry(format!("handoff:{path}:{name}"))
+                        .or_default()
+                        .insert(way);
+                    self.graph.bindings.push(Binding {
+                        agent: agent.to_string(),
+                        agent_source: self.path.to_string(),
+                        tool_key: format!("handoff:{path}:{name}"),
+                        tool: name,
+                        binding_location: (self.path.to_string(), construction.line),
+                        edge: Edge::SubAgent {
+                            target_source: path,
+                        },
+                        settings: AgentSettings::UNSET,
+                        construction_sites: Vec::new(),
+                        bound_when: Vec::new(),
+                    })
+                }
                 Ok((_, (None, _))) => self.agent_gap(
                     agent,
                     format!(
@@ -515,6 +530,7 @@ impl ModuleReader<'_, '_> {
                 }
             }
         }
+        self.apply_ways(agent, &ways);
     }
 }
 

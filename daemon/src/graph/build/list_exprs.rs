@@ -13,8 +13,9 @@ use super::ModuleReader;
 use crate::frameworks::openai::{self, ListMember};
 use crate::python::{BindingKind, Value};
 
-/// A member read, with the scope its names are read in.
-pub(super) type Members = Vec<(ListMember, String)>;
+/// A member read, with the scope its names are read in and the conditions
+/// it is listed under (source text, never evaluated; empty = always).
+pub(super) type Members = Vec<(ListMember, String, Vec<String>)>;
 
 /// Nesting followed through names and operands, at most.
 const MAX_DEPTH: usize = 16;
@@ -25,33 +26,34 @@ const MAX_MEMBERS: usize = 1000;
 const LIST_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
 
 impl ModuleReader<'_, '_> {
-    /// Reads a list expression written in `scope`.
+    /// Reads a list expression written in `scope`, its members listed
+    /// under the conditions `when`.
     pub(super) fn list_expression(
         &self,
         value: &Value,
         scope: &str,
         depth: usize,
+        when: &[String],
     ) -> Result<Members, String> {
         if depth > MAX_DEPTH {
             return Err(format!("the list nests more than {MAX_DEPTH} levels"));
         }
+        let unread = |why: String| (ListMember::Unread(why), scope.to_string(), when.to_vec());
         let mut members = match value {
             Value::List(items) | Value::Tuple(items) => {
                 let mut members = Members::new();
                 for item in items {
                     match item {
                         Value::Starred(inner) => {
-                            match self.list_expression(inner, scope, depth + 1) {
+                            match self.list_expression(inner, scope, depth + 1, when) {
                                 Ok(spread) => members.extend(spread),
-                                Err(why) => {
-                                    members.push((ListMember::Unread(why), scope.to_string()))
-                                }
+                                Err(why) => members.push(unread(why)),
                             }
                         }
                         other => members.extend(
                             openai::list_members(std::slice::from_ref(other))
                                 .into_iter()
-                                .map(|m| (m, scope.to_string())),
+                                .map(|m| (m, scope.to_string(), when.to_vec())),
                         ),
                     }
                 }
@@ -59,17 +61,52 @@ impl ModuleReader<'_, '_> {
             }
             Value::Name(name) => {
                 let (bound, binding_scope) = self.bound_list(scope, name)?;
-                self.list_expression(bound, &binding_scope, depth + 1)?
+                self.list_expression(bound, &binding_scope, depth + 1, when)?
             }
             Value::Add { left, right } => {
                 let mut members = Members::new();
                 for part in [left, right] {
-                    match self.list_expression(part, scope, depth + 1) {
+                    match self.list_expression(part, scope, depth + 1, when) {
                         Ok(read) => members.extend(read),
-                        Err(why) => members.push((ListMember::Unread(why), scope.to_string())),
+                        Err(why) => members.push(unread(why)),
                     }
                 }
                 members
+            }
+            // Each branch's members are bound only when its condition holds:
+            // the condition's source text, never evaluated.
+            Value::IfElse { test, body, orelse } => {
+                let condition = format!("`{}`", crate::graph::schema::unparse(test));
+                let mut taken = when.to_vec();
+                taken.push(condition.clone());
+                let mut not_taken = when.to_vec();
+                not_taken.push(format!("not {condition}"));
+                let mut members = self.list_expression(body, scope, depth + 1, &taken)?;
+                members.extend(self.list_expression(orelse, scope, depth + 1, &not_taken)?);
+                members
+            }
+            // `a or b`: a list whose members are all known is truthy exactly
+            // when it has one, so which operand is the value is read, not
+            // guessed; a part not read leaves it unknown.
+            Value::Or(parts) => {
+                let mut chosen = Members::new();
+                for (index, part) in parts.iter().enumerate() {
+                    let read = self.list_expression(part, scope, depth + 1, when)?;
+                    if read
+                        .iter()
+                        .any(|(m, _, _)| matches!(m, ListMember::Unread(_)))
+                    {
+                        return Err(format!(
+                            "whether `{}` is empty is not known",
+                            crate::graph::schema::unparse(part)
+                        ));
+                    }
+                    chosen = read;
+                    if !chosen.is_empty() || index + 1 == parts.len() {
+                        break;
+                    }
+                }
+                chosen
             }
             Value::Call {
                 callee,
@@ -79,7 +116,7 @@ impl ModuleReader<'_, '_> {
                 && args.len() == 1
                 && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str()) && !self.shadowed(n, scope)) =>
             {
-                self.list_expression(&args[0], scope, depth + 1)?
+                self.list_expression(&args[0], scope, depth + 1, when)?
             }
             other => {
                 return Err(format!(
@@ -207,7 +244,11 @@ impl ModuleReader<'_, '_> {
 /// A value the list reader can read at the top.
 fn is_list_expression(value: &Value) -> bool {
     match value {
-        Value::List(_) | Value::Tuple(_) | Value::Add { .. } => true,
+        Value::List(_)
+        | Value::Tuple(_)
+        | Value::Add { .. }
+        | Value::IfElse { .. }
+        | Value::Or(_) => true,
         Value::Call { callee, args, .. } => {
             args.len() == 1
                 && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str()))
@@ -230,6 +271,10 @@ fn mentions(value: &Value, name: &str, top: bool) -> u32 {
             })
             .sum(),
         Value::Add { left, right } => mentions(left, name, true) + mentions(right, name, true),
+        Value::IfElse { body, orelse, .. } => {
+            mentions(body, name, true) + mentions(orelse, name, true)
+        }
+        Value::Or(parts) => parts.iter().map(|p| mentions(p, name, true)).sum(),
         Value::Call { callee, args, .. }
             if args.len() == 1
                 && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str())) =>

@@ -343,6 +343,7 @@ impl<'r> ModuleReader<'r, '_> {
                 edge: Edge::Object(object),
                 settings: crate::graph::AgentSettings::UNSET,
                 construction_sites: Vec::new(),
+                bound_when: Vec::new(),
             });
         }
     }
