@@ -125,7 +125,13 @@ impl ModuleReader<'_, '_> {
                 ))
             }
         };
-        members.truncate(MAX_MEMBERS);
+        if members.len() > MAX_MEMBERS {
+            // Past the bound the rest is named, never dropped silently.
+            members.truncate(MAX_MEMBERS);
+            members.push(unread(format!(
+                "the list has more than {MAX_MEMBERS} members"
+            )));
+        }
         Ok(members)
     }
 
