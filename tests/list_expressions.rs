@@ -47,13 +47,14 @@ fn spreads_and_sums_of_lists_bound_once_are_read_member_by_member() {
 
 #[test]
 fn a_list_something_could_change_stays_a_named_limit() {
-    // BASE is also appended to: whatever it holds at run time is not read.
-    let head = "BASE = [lookup]\nBASE.append(cancel)\nsupport = Agent(name=\"support\", tools=[*BASE, refund])\n";
+    // A module's list that a list method changes is not read: whatever it
+    // holds when the agent is used is not established.
+    let head = "BASE = [lookup]\n\n\ndef more():\n    BASE.append(cancel)\n\n\nsupport = Agent(name=\"support\", tools=[*BASE, refund])\n";
     let doc = compare(BASE, head);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         limits(&doc, "head"),
-        vec!["OpenAI Agents SDK agent 'support' at agent.py:21 uses a dynamic tools expression; its binding graph is incomplete."]
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:26 uses a dynamic tools expression; its binding graph is incomplete."]
     );
     // refund is read and added; lookup, which the unread part may hold, is
     // not called removed.
@@ -122,4 +123,30 @@ fn conditional_members_carry_bound_when() {
     let doc = compare("finance = Agent(name=\"finance\", tools=[lookup])\n", or);
     assert_eq!(rows(&doc), vec![row("finance", "refund", "added")]);
     assert!(doc["rows"][0]["after"].get("bound_when").is_none());
+}
+
+/// Spec: a list built in the builder by `append`/`extend`/`insert`/`+=`
+/// before the construction is read member by member; an addition under a
+/// condition is named on the agent, never read as bound.
+#[test]
+fn additions_before_the_construction_are_read() {
+    let head = "def build(strict):\n    tools = [lookup]\n    tools.append(refund)\n    tools += [cancel]\n    return Agent(name=\"support\", tools=tools)\n\n\nsupport = build(True)\n";
+    let base = "def build(strict):\n    return Agent(name=\"support\", tools=[lookup])\n\n\nsupport = build(True)\n";
+    let doc = compare(base, head);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "cancel", "added"),
+            row("support", "refund", "added")
+        ]
+    );
+    let conditional = "def build(strict):\n    tools = [lookup]\n    if strict:\n        tools.append(refund)\n    return Agent(name=\"support\", tools=tools)\n\n\nsupport = build(True)\n";
+    let doc = compare(base, conditional);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:23 uses a dynamic tools expression; its binding graph is incomplete."]
+    );
+    assert_eq!(rows(&doc), vec![]);
 }

@@ -110,6 +110,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
                 modules: &modules,
                 graph: &mut graph,
                 gaps: &mut gaps,
+                reading_line: std::cell::Cell::new(0),
             }
             .read_adk();
         }
@@ -125,6 +126,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
                 modules: &modules,
                 graph: &mut graph,
                 gaps: &mut gaps,
+                reading_line: std::cell::Cell::new(0),
             }
             .read();
         }
@@ -464,6 +466,9 @@ struct ModuleReader<'a, 'm> {
     modules: &'a ModuleSet<'m>,
     graph: &'a mut SideGraph,
     gaps: &'a mut BTreeSet<Gap>,
+    /// The line of the construction whose list is being read: additions to
+    /// a list count only before it.
+    reading_line: std::cell::Cell<u32>,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -964,6 +969,7 @@ impl ModuleReader<'_, '_> {
         field: &str,
     ) -> Option<list_exprs::Members> {
         let keyword = construction.call.keyword(field)?;
+        self.reading_line.set(construction.line);
         match self.list_expression(&keyword.value, &construction.call.scope, 0, &[]) {
             Ok(members) => Some(members),
             Err(why) => {

@@ -227,6 +227,25 @@ impl Collector<'_> {
         let Expr::Attribute(method) = call.func.as_ref() else {
             return;
         };
+        if let (Expr::Name(target), "append" | "extend" | "insert") =
+            (method.value.as_ref(), method.attr.id.as_str())
+        {
+            let added = match (method.attr.id.as_str(), call.arguments.args.as_ref()) {
+                ("insert", [_, value]) | ("append" | "extend", [value]) => Some(value),
+                _ => None,
+            };
+            if let Some(value) = added.filter(|_| call.arguments.keywords.is_empty()) {
+                let addition = ListAddition {
+                    target: target.id.to_string(),
+                    how: method.attr.id.to_string(),
+                    value: value_of(value, 0),
+                    line: self.line_of(call),
+                    scope: self.scope_name(),
+                    conditional: self.conditional(),
+                };
+                self.facts.list_additions.push(addition);
+            }
+        }
         if MUTATORS.contains(&method.attr.id.as_str())
             && matches!(method.value.as_ref(), Expr::Attribute(_) | Expr::Name(_))
         {
@@ -626,6 +645,19 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.pending_target = None;
             }
             Stmt::AugAssign(assign) => {
+                if let (Expr::Name(target), ast::Operator::Add) =
+                    (assign.target.as_ref(), assign.op)
+                {
+                    let addition = ListAddition {
+                        target: target.id.to_string(),
+                        how: "+=".to_string(),
+                        value: value_of(&assign.value, 0),
+                        line: self.line_of(assign),
+                        scope: self.scope_name(),
+                        conditional: self.conditional(),
+                    };
+                    self.facts.list_additions.push(addition);
+                }
                 match assign.target.as_ref() {
                     Expr::Attribute(_) => {
                         self.record_attribute_store(&assign.target, StoreKind::AugmentedAssignment)

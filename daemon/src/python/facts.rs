@@ -31,6 +31,25 @@ pub struct ModuleFacts {
     /// Modules imported by a literal name at run time:
     /// `importlib.import_module("app.tools")`.
     pub dynamic_imports: Vec<String>,
+    /// Additions to a list a plain name holds: `tools.append(x)`,
+    /// `.extend([...])`, `.insert(i, x)`, `tools += [...]`.
+    pub list_additions: Vec<ListAddition>,
+}
+
+/// One addition to a named list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ListAddition {
+    pub target: String,
+    /// `append`, `extend`, `insert` or `+=`.
+    pub how: String,
+    /// What is added: the member (`append`, `insert`) or the list (`extend`,
+    /// `+=`).
+    pub value: Value,
+    pub line: u32,
+    /// Qualified name of the enclosing function; empty at module level.
+    pub scope: String,
+    /// Inside an `if`/`try`/loop/`with` of its scope.
+    pub conditional: bool,
 }
 
 /// A module-level `def __getattr__(name)`.

@@ -61,7 +61,9 @@ impl ModuleReader<'_, '_> {
             }
             Value::Name(name) => {
                 let (bound, binding_scope) = self.bound_list(scope, name)?;
-                self.list_expression(bound, &binding_scope, depth + 1, when)?
+                let mut members = self.list_expression(bound, &binding_scope, depth + 1, when)?;
+                members.extend(self.additions(name, &binding_scope, depth, when)?);
+                members
             }
             Value::Add { left, right } => {
                 let mut members = Members::new();
@@ -135,6 +137,60 @@ impl ModuleReader<'_, '_> {
         Ok(members)
     }
 
+    /// What a builder adds to its list before the construction reads it
+    /// (`tools.append(c)`, `.extend([...])`, `.insert(i, c)`,
+    /// `tools += [...]`), member by member; an addition under a condition
+    /// or in a loop, or after the construction, is named, never read as
+    /// bound.
+    fn additions(
+        &self,
+        name: &str,
+        scope: &str,
+        depth: usize,
+        when: &[String],
+    ) -> Result<Members, String> {
+        let until = self.reading_line.get();
+        let mut additions: Vec<&crate::python::ListAddition> = self
+            .facts
+            .list_additions
+            .iter()
+            .filter(|a| a.target == name && a.scope == scope)
+            .collect();
+        additions.sort_by_key(|a| a.line);
+        let mut members = Members::new();
+        for addition in additions {
+            if addition.conditional || addition.line > until {
+                let why = if addition.conditional {
+                    format!(
+                        "`{name}` is added to under a condition or in a loop at line {}",
+                        addition.line
+                    )
+                } else {
+                    format!(
+                        "`{name}` is added to after the agent is built, at line {}",
+                        addition.line
+                    )
+                };
+                members.push((ListMember::Unread(why), scope.to_string(), when.to_vec()));
+                continue;
+            }
+            match addition.how.as_str() {
+                "append" | "insert" => members.extend(
+                    openai::list_members(std::slice::from_ref(&addition.value))
+                        .into_iter()
+                        .map(|m| (m, scope.to_string(), when.to_vec())),
+                ),
+                _ => match self.list_expression(&addition.value, scope, depth + 1, when) {
+                    Ok(read) => members.extend(read),
+                    Err(why) => {
+                        members.push((ListMember::Unread(why), scope.to_string(), when.to_vec()))
+                    }
+                },
+            }
+        }
+        Ok(members)
+    }
+
     /// Whether `list`/`tuple`/`sorted` is rebound in the module (then it is
     /// not the builtin).
     fn shadowed(&self, name: &str, scope: &str) -> bool {
@@ -180,6 +236,23 @@ impl ModuleReader<'_, '_> {
                 .rsplit_once('.')
                 .map_or(String::new(), |(parent, _)| parent.to_string());
         };
+        // Additions are read only for a list the agent's own function
+        // builds (a module's list: a list method leaves it unread).
+        let builds_here = !binding_scope.is_empty() && binding_scope == scope;
+        // `tools += [...]` rebinds the name to the same list: an addition,
+        // read as one, not a second binding.
+        let augmented: Vec<u32> = facts
+            .list_additions
+            .iter()
+            .filter(|a| {
+                builds_here && a.target == name && a.scope == binding_scope && a.how == "+="
+            })
+            .map(|a| a.line)
+            .collect();
+        let bindings: Vec<_> = bindings
+            .into_iter()
+            .filter(|b| !(b.kind == BindingKind::Other && augmented.contains(&b.line)))
+            .collect();
         let [binding] = bindings.as_slice() else {
             return Err(if bindings.is_empty() {
                 format!("`{name}`, which is not bound in {}", self.path)
@@ -196,7 +269,15 @@ impl ModuleReader<'_, '_> {
                 ))
             }
         };
-        let reads = self.list_reads(name);
+        // Method additions in the binding's own scope read the name too.
+        let added = facts
+            .list_additions
+            .iter()
+            .filter(|a| {
+                builds_here && a.target == name && a.scope == binding_scope && a.how != "+="
+            })
+            .count() as u32;
+        let reads = self.list_reads(name) + added;
         let uses = facts.name_uses.get(name).copied().unwrap_or(0);
         let rebound_globally = facts
             .functions
