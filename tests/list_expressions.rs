@@ -150,3 +150,30 @@ fn additions_before_the_construction_are_read() {
     );
     assert_eq!(rows(&doc), vec![]);
 }
+
+/// Spec: a comprehension or `filter` over a list keeps its members, each
+/// held only when the filter keeps it (never evaluated).
+#[test]
+fn filtered_lists_keep_their_members_under_the_filter() {
+    let head = "TOOLS = [lookup, refund]\nsupport = Agent(name=\"support\", tools=[t for t in TOOLS if allowed(t)])\n";
+    let doc = compare(BASE, head);
+    assert_eq!(doc["comparison_status"], "compared");
+    // lookup was always bound; now only when the filter keeps it.
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "lookup", "changed"),
+            row("support", "refund", "added")
+        ]
+    );
+    assert_eq!(
+        doc["rows"][1]["after"]["bound_when"],
+        serde_json::json!(["the filter `allowed(t)` keeps it"])
+    );
+    let head = "TOOLS = [lookup, refund]\nsupport = Agent(name=\"support\", tools=list(filter(allowed, TOOLS)))\n";
+    let doc = compare(BASE, head);
+    assert_eq!(
+        doc["rows"][1]["after"]["bound_when"],
+        serde_json::json!(["the filter `allowed` keeps it"])
+    );
+}

@@ -110,6 +110,39 @@ impl ModuleReader<'_, '_> {
                 }
                 chosen
             }
+            // `[t for t in L if keep(t)]`: L's members, each held only when
+            // the filter keeps it (the filter's source text).
+            Value::ListComprehension {
+                element,
+                target,
+                iter,
+                conditions,
+            } if element == target && matches!(target.as_ref(), Value::Name(_)) => {
+                let mut kept = when.to_vec();
+                for condition in conditions {
+                    kept.push(format!(
+                        "the filter `{}` keeps it",
+                        crate::graph::schema::unparse(condition)
+                    ));
+                }
+                self.list_expression(iter, scope, depth + 1, &kept)?
+            }
+            // `filter(keep, L)`: the same, with the filter named.
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            } if keywords.is_empty()
+                && args.len() == 2
+                && matches!(callee.as_ref(), Value::Name(n) if n == "filter" && !self.shadowed(n, scope)) =>
+            {
+                let mut kept = when.to_vec();
+                kept.push(format!(
+                    "the filter `{}` keeps it",
+                    crate::graph::schema::unparse(&args[0])
+                ));
+                self.list_expression(&args[1], scope, depth + 1, &kept)?
+            }
             Value::Call {
                 callee,
                 args,
@@ -362,6 +395,12 @@ fn mentions(value: &Value, name: &str, top: bool) -> u32 {
             mentions(body, name, true) + mentions(orelse, name, true)
         }
         Value::Or(parts) => parts.iter().map(|p| mentions(p, name, true)).sum(),
+        Value::ListComprehension { iter, .. } => mentions(iter, name, true),
+        Value::Call { callee, args, .. }
+            if args.len() == 2 && matches!(callee.as_ref(), Value::Name(n) if n == "filter") =>
+        {
+            mentions(&args[1], name, true)
+        }
         Value::Call { callee, args, .. }
             if args.len() == 1
                 && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str())) =>
