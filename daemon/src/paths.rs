@@ -31,6 +31,11 @@ pub fn rooted(scope: &str, relative: &str) -> String {
     }
 }
 
+/// The directory holding a repository-relative path (`""` at the root).
+pub fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
 /// Whether a repository-relative file path looks like a test file, which the
 /// comparison never reads as the application.
 pub fn is_test_path(relative: &str) -> bool {

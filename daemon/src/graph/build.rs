@@ -103,32 +103,14 @@ pub fn build_side(input: SideInput) -> SideGraph {
             graph
                 .sources
                 .push((GOOGLE_ADK.to_string(), file.path.clone()));
-            ModuleReader {
-                framework: Framework::Adk,
-                path: &file.path,
-                facts: &file.facts,
-                modules: &modules,
-                graph: &mut graph,
-                gaps: &mut gaps,
-                reading_line: std::cell::Cell::new(0),
-            }
-            .read_adk();
+            ModuleReader::new(Framework::Adk, file, &modules, &mut graph, &mut gaps).read_adk();
         }
         if openai::is_sdk_source(&file.facts) {
             graph
                 .sources
                 .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
             duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
-            ModuleReader {
-                framework: Framework::OpenAi,
-                path: &file.path,
-                facts: &file.facts,
-                modules: &modules,
-                graph: &mut graph,
-                gaps: &mut gaps,
-                reading_line: std::cell::Cell::new(0),
-            }
-            .read();
+            ModuleReader::new(Framework::OpenAi, file, &modules, &mut graph, &mut gaps).read();
         }
     }
     // The census of changes, copies and subclasses runs only where the side
@@ -483,6 +465,26 @@ struct FollowedTool {
     definition: ToolDefinition,
 }
 
+impl<'a, 'm> ModuleReader<'a, 'm> {
+    fn new(
+        framework: Framework,
+        file: &'a SourceFile,
+        modules: &'a ModuleSet<'m>,
+        graph: &'a mut SideGraph,
+        gaps: &'a mut BTreeSet<Gap>,
+    ) -> Self {
+        ModuleReader {
+            framework,
+            path: &file.path,
+            facts: &file.facts,
+            modules,
+            graph,
+            gaps,
+            reading_line: std::cell::Cell::new(0),
+        }
+    }
+}
+
 impl ModuleReader<'_, '_> {
     fn read(&mut self) {
         let constructions = openai::agent_constructions(self.facts, self.path);
@@ -778,6 +780,31 @@ impl ModuleReader<'_, '_> {
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
         self.apply_ways(agent, &ways);
+    }
+
+    /// Binds a handoff or sub-agent edge to the agent `name` built in
+    /// `path`; returns its tool key (`handoff:<file>:<name>`).
+    fn bind_agent_edge(
+        &mut self,
+        agent: &str,
+        line: u32,
+        path: &str,
+        name: String,
+        edge: Edge,
+    ) -> String {
+        let key = format!("handoff:{path}:{name}");
+        self.graph.bindings.push(Binding {
+            agent: agent.to_string(),
+            agent_source: self.path.to_string(),
+            tool_key: key.clone(),
+            tool: name,
+            binding_location: (self.path.to_string(), line),
+            edge,
+            settings: AgentSettings::UNSET,
+            construction_sites: Vec::new(),
+            bound_when: Vec::new(),
+        });
+        key
     }
 
     /// Sets each binding's `bound_when` from the ways the list holds it
@@ -1269,22 +1296,11 @@ impl ModuleReader<'_, '_> {
             };
             match target {
                 Ok((path, name)) => {
-                    ways.entry(format!("handoff:{path}:{name}"))
-                        .or_default()
-                        .insert(way);
-                    self.graph.bindings.push(Binding {
-                        agent: agent.to_string(),
-                        agent_source: self.path.to_string(),
-                        tool_key: format!("handoff:{path}:{name}"),
-                        tool: name,
-                        binding_location: (self.path.to_string(), construction.line),
-                        edge: Edge::Handoff {
-                            target_source: path.to_string(),
-                        },
-                        settings: AgentSettings::UNSET,
-                        construction_sites: Vec::new(),
-                        bound_when: Vec::new(),
-                    })
+                    let edge = Edge::Handoff {
+                        target_source: path.to_string(),
+                    };
+                    let key = self.bind_agent_edge(agent, construction.line, path, name, edge);
+                    ways.entry(key).or_default().insert(way);
                 }
                 Err(why) => self.agent_gap(
                     agent,

@@ -169,17 +169,7 @@ pub struct Resolver<'s, 'a> {
 
 type Found<'a> = Result<Resolved<'a>, String>;
 
-fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
-fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
-        rest.to_string()
-    } else {
-        format!("{dir}/{rest}")
-    }
-}
+use crate::paths::{parent_dir as dir_of, rooted as join};
 
 impl<'s, 'a> Resolver<'s, 'a> {
     pub fn new(modules: &'s ModuleSet<'a>) -> Self {

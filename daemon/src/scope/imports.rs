@@ -57,17 +57,7 @@ impl ImportGraph {
     }
 }
 
-fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
-fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
-        rest.to_string()
-    } else {
-        format!("{dir}/{rest}")
-    }
-}
+use crate::paths::{parent_dir as dir_of, rooted as join};
 
 /// For each top-level package name, the directories that hold it as a
 /// regular package (`libs` for `libs/shared/__init__.py`).

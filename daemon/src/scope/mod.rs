@@ -346,9 +346,7 @@ fn packages(base: &SideFiles, head: &SideFiles) -> BTreeSet<String> {
         .collect()
 }
 
-fn dir_of(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
+use crate::paths::parent_dir as dir_of;
 
 /// The deepest directory holding every path.
 fn common_dir<'p>(paths: impl IntoIterator<Item = &'p str>) -> String {

@@ -11,7 +11,7 @@ use crate::frameworks::adk::{self, AdkName};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::graph::objects::{ObjectIdentity, ObjectKind, ObjectTool};
 use crate::graph::resolve::{Resolver, Target};
-use crate::graph::{AgentEntry, AgentSettings, Binding, Edge, Gap};
+use crate::graph::{AgentEntry, Binding, Edge, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -494,22 +494,11 @@ impl ModuleReader<'_, '_> {
             };
             match self.adk_agent_at(self.path, &scope, &value) {
                 Ok((path, (Some(name), _))) => {
-                    ways.entry(format!("handoff:{path}:{name}"))
-                        .or_default()
-                        .insert(way);
-                    self.graph.bindings.push(Binding {
-                        agent: agent.to_string(),
-                        agent_source: self.path.to_string(),
-                        tool_key: format!("handoff:{path}:{name}"),
-                        tool: name,
-                        binding_location: (self.path.to_string(), construction.line),
-                        edge: Edge::SubAgent {
-                            target_source: path,
-                        },
-                        settings: AgentSettings::UNSET,
-                        construction_sites: Vec::new(),
-                        bound_when: Vec::new(),
-                    })
+                    let edge = Edge::SubAgent {
+                        target_source: path.clone(),
+                    };
+                    let key = self.bind_agent_edge(agent, construction.line, &path, name, edge);
+                    ways.entry(key).or_default().insert(way);
                 }
                 Ok((_, (None, _))) => self.agent_gap(
                     agent,
