@@ -114,8 +114,8 @@ pub fn build_side(input: SideInput) -> SideGraph {
         }
     }
     // The census of changes, copies and subclasses runs only where the side
-    // has an SDK source: without one no agent is read, and a report
-    // builder's own `.tools` is not an agent's.
+    // has an OpenAI Agents SDK or Google ADK source: without one no agent
+    // is read, and a report builder's own `.tools` is not an agent's.
     if !graph.sources.is_empty() {
         capability_limits(&modules, &input.files, &mut gaps);
     }
