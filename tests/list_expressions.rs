@@ -177,3 +177,40 @@ fn filtered_lists_keep_their_members_under_the_filter() {
         serde_json::json!(["the filter `allowed` keeps it"])
     );
 }
+
+/// Spec: a list imported from another module is read by that module's
+/// names, only while every use of it, there and in every module that
+/// imports it, reads it.
+#[test]
+fn a_list_imported_from_another_module_is_read_by_its_names() {
+    let catalog = "from agents import function_tool\n\n\n@function_tool\ndef audit(q: str) -> str:\n    return q\n\n\nFINANCE = [audit]\n";
+    let base = format!("{TOOLS}support = Agent(name=\"support\", tools=[lookup])\n");
+    let head = format!(
+        "{TOOLS}from .catalog import FINANCE\n\nsupport = Agent(name=\"support\", tools=[lookup, *FINANCE])\n"
+    );
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &base)],
+        &[("app/agent.py", &head), ("app/catalog.py", catalog)],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "audit", "added")]);
+    assert_eq!(
+        doc["rows"][0]["after"]["definition"]["source"],
+        "app/catalog.py"
+    );
+    // Another module appends to it: not read.
+    let hooks =
+        "from .catalog import FINANCE\nfrom .agent import lookup\n\nFINANCE.append(lookup)\n";
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &base)],
+        &[
+            ("app/agent.py", &head),
+            ("app/catalog.py", catalog),
+            ("app/hooks.py", hooks),
+        ],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+}

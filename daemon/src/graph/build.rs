@@ -451,6 +451,9 @@ struct ModuleReader<'a, 'm> {
     /// The line of the construction whose list is being read: additions to
     /// a list count only before it.
     reading_line: std::cell::Cell<u32>,
+    /// The module a listed reference is read in when the list came from
+    /// another module (`None` = this one).
+    resolve_from: std::cell::Cell<Option<&'a str>>,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -481,6 +484,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             graph,
             gaps,
             reading_line: std::cell::Cell::new(0),
+            resolve_from: std::cell::Cell::new(None),
         }
     }
 }
@@ -759,18 +763,27 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = Ways::new();
-        for (index, (member, scope, when)) in members.into_iter().enumerate() {
+        for (index, (member, scope, when, from)) in members.into_iter().enumerate() {
             let way = when.join(" and ");
-            let read = self.read_tool_member(
-                agent,
-                construction,
-                &scope,
-                line,
-                index,
-                member,
-                &mut followed,
-                &mut objects,
-            );
+            let read = match from {
+                Some(from) => self
+                    .follow_foreign(agent, construction, &from, member)
+                    .map(|tool| {
+                        let name = tool.tool.clone();
+                        followed.entry(name.clone()).or_default().push(tool);
+                        name
+                    }),
+                None => self.read_tool_member(
+                    agent,
+                    construction,
+                    &scope,
+                    line,
+                    index,
+                    member,
+                    &mut followed,
+                    &mut objects,
+                ),
+            };
             if let Some(name) = &read {
                 ways.entry(name.clone()).or_default().insert(way);
             }
@@ -780,6 +793,27 @@ impl ModuleReader<'_, '_> {
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
         self.apply_ways(agent, &ways);
+    }
+
+    /// A member of a list another module binds, read by that module's
+    /// names: a function reference, followed from there; anything else is
+    /// not read (the agent is incomplete).
+    fn follow_foreign(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        from: &str,
+        member: ListMember,
+    ) -> Option<FollowedTool> {
+        let (ListMember::Reference(reference), Some(key)) = (member, self.modules.key(from)) else {
+            let reason = self.dynamic(agent, construction.line, "tools");
+            self.agent_gap(agent, reason);
+            return None;
+        };
+        self.resolve_from.set(Some(key));
+        let tool = self.follow_tool(agent, construction, "", &reference);
+        self.resolve_from.set(None);
+        tool
     }
 
     /// Binds a handoff or sub-agent edge to the agent `name` built in
@@ -1062,7 +1096,8 @@ impl ModuleReader<'_, '_> {
     ) -> Option<FollowedTool> {
         let spelled = reference.dotted().unwrap_or_default();
         let mut resolver = Resolver::new(self.modules);
-        let resolved = resolver.resolve(self.path, scope, reference);
+        let start = self.resolve_from.get().unwrap_or(self.path);
+        let resolved = resolver.resolve(start, scope, reference);
         let mut found = match resolved {
             Ok(found) => found,
             Err(why) => {
@@ -1226,8 +1261,14 @@ impl ModuleReader<'_, '_> {
         let line = list_line(construction, "mcp_servers");
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut ways = Ways::new();
-        for (index, (member, scope, when)) in members.into_iter().enumerate() {
+        for (index, (member, scope, when, from)) in members.into_iter().enumerate() {
             let way = when.join(" and ");
+            if from.is_some() {
+                // A server list from another module is not read here.
+                let reason = self.dynamic(agent, construction.line, "mcp_servers");
+                self.agent_gap(agent, reason);
+                continue;
+            }
             let built = match &member {
                 ListMember::Reference(reference) => self.built_object(&scope, reference),
                 ListMember::Call(call) => {
@@ -1273,7 +1314,7 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = Ways::new();
-        for (member, scope, when) in members {
+        for (member, scope, when, from) in members {
             let way = when.join(" and ");
             let ListMember::Reference(reference) = member else {
                 self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
@@ -1281,7 +1322,11 @@ impl ModuleReader<'_, '_> {
             };
             let spelled = reference.dotted().unwrap_or_default();
             let mut resolver = Resolver::new(self.modules);
-            let target = match resolver.resolve(self.path, &scope, &reference) {
+            let start = from
+                .as_deref()
+                .and_then(|f| self.modules.key(f))
+                .unwrap_or(self.path);
+            let target = match resolver.resolve(start, &scope, &reference) {
                 Ok(found) => match found.target {
                     Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
                         Ok((path, name))

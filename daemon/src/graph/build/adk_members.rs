@@ -137,8 +137,16 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = super::Ways::new();
-        for (index, (member, scope, when)) in members.into_iter().enumerate() {
+        for (index, (member, scope, when, from)) in members.into_iter().enumerate() {
             let way = when.join(" and ");
+            if let Some(from) = from {
+                if let Some(tool) = self.follow_foreign(agent, construction, &from, member) {
+                    ways.entry(tool.tool.clone()).or_default().insert(way);
+                    order.push(tool.tool.clone());
+                    followed.entry(tool.tool.clone()).or_default().push(tool);
+                }
+                continue;
+            }
             let position = index + 1;
             let objects_before = objects.len();
             let outcome = match &member {
@@ -477,7 +485,7 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = super::Ways::new();
-        for (member, scope, when) in members {
+        for (member, scope, when, from) in members {
             let way = when.join(" and ");
             let value = match member {
                 ListMember::Reference(value) | ListMember::Call(value) => value,
@@ -492,7 +500,8 @@ impl ModuleReader<'_, '_> {
                     continue;
                 }
             };
-            match self.adk_agent_at(self.path, &scope, &value) {
+            let start = from.as_deref().unwrap_or(self.path).to_string();
+            match self.adk_agent_at(&start, &scope, &value) {
                 Ok((path, (Some(name), _))) => {
                     let edge = Edge::SubAgent {
                         target_source: path.clone(),

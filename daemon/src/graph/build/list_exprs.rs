@@ -15,7 +15,9 @@ use crate::python::{BindingKind, Value};
 
 /// A member read, with the scope its names are read in and the conditions
 /// it is listed under (source text, never evaluated; empty = always).
-pub(super) type Members = Vec<(ListMember, String, Vec<String>)>;
+/// The last element is the module the member's names are read in when
+/// the list came from another one.
+pub(super) type Members = Vec<(ListMember, String, Vec<String>, Option<String>)>;
 
 /// Nesting followed through names and operands, at most.
 const MAX_DEPTH: usize = 16;
@@ -38,7 +40,14 @@ impl ModuleReader<'_, '_> {
         if depth > MAX_DEPTH {
             return Err(format!("the list nests more than {MAX_DEPTH} levels"));
         }
-        let unread = |why: String| (ListMember::Unread(why), scope.to_string(), when.to_vec());
+        let unread = |why: String| {
+            (
+                ListMember::Unread(why),
+                scope.to_string(),
+                when.to_vec(),
+                None,
+            )
+        };
         let mut members = match value {
             Value::List(items) | Value::Tuple(items) => {
                 let mut members = Members::new();
@@ -53,18 +62,24 @@ impl ModuleReader<'_, '_> {
                         other => members.extend(
                             openai::list_members(std::slice::from_ref(other))
                                 .into_iter()
-                                .map(|m| (m, scope.to_string(), when.to_vec())),
+                                .map(|m| (m, scope.to_string(), when.to_vec(), None)),
                         ),
                     }
                 }
                 members
             }
-            Value::Name(name) => {
-                let (bound, binding_scope) = self.bound_list(scope, name)?;
-                let mut members = self.list_expression(bound, &binding_scope, depth + 1, when)?;
-                members.extend(self.additions(name, &binding_scope, depth, when)?);
-                members
-            }
+            Value::Name(name) => match self.bound_list(scope, name) {
+                Ok((bound, binding_scope)) => {
+                    let mut members =
+                        self.list_expression(bound, &binding_scope, depth + 1, when)?;
+                    members.extend(self.additions(name, &binding_scope, depth, when)?);
+                    members
+                }
+                Err(why) => match self.imported_list(scope, name, when) {
+                    Some(read) => read?,
+                    None => return Err(why),
+                },
+            },
             Value::Add { left, right } => {
                 let mut members = Members::new();
                 for part in [left, right] {
@@ -96,7 +111,7 @@ impl ModuleReader<'_, '_> {
                     let read = self.list_expression(part, scope, depth + 1, when)?;
                     if read
                         .iter()
-                        .any(|(m, _, _)| matches!(m, ListMember::Unread(_)))
+                        .any(|(m, _, _, _)| matches!(m, ListMember::Unread(_)))
                     {
                         return Err(format!(
                             "whether `{}` is empty is not known",
@@ -204,20 +219,28 @@ impl ModuleReader<'_, '_> {
                         addition.line
                     )
                 };
-                members.push((ListMember::Unread(why), scope.to_string(), when.to_vec()));
+                members.push((
+                    ListMember::Unread(why),
+                    scope.to_string(),
+                    when.to_vec(),
+                    None,
+                ));
                 continue;
             }
             match addition.how.as_str() {
                 "append" | "insert" => members.extend(
                     openai::list_members(std::slice::from_ref(&addition.value))
                         .into_iter()
-                        .map(|m| (m, scope.to_string(), when.to_vec())),
+                        .map(|m| (m, scope.to_string(), when.to_vec(), None)),
                 ),
                 _ => match self.list_expression(&addition.value, scope, depth + 1, when) {
                     Ok(read) => members.extend(read),
-                    Err(why) => {
-                        members.push((ListMember::Unread(why), scope.to_string(), when.to_vec()))
-                    }
+                    Err(why) => members.push((
+                        ListMember::Unread(why),
+                        scope.to_string(),
+                        when.to_vec(),
+                        None,
+                    )),
                 },
             }
         }
@@ -330,12 +353,144 @@ impl ModuleReader<'_, '_> {
         Ok((value, binding_scope))
     }
 
+    /// A list another module of the scope binds and this one imports
+    /// (`from .catalog import FINANCE_TOOLS`), read by that module's names:
+    /// only a literal list there, only while every use of it — there and
+    /// in every module that imports it — reads it. `None` when the name is
+    /// not a module-level import here.
+    fn imported_list(
+        &self,
+        scope: &str,
+        name: &str,
+        when: &[String],
+    ) -> Option<Result<Members, String>> {
+        // The name must reach module level unbound by any enclosing function.
+        let mut current = scope;
+        while !current.is_empty() {
+            let function = self.facts.functions.iter().find(|f| f.qualname == current);
+            if function.is_some_and(|f| f.locals.iter().any(|b| b.name == name)) {
+                return None;
+            }
+            current = current.rsplit_once('.').map_or("", |(parent, _)| parent);
+        }
+        let bindings: Vec<_> = self
+            .facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name && !b.type_checking)
+            .collect();
+        let [binding] = bindings.as_slice() else {
+            return None;
+        };
+        if binding.kind != BindingKind::Import || binding.conditional {
+            return None;
+        }
+        let mut resolver = crate::graph::resolve::Resolver::new(self.modules);
+        let found = match resolver.resolve(self.path, "", &Value::Name(name.to_string())) {
+            Ok(found) => found,
+            Err(why) => return Some(Err(format!("`{name}`, which is not followed: {why}"))),
+        };
+        let crate::graph::resolve::Target::Value {
+            path,
+            name: bound_name,
+            line,
+        } = found.target
+        else {
+            return Some(Err(format!("`{name}`, which is not a list")));
+        };
+        let facts = self.modules.facts(path)?;
+        let items = facts
+            .module_bindings
+            .iter()
+            .find(|b| {
+                b.name == bound_name
+                    && b.line == line
+                    && b.kind == BindingKind::Assignment
+                    && !b.conditional
+            })
+            .and_then(|b| match &b.value {
+                Some(Value::List(items) | Value::Tuple(items)) => Some(items),
+                _ => None,
+            });
+        let Some(items) = items else {
+            return Some(Err(format!(
+                "`{name}`, which {path}:{line} does not bind once, unconditionally, to a list literal"
+            )));
+        };
+        if let Err(why) = self.only_read_everywhere(path, &bound_name, facts) {
+            return Some(Err(why));
+        }
+        Some(Ok(openai::list_members(items)
+            .into_iter()
+            .map(|m| (m, String::new(), when.to_vec(), Some(path.to_string())))
+            .collect()))
+    }
+
+    /// Whether every use of `name` (bound in `path`) reads it as a list: in
+    /// `path` itself, and under whatever local name in every module that
+    /// imports it.
+    fn only_read_everywhere(
+        &self,
+        path: &str,
+        name: &str,
+        facts: &crate::python::ModuleFacts,
+    ) -> Result<(), String> {
+        let changed = |module: &str| {
+            format!(
+                "`{name}`, which {module} uses other than as an agent's list, so it could change"
+            )
+        };
+        if facts.name_uses.get(name).copied().unwrap_or(0) != list_reads_in(facts, name)
+            || facts
+                .functions
+                .iter()
+                .any(|f| f.globals.iter().any(|g| g == name))
+        {
+            return Err(changed(path));
+        }
+        let mut resolver = crate::graph::resolve::Resolver::new(self.modules);
+        for module in self.modules.paths() {
+            let Some(importer) = self.modules.facts(module) else {
+                continue;
+            };
+            for import in &importer.imports {
+                let imported = matches!(import.name.as_deref(), Some(n) if n == name || n == "*");
+                if !imported
+                    || resolver
+                        .module_file(module, import.level, &import.module)
+                        .as_deref()
+                        != Some(path)
+                {
+                    continue;
+                }
+                if import.name.as_deref() == Some("*") {
+                    return Err(format!(
+                        "`{name}`, which {module} imports with *, so it could change"
+                    ));
+                }
+                let local = import.bound_name();
+                if importer.name_uses.get(local).copied().unwrap_or(0)
+                    != list_reads_in(importer, local)
+                {
+                    return Err(changed(module));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// How many uses of `name` in the module read it as a list: in a
     /// capability keyword of any call, or spread or added into another
     /// list-valued binding.
     fn list_reads(&self, name: &str) -> u32 {
-        let in_calls: u32 = self
-            .facts
+        list_reads_in(self.facts, name)
+    }
+}
+
+/// How many uses of `name` in a module read it as a list.
+fn list_reads_in(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
+    {
+        let in_calls: u32 = facts
             .calls
             .iter()
             .flat_map(|call| call.keywords.iter())
@@ -346,9 +501,8 @@ impl ModuleReader<'_, '_> {
             })
             .map(|k| mentions(&k.value, name, true))
             .sum();
-        let locals = self.facts.functions.iter().flat_map(|f| f.locals.iter());
-        let in_bindings: u32 = self
-            .facts
+        let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
+        let in_bindings: u32 = facts
             .module_bindings
             .iter()
             .chain(locals)
