@@ -214,3 +214,26 @@ fn a_list_imported_from_another_module_is_read_by_its_names() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(rows(&doc), vec![]);
 }
+
+/// Issue 6: an SDK tool made by a repository factory whose one
+/// unconditional return is `function_tool(inner)` (or a decorated tool) is
+/// that function, with the factory's code and arguments in its digest.
+#[test]
+fn an_sdk_tool_factory_is_read_to_the_function_it_returns() {
+    let factory = |readonly: &str| {
+        format!(
+            "{TOOLS}\ndef make_sql_tool(readonly=True):\n    def run_sql(query: str) -> str:\n        return query if readonly else \"w\"\n    return function_tool(run_sql)\n\n\nsupport = Agent(name=\"support\", tools=[lookup, make_sql_tool(readonly={readonly})])\n"
+        )
+    };
+    let doc = compare(BASE, &factory("True").replacen(TOOLS, "", 1));
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "run_sql", "added")]);
+    let base = factory("True").replacen(TOOLS, "", 1);
+    let doc = compare(&base, &factory("False").replacen(TOOLS, "", 1));
+    assert_eq!(rows(&doc), vec![row("support", "run_sql", "changed")]);
+    // A returned function without the SDK's decorator is no tool.
+    let plain = "def make():\n    def helper(q: str) -> str:\n        return q\n    return helper\n\n\nsupport = Agent(name=\"support\", tools=[lookup, make()])\n";
+    let doc = compare(BASE, plain);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+}

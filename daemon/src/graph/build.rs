@@ -795,6 +795,41 @@ impl ModuleReader<'_, '_> {
         self.apply_ways(agent, &ways);
     }
 
+    /// A tool made by a repository factory (`make_tool(...)`, inline or
+    /// bound once): `None` when the call is no factory (the caller decides
+    /// what it is), else the tool's name when it was bound.
+    #[allow(clippy::too_many_arguments)]
+    fn factory_tool(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        path: &str,
+        scope: &str,
+        call: &Value,
+        spelled: &str,
+        followed: &mut BTreeMap<String, Vec<FollowedTool>>,
+    ) -> Option<Option<String>> {
+        match self.read_factory(path, scope, call) {
+            adk_factories::FactoryRead::Tool(tool, unnamed) => {
+                self.name_unnamed(agent, &tool, &unnamed);
+                let name = tool.tool.clone();
+                followed.entry(name.clone()).or_default().push(*tool);
+                Some(Some(name))
+            }
+            adk_factories::FactoryRead::Limit(why) => {
+                let reason = self.unresolved(agent, construction.line, spelled, &why);
+                self.agent_gap(agent, reason);
+                Some(None)
+            }
+            adk_factories::FactoryRead::Object { .. } => {
+                let reason = self.dynamic(agent, construction.line, "tools");
+                self.agent_gap(agent, reason);
+                Some(None)
+            }
+            adk_factories::FactoryRead::NotAFactory => None,
+        }
+    }
+
     /// A member of a list another module binds, read by that module's
     /// names: a function reference, followed from there; anything else is
     /// not read (the agent is incomplete).
@@ -882,7 +917,23 @@ impl ModuleReader<'_, '_> {
                             objects.push(object);
                             return Some(name);
                         }
-                        Ok(None) => {}
+                        Ok(None) => {
+                            let spelled = reference.dotted().unwrap_or_default();
+                            let path = built.path().to_string();
+                            let factory_scope = built.scope().to_string();
+                            let call = built.call().clone();
+                            if let Some(read) = self.factory_tool(
+                                agent,
+                                construction,
+                                &path,
+                                &factory_scope,
+                                &call,
+                                &spelled,
+                                followed,
+                            ) {
+                                return read;
+                            }
+                        }
                         Err(why) => {
                             let reason = self.object_limit(agent, construction.line, &why);
                             self.agent_gap(agent, reason);
@@ -917,9 +968,29 @@ impl ModuleReader<'_, '_> {
                             Some(name)
                         }
                         Ok(None) => {
-                            let reason = self.dynamic(agent, construction.line, "tools");
-                            self.agent_gap(agent, reason);
-                            None
+                            let spelled = match &call {
+                                Value::Call { callee, .. } => {
+                                    format!("{}()", callee.dotted().unwrap_or_default())
+                                }
+                                _ => String::new(),
+                            };
+                            let path = self.path.to_string();
+                            match self.factory_tool(
+                                agent,
+                                construction,
+                                &path,
+                                scope,
+                                &call,
+                                &spelled,
+                                followed,
+                            ) {
+                                Some(read) => read,
+                                None => {
+                                    let reason = self.dynamic(agent, construction.line, "tools");
+                                    self.agent_gap(agent, reason);
+                                    None
+                                }
+                            }
                         }
                         Err(why) => {
                             let reason = self.object_limit(agent, construction.line, &why);

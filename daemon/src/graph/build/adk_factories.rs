@@ -40,7 +40,8 @@ pub(super) enum FactoryRead {
 
 /// What a factory's return gave.
 enum Returned<'a> {
-    Function(&'a str, &'a FunctionFact),
+    /// The function, and the tool name it is bound under.
+    Function(&'a str, &'a FunctionFact, String),
     Object {
         path: &'a str,
         scope: String,
@@ -85,7 +86,7 @@ impl<'a> ModuleReader<'a, '_> {
                 "{} is a tool factory this reader does not follow: {why}",
                 str_repr(&spelled_call(call))
             )),
-            Ok(Some(Returned::Function(def_path, function))) => {
+            Ok(Some(Returned::Function(def_path, function, tool_name))) => {
                 let sha = |p: &str| {
                     self.modules
                         .facts(p)
@@ -107,7 +108,7 @@ impl<'a> ModuleReader<'a, '_> {
                     crate::python::ast_dump::sha256_of_json_string(&trail.digest_parts.join("\n"));
                 FactoryRead::Tool(
                     Box::new(FollowedTool {
-                        tool: function.name.clone(),
+                        tool: tool_name,
                         definition: ToolDefinition {
                             source: def_path.to_string(),
                             line: Some(function.line),
@@ -240,15 +241,18 @@ impl<'a> ModuleReader<'a, '_> {
     ) -> Result<Returned<'a>, String> {
         let facts = self.modules.facts(path).ok_or("its module is not read")?;
         let scope = factory.qualname.as_str();
-        if let Some(call) = adk::function_wrapper_call(facts, value, scope) {
+        if let Some(call) = self.wrapper_call(facts, value, scope) {
+            if call.name_override.is_some() {
+                return Err("it renames the tool it returns".into());
+            }
             if !call.other_arguments.is_empty() {
                 trail
                     .digest_parts
                     .push(format!("wrapper {}", call.other_arguments.join(",")));
             }
             return self
-                .factory_function(path, factory, call.wrapped, return_line)
-                .map(|(p, f)| Returned::Function(p, f));
+                .factory_function(path, factory, call.wrapped, return_line, true)
+                .map(|(p, f)| Returned::Function(p, f, f.name.clone()));
         }
         match value {
             Value::Name(name) if hops < 2 => {
@@ -273,9 +277,7 @@ impl<'a> ModuleReader<'a, '_> {
                             hops + 1,
                         )
                     }
-                    _ => self
-                        .factory_function(path, factory, value, return_line)
-                        .map(|(p, f)| Returned::Function(p, f)),
+                    _ => self.plain_tool(path, factory, value, return_line),
                 }
             }
             Value::Call { callee, .. } => match adk::adk_value(facts, callee, scope) {
@@ -296,6 +298,35 @@ impl<'a> ModuleReader<'a, '_> {
         }
     }
 
+    /// A function a factory returns as it is: for ADK any plain function;
+    /// for the SDK one decorated with `@function_tool`, under its tool name.
+    fn plain_tool(
+        &self,
+        path: &'a str,
+        factory: &'a FunctionFact,
+        reference: &Value,
+        return_line: u32,
+    ) -> Result<Returned<'a>, String> {
+        let (def_path, function) =
+            self.factory_function(path, factory, reference, return_line, false)?;
+        let name = match self.framework {
+            super::Framework::Adk => function.name.clone(),
+            super::Framework::OpenAi => {
+                let facts = self
+                    .modules
+                    .facts(def_path)
+                    .ok_or("its module is not read")?;
+                crate::frameworks::openai::function_tool_name(facts, function).ok_or_else(|| {
+                    format!(
+                        "it returns {}, which is not decorated with the SDK's @function_tool",
+                        str_repr(&function.name)
+                    )
+                })?
+            }
+        };
+        Ok(Returned::Function(def_path, function, name))
+    }
+
     /// The function a factory returns: one nested in it and defined before
     /// the return, or one its module binds.
     fn factory_function(
@@ -304,6 +335,7 @@ impl<'a> ModuleReader<'a, '_> {
         factory: &'a FunctionFact,
         reference: &Value,
         return_line: u32,
+        wrapped: bool,
     ) -> Result<(&'a str, &'a FunctionFact), String> {
         let mut resolver = Resolver::new(self.modules);
         let found = resolver.resolve(path, &factory.qualname, reference)?;
@@ -328,7 +360,9 @@ impl<'a> ModuleReader<'a, '_> {
                 str_repr(&function.name)
             ));
         }
-        if !function.decorators.is_empty() {
+        // A wrapped function (and any ADK tool) is a plain one; a returned
+        // SDK tool carries its own @function_tool.
+        if (wrapped || self.framework == super::Framework::Adk) && !function.decorators.is_empty() {
             return Err(format!(
                 "the wrapped function {} is decorated",
                 str_repr(&function.name)

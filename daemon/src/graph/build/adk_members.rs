@@ -268,7 +268,7 @@ impl ModuleReader<'_, '_> {
 
     /// A factory's arguments this read cannot name: the tool stays bound,
     /// and a change to it is not established.
-    fn name_unnamed(&mut self, agent: &str, tool: &FollowedTool, unnamed: &[String]) {
+    pub(super) fn name_unnamed(&mut self, agent: &str, tool: &FollowedTool, unnamed: &[String]) {
         if unnamed.is_empty() {
             return;
         }
@@ -284,8 +284,8 @@ impl ModuleReader<'_, '_> {
                 self.path,
                 agent,
                 format!(
-                    "Google ADK agent {} binds {} from {reference}, whose arguments {} are not values this read names; a change to them is not established.",
-                    str_repr(agent),
+                    "{} binds {} from {reference}, whose arguments {} are not values this read names; a change to them is not established.",
+                    self.who(agent, self.reading_line.get()),
                     str_repr(&tool.tool),
                     unnamed.join(", ")
                 ),
