@@ -40,6 +40,21 @@ fn app(prefix: &str) -> Vec<(String, String)> {
     ]
 }
 
+/// A repository with `app(prefix)` plus `extra` committed on main, checked
+/// out on a new branch `head` for the change under test.
+fn repo_with_app(prefix: &str, extra: &[(&str, &str)]) -> Repo {
+    let repo = Repo::new();
+    let base = app(prefix);
+    let files: Vec<(&str, Option<&str>)> = borrowed(&base)
+        .into_iter()
+        .chain(extra.iter().copied())
+        .map(|(p, c)| (p, Some(c)))
+        .collect();
+    repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo
+}
+
 fn borrowed(files: &[(String, String)]) -> Vec<(&str, &str)> {
     files
         .iter()
@@ -252,14 +267,7 @@ fn a_changed_file_no_agent_reaches_is_named() {
 /// Explicit `--scope` always wins over derivation.
 #[test]
 fn an_explicit_scope_wins() {
-    let repo = Repo::new();
-    let base = app("app");
-    let files: Vec<(&str, Option<&str>)> = base
-        .iter()
-        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
-        .collect();
-    repo.commit(&files, "base");
-    repo.git(&["checkout", "-q", "-b", "head"]);
+    let repo = repo_with_app("app", &[]);
     repo.commit(&[("scripts/report.py", Some("print(1)\n"))], "head");
     let place = Place::new();
     let _daemon = place.start_daemon();
@@ -280,24 +288,9 @@ fn an_explicit_scope_wins() {
 /// `scope_selection`, limits and `source_correspondence`).
 #[test]
 fn an_application_moved_whole_is_one_relocation() {
-    let repo = Repo::new();
-    let base = app("app");
-    let files: Vec<(&str, Option<&str>)> = base
-        .iter()
-        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
-        .collect();
-    repo.commit(&files, "base");
-    repo.git(&["checkout", "-q", "-b", "head"]);
+    let repo = repo_with_app("app", &[]);
     repo.git(&["mv", "app", "newapp"]);
-    repo.git(&[
-        "-c",
-        "user.email=t@example.com",
-        "-c",
-        "user.name=t",
-        "commit",
-        "-qm",
-        "move",
-    ]);
+    repo.git(&["commit", "-qm", "move"]);
     let place = Place::new();
     let _daemon = place.start_daemon();
     let doc = place.diff_json(&repo, &["--base", "main", "--head", "head"]);
@@ -325,24 +318,9 @@ fn an_application_moved_whole_is_one_relocation() {
 /// unchanged tools are no rows.
 #[test]
 fn a_renamed_agent_file_keeps_its_agent() {
-    let repo = Repo::new();
-    let base = app("app");
-    let files: Vec<(&str, Option<&str>)> = base
-        .iter()
-        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
-        .collect();
-    repo.commit(&files, "base");
-    repo.git(&["checkout", "-q", "-b", "head"]);
+    let repo = repo_with_app("app", &[]);
     repo.git(&["mv", "app/agents/support.py", "app/agents/helpdesk.py"]);
-    repo.git(&[
-        "-c",
-        "user.email=t@example.com",
-        "-c",
-        "user.name=t",
-        "commit",
-        "-qm",
-        "rename",
-    ]);
+    repo.git(&["commit", "-qm", "rename"]);
     let place = Place::new();
     let _daemon = place.start_daemon();
     let doc = place.diff_json(
@@ -425,17 +403,14 @@ fn a_change_only_a_rewiring_module_reaches_is_named() {
 /// reference names the first two the same way and does not name the third.)
 #[test]
 fn links_are_read_for_what_they_can_hide() {
-    let repo = Repo::new();
-    let base = app("app");
-    let mut files: Vec<(&str, Option<&str>)> = base
-        .iter()
-        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
-        .collect();
-    files.push(("app/plugins/extra.py", Some("x = 1\n")));
-    files.push(("lib/core.py", Some("y = 1\n")));
-    files.push(("AGENTS.md", Some("# agents\n")));
-    repo.commit(&files, "base");
-    repo.git(&["checkout", "-q", "-b", "head"]);
+    let repo = repo_with_app(
+        "app",
+        &[
+            ("app/plugins/extra.py", "x = 1\n"),
+            ("lib/core.py", "y = 1\n"),
+            ("AGENTS.md", "# agents\n"),
+        ],
+    );
     repo.git(&["rm", "-rq", "app/plugins"]);
     let app_dir = repo.path().join("app");
     for (target, link) in [
