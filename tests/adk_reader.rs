@@ -414,6 +414,8 @@ fn a_workflow_agent_binds_its_sub_agents() {
     );
 }
 
+/// The reference (1.2.0) says only "uses a dynamic tools expression"; the
+/// spec names the first place reading stopped, why, and where.
 #[test]
 fn a_dynamic_tools_expression_is_named() {
     let head = agent(
@@ -426,7 +428,7 @@ fn a_dynamic_tools_expression_is_named() {
     );
     assert_eq!(
         limits(&doc, "head"),
-        vec!["Google ADK agent 'support' uses a dynamic tools expression."]
+        vec!["Google ADK agent 'support' has a tools list it does not read. Not read: a call to `get_tools`, whose result is not read (agent.py:18)."]
     );
 }
 

@@ -214,7 +214,9 @@ fn a_dynamic_tool_list_makes_candidates_not_established() {
     );
     let doc = diff_head(&[("app/agent.py", Some(&head))]);
     assert_eq!(doc["comparison_status"], "partial");
-    let reason = "OpenAI Agents SDK agent 'support' at agent.py:20 uses a dynamic tools expression; its binding graph is incomplete.";
+    // The reference (1.2.0) says "uses a dynamic tools expression"; the spec
+    // names where reading stopped and why.
+    let reason = "OpenAI Agents SDK agent 'support' at agent.py:20 has a tools list it does not read; its binding graph is incomplete. Not read: a call to `build_tools`, whose result is not read (agent.py:20).";
     assert_eq!(
         row_tuples(&doc),
         vec![

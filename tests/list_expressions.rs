@@ -54,7 +54,7 @@ fn a_list_something_could_change_stays_a_named_limit() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         limits(&doc, "head"),
-        vec!["OpenAI Agents SDK agent 'support' at agent.py:26 uses a dynamic tools expression; its binding graph is incomplete."]
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:26 has a tools list it reads only in part; its binding graph is incomplete. Not read: `BASE`, which agent.py uses other than as an agent's list, so it could change (agent.py:26)."]
     );
     // refund is read and added; lookup, which the unread part may hold, is
     // not called removed.
@@ -146,7 +146,7 @@ fn additions_before_the_construction_are_read() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         limits(&doc, "head"),
-        vec!["OpenAI Agents SDK agent 'support' at agent.py:23 uses a dynamic tools expression; its binding graph is incomplete."]
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:23 has a tools list it reads only in part; its binding graph is incomplete. Not read: `tools` is added to under a condition or in a loop at line 22 (agent.py:23)."]
     );
     assert_eq!(rows(&doc), vec![]);
 }

@@ -309,7 +309,7 @@ fn tools_named_by_a_list_bound_once_and_only_read_are_read_member_by_member() {
     );
     assert_eq!(
         head_gaps(&doc)[0].2,
-        "OpenAI Agents SDK agent 'support' at agent.py:16 has a tools list it does not read; its binding graph is incomplete. Not read: `TOOLS`, which agent.py uses other than as an agent's list, so it could change."
+        "OpenAI Agents SDK agent 'support' at agent.py:16 has a tools list it does not read; its binding graph is incomplete. Not read: `TOOLS`, which agent.py uses other than as an agent's list, so it could change (agent.py:16)."
     );
 }
 

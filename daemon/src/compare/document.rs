@@ -526,6 +526,19 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
     if !binding.bound_when.is_empty() {
         out.insert("bound_when".into(), json!(binding.bound_when));
     }
+    // Read beyond the reference: the list came through a builder's
+    // parameter, from every call of that builder in the scope.
+    if !binding.callers.is_empty() {
+        let callers: Vec<String> = binding
+            .callers
+            .iter()
+            .map(|at| match at.rsplit_once(':') {
+                Some((file, line)) => format!("{}:{line}", rooted(scope, file)),
+                None => at.clone(),
+            })
+            .collect();
+        out.insert("builder_callers".into(), json!(callers));
+    }
     if let Some(settings) = settings_object(&binding.settings) {
         out.insert("agent_settings".into(), settings);
     }

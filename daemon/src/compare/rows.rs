@@ -346,6 +346,7 @@ mod tests {
             settings: crate::graph::AgentSettings::UNSET,
             construction_sites: Vec::new(),
             bound_when: Vec::new(),
+            callers: Vec::new(),
         }
     }
 

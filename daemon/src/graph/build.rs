@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 mod adk_factories;
 mod adk_members;
+mod builder_callers;
 mod list_exprs;
 mod object_members;
 use object_members::{Built, ObjectList, ReadObject};
@@ -145,8 +146,75 @@ fn agree(a: &AgentSettings, b: &AgentSettings) -> AgentSettings {
     }
 }
 
-/// Tool key → the ways a list holds it (conditions joined; "" = always).
-type Ways = BTreeMap<String, BTreeSet<String>>;
+/// How a list holds each of its members, by tool key.
+#[derive(Default)]
+struct Ways {
+    /// The ways it gets in, each the conditions it is listed under (empty:
+    /// always).
+    conditions: BTreeMap<String, BTreeSet<Vec<String>>>,
+    /// Where the builder that received it was called.
+    callers: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Ways {
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn add(&mut self, key: String, when: &[String], caller: Option<&str>) {
+        if let Some(caller) = caller {
+            self.callers
+                .entry(key.clone())
+                .or_default()
+                .insert(caller.to_string());
+        }
+        self.conditions
+            .entry(key)
+            .or_default()
+            .insert(when.to_vec());
+    }
+
+    /// `bound_when` for one key: none when it is always held.
+    fn bound_when(&self, key: &str) -> Option<Vec<String>> {
+        let ways = merge_complements(self.conditions.get(key)?.clone());
+        if ways.contains(&Vec::new()) {
+            return Some(Vec::new());
+        }
+        Some(ways.iter().map(|way| way.join(" and ")).collect())
+    }
+}
+
+/// Folds two ways that differ only in one condition and its negation
+/// (`c` … and `not c` …) into one without it, until none do: a member both
+/// branches of an `if` hold is held either way. Source text only; nothing
+/// is evaluated.
+fn merge_complements(mut ways: BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+    loop {
+        let mut merged = None;
+        'search: for a in &ways {
+            for b in &ways {
+                if a.len() != b.len() {
+                    continue;
+                }
+                let differing: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+                if let [i] = differing.as_slice() {
+                    if b[*i] == format!("not {}", a[*i]) {
+                        let mut kept = a.clone();
+                        kept.remove(*i);
+                        merged = Some((a.clone(), b.clone(), kept));
+                        break 'search;
+                    }
+                }
+            }
+        }
+        let Some((a, b, kept)) = merged else {
+            return ways;
+        };
+        ways.remove(&a);
+        ways.remove(&b);
+        ways.insert(kept);
+    }
+}
 
 /// The line a list argument is written on (the construction's otherwise).
 fn list_line(construction: &AgentConstruction<'_>, field: &str) -> u32 {
@@ -763,11 +831,28 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = Ways::new();
-        for (index, (member, scope, when, from)) in members.into_iter().enumerate() {
-            let way = when.join(" and ");
+        let read_some = members
+            .iter()
+            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        for (
+            index,
+            list_exprs::Member {
+                member,
+                scope,
+                when,
+                from,
+                caller,
+            },
+        ) in members.into_iter().enumerate()
+        {
+            if let ListMember::Unread(why) = &member {
+                let reason = self.list_limit(agent, construction, "tools", why, read_some);
+                self.agent_gap(agent, reason);
+                continue;
+            }
             let read = match from {
                 Some(from) => self
-                    .follow_foreign(agent, construction, &from, member)
+                    .follow_foreign(agent, construction, &from, &scope, member)
                     .map(|tool| {
                         let name = tool.tool.clone();
                         followed.entry(name.clone()).or_default().push(tool);
@@ -785,7 +870,7 @@ impl ModuleReader<'_, '_> {
                 ),
             };
             if let Some(name) = &read {
-                ways.entry(name.clone()).or_default().insert(way);
+                ways.add(name.clone(), &when, caller.as_deref());
             }
             order.extend(read);
         }
@@ -838,6 +923,7 @@ impl ModuleReader<'_, '_> {
         agent: &str,
         construction: &AgentConstruction<'_>,
         from: &str,
+        scope: &str,
         member: ListMember,
     ) -> Option<FollowedTool> {
         let (ListMember::Reference(reference), Some(key)) = (member, self.modules.key(from)) else {
@@ -846,7 +932,7 @@ impl ModuleReader<'_, '_> {
             return None;
         };
         self.resolve_from.set(Some(key));
-        let tool = self.follow_tool(agent, construction, "", &reference);
+        let tool = self.follow_tool(agent, construction, scope, &reference);
         self.resolve_from.set(None);
         tool
     }
@@ -872,6 +958,7 @@ impl ModuleReader<'_, '_> {
             settings: AgentSettings::UNSET,
             construction_sites: Vec::new(),
             bound_when: Vec::new(),
+            callers: Vec::new(),
         });
         key
     }
@@ -883,14 +970,12 @@ impl ModuleReader<'_, '_> {
             if binding.agent_source != self.path || binding.agent != agent {
                 continue;
             }
-            let Some(found) = ways.get(&binding.tool_key) else {
-                continue;
-            };
-            binding.bound_when = if found.contains("") {
-                Vec::new()
-            } else {
-                found.iter().cloned().collect()
-            };
+            if let Some(callers) = ways.callers.get(&binding.tool_key) {
+                binding.callers = callers.iter().cloned().collect();
+            }
+            if let Some(bound_when) = ways.bound_when(&binding.tool_key) {
+                binding.bound_when = bound_when;
+            }
         }
     }
 
@@ -1079,6 +1164,7 @@ impl ModuleReader<'_, '_> {
                 settings: AgentSettings::UNSET,
                 construction_sites: Vec::new(),
                 bound_when: Vec::new(),
+                callers: Vec::new(),
             });
         }
     }
@@ -1105,10 +1191,7 @@ impl ModuleReader<'_, '_> {
         match self.list_expression(&keyword.value, &construction.call.scope, 0, &[]) {
             Ok(members) => Some(members),
             Err(why) => {
-                let reason = match &keyword.value {
-                    Value::Name(_) => self.unread_list(agent, construction.line, field, &why),
-                    _ => self.dynamic(agent, construction.line, field),
-                };
+                let reason = self.list_limit(agent, construction, field, &why, false);
                 self.agent_gap(agent, reason);
                 None
             }
@@ -1332,8 +1415,17 @@ impl ModuleReader<'_, '_> {
         let line = list_line(construction, "mcp_servers");
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut ways = Ways::new();
-        for (index, (member, scope, when, from)) in members.into_iter().enumerate() {
-            let way = when.join(" and ");
+        for (
+            index,
+            list_exprs::Member {
+                member,
+                scope,
+                when,
+                from,
+                caller,
+            },
+        ) in members.into_iter().enumerate()
+        {
             if from.is_some() {
                 // A server list from another module is not read here.
                 let reason = self.dynamic(agent, construction.line, "mcp_servers");
@@ -1353,7 +1445,7 @@ impl ModuleReader<'_, '_> {
             };
             match read {
                 Ok(Some(object)) => {
-                    ways.entry(object.name.clone()).or_default().insert(way);
+                    ways.add(object.name.clone(), &when, caller.as_deref());
                     objects.push(object)
                 }
                 Ok(None) => {
@@ -1385,11 +1477,28 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = Ways::new();
-        for (member, scope, when, from) in members {
-            let way = when.join(" and ");
-            let ListMember::Reference(reference) = member else {
-                self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
-                continue;
+        let read_some = members
+            .iter()
+            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        for list_exprs::Member {
+            member,
+            scope,
+            when,
+            from,
+            caller,
+        } in members
+        {
+            let reference = match member {
+                ListMember::Reference(reference) => reference,
+                ListMember::Unread(why) => {
+                    let reason = self.list_limit(agent, construction, "handoffs", &why, read_some);
+                    self.agent_gap(agent, reason);
+                    continue;
+                }
+                ListMember::Call(_) => {
+                    self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
+                    continue;
+                }
             };
             let spelled = reference.dotted().unwrap_or_default();
             let mut resolver = Resolver::new(self.modules);
@@ -1416,7 +1525,7 @@ impl ModuleReader<'_, '_> {
                         target_source: path.to_string(),
                     };
                     let key = self.bind_agent_edge(agent, construction.line, path, name, edge);
-                    ways.entry(key).or_default().insert(way);
+                    ways.add(key, &when, caller.as_deref());
                 }
                 Err(why) => self.agent_gap(
                     agent,
@@ -1461,10 +1570,29 @@ impl ModuleReader<'_, '_> {
         })
     }
 
-    fn unread_list(&self, agent: &str, line: u32, list: &str, why: &str) -> String {
+    /// A capability list read only in part, or not at all, in the spec's
+    /// words: the first place reading stopped, why, and where the list is.
+    fn list_limit(
+        &self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        field: &str,
+        why: &str,
+        read_some: bool,
+    ) -> String {
+        let how = if read_some {
+            "reads only in part"
+        } else {
+            "does not read"
+        };
+        let at = format!("{}:{}", self.path, list_line(construction, field));
+        let incomplete = match self.framework {
+            Framework::OpenAi => "; its binding graph is incomplete",
+            Framework::Adk => "",
+        };
         format!(
-            "{} has a {list} list it does not read; its binding graph is incomplete. Not read: {why}.",
-            self.who(agent, line)
+            "{} has a {field} list it {how}{incomplete}. Not read: {why} ({at}).",
+            self.who(agent, construction.line)
         )
     }
 
@@ -1726,7 +1854,7 @@ other = Agent(name="Other", tools=make())
         assert_eq!(
             reasons,
             vec![
-                "OpenAI Agents SDK agent 'other' at agent.py:12 uses a dynamic tools expression; its binding graph is incomplete.",
+                "OpenAI Agents SDK agent 'other' at agent.py:12 has a tools list it does not read; its binding graph is incomplete. Not read: a call to `make`, whose result is not read (agent.py:12).",
                 "OpenAI Agents SDK agent 'support' at agent.py:10 binds unresolved tool 'missing'. Not resolved because 'missing' is not bound at module level in agent.py.",
                 "OpenAI Agents SDK agent 'support' at agent.py:10 binds unresolved tool 'plain'. Not resolved because it resolves to 'plain' at agent.py:7, which is not decorated with the SDK's @function_tool.",
                 "Python input could not be parsed: broken.py",

@@ -145,6 +145,9 @@ pub struct Binding {
     /// When the list holds it only under conditions: one entry per way in,
     /// the conditions' source text joined by "and". Empty = always.
     pub bound_when: Vec<String>,
+    /// When the list came through a builder's parameter: where each call
+    /// that passed it is (`agent.py:14`). Evidence only, never compared.
+    pub callers: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

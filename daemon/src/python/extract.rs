@@ -57,6 +57,8 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
         conditional_depth: 0,
         type_checking_depth: 0,
         pending_target: None,
+        guards: Vec::new(),
+        callables: top_level_callables(parsed.suite()),
     };
     collector.walk_body(parsed.suite());
     collector.facts
@@ -70,6 +72,9 @@ struct ScopeFrame {
     /// `conditional_depth` when the body was entered: deeper is conditional
     /// within this scope.
     entry_depth: usize,
+    /// The guards around the definition, restored when it is left: a
+    /// body's calls are guarded by its own statements only.
+    outer_guards: Vec<Option<Condition>>,
 }
 
 struct Collector<'a> {
@@ -83,6 +88,12 @@ struct Collector<'a> {
     /// The call expression whose value the current assignment binds, and the
     /// target's spelling.
     pending_target: Option<(*const Expr, String)>,
+    /// The tests the current statement runs under within its scope; `None`
+    /// for a loop, handler or case.
+    guards: Vec<Option<Condition>>,
+    /// Names the module defines or imports by name at top level: calls to
+    /// them are kept, so a builder's callers can all be found.
+    callables: std::collections::HashSet<String>,
 }
 
 impl Collector<'_> {
@@ -350,11 +361,31 @@ impl Collector<'_> {
 
     fn enter(&mut self, name: String, function: Option<usize>) {
         let entry_depth = self.conditional_depth;
+        let outer_guards = std::mem::take(&mut self.guards);
         self.scopes.push(ScopeFrame {
             name,
             function,
             entry_depth,
+            outer_guards,
         });
+    }
+
+    fn leave(&mut self) {
+        if let Some(frame) = self.scopes.pop() {
+            self.guards = frame.outer_guards;
+        }
+    }
+
+    /// The current statement's guard, for a call fact.
+    fn guard(&self) -> Option<Vec<Condition>> {
+        self.guards.iter().cloned().collect()
+    }
+
+    fn walk_guarded(&mut self, guards: Vec<Option<Condition>>, body: &'_ [Stmt]) {
+        let before = self.guards.len();
+        self.guards.extend(guards);
+        self.walk_body(body);
+        self.guards.truncate(before);
     }
 
     /// `if`: the body of `if TYPE_CHECKING:` never runs; every branch is
@@ -364,13 +395,24 @@ impl Collector<'_> {
         let type_checking = usize::from(is_type_checking(&stmt.test));
         self.conditional_depth += 1;
         self.type_checking_depth += type_checking;
-        self.walk_body(&stmt.body);
+        let holds = |test: &Expr, holds: bool| {
+            Some(Condition {
+                test: value_of(test, 0),
+                holds,
+            })
+        };
+        self.walk_guarded(vec![holds(&stmt.test, true)], &stmt.body);
         self.type_checking_depth -= type_checking;
+        // A later branch runs when every earlier test fails.
+        let mut failed = vec![holds(&stmt.test, false)];
         for clause in &stmt.elif_else_clauses {
+            let mut guards = failed.clone();
             if let Some(test) = &clause.test {
                 self.visit_expr(test);
+                guards.push(holds(test, true));
+                failed.push(holds(test, false));
             }
-            self.walk_body(&clause.body);
+            self.walk_guarded(guards, &clause.body);
         }
         self.conditional_depth -= 1;
     }
@@ -402,7 +444,7 @@ impl Collector<'_> {
         }
         self.enter(name, None);
         self.walk_body(&class.body);
-        self.scopes.pop();
+        self.leave();
     }
 
     fn visit_assign(&mut self, assign: &ast::StmtAssign) {
@@ -548,6 +590,27 @@ fn is_type_checking(test: &Expr) -> bool {
     }
 }
 
+/// Names bound at the module's top level by a `def` or a `from … import`:
+/// what a builder's caller can call by a plain name.
+fn top_level_callables(suite: &[Stmt]) -> std::collections::HashSet<String> {
+    let mut names = std::collections::HashSet::new();
+    for stmt in suite {
+        match stmt {
+            Stmt::FunctionDef(def) => {
+                names.insert(def.name.id.to_string());
+            }
+            Stmt::ImportFrom(import) => {
+                for alias in &import.names {
+                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+                    names.insert(bound.id.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
 /// Whether a call may construct an object worth keeping: a capitalised
 /// callee (`Agent(...)`, `agents.Agent(...)`) or one that passes `tools=`.
 fn is_construction_like(call: &ast::ExprCall) -> bool {
@@ -595,7 +658,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 let index = self.record_function(def);
                 self.enter(def.name.id.to_string(), Some(index));
                 self.walk_body(&def.body);
-                self.scopes.pop();
+                self.leave();
             }
             Stmt::ClassDef(class) => self.visit_class(class),
             Stmt::Return(ret) => {
@@ -716,7 +779,28 @@ impl<'a> Visitor<'a> for Collector<'_> {
                         }
                     }
                 }
-                visitor::walk_stmt(self, stmt);
+                match stmt {
+                    // A `with` body and a `try` body run as written; a
+                    // handler runs only on an error.
+                    Stmt::With(_) => visitor::walk_stmt(self, stmt),
+                    Stmt::Try(try_stmt) => {
+                        self.walk_body(&try_stmt.body);
+                        for handler in &try_stmt.handlers {
+                            let ast::ExceptHandler::ExceptHandler(handler) = handler;
+                            if let Some(kind) = &handler.type_ {
+                                self.visit_expr(kind);
+                            }
+                            self.walk_guarded(vec![None], &handler.body);
+                        }
+                        self.walk_body(&try_stmt.orelse);
+                        self.walk_body(&try_stmt.finalbody);
+                    }
+                    _ => {
+                        self.guards.push(None);
+                        visitor::walk_stmt(self, stmt);
+                        self.guards.pop();
+                    }
+                }
                 self.conditional_depth -= 1;
             }
             _ => visitor::walk_stmt(self, stmt),
@@ -733,7 +817,8 @@ impl<'a> Visitor<'a> for Collector<'_> {
             self.record_setattr(call);
             self.record_mutating_call(call);
             self.record_dynamic_import(call);
-            if is_construction_like(call) {
+            let callable = matches!(call.func.as_ref(), Expr::Name(name) if self.callables.contains(name.id.as_str()));
+            if callable || is_construction_like(call) {
                 let assigned_to = match &self.pending_target {
                     Some((ptr, spelled)) if std::ptr::eq(*ptr, expr) => Some(spelled.clone()),
                     _ => None,
@@ -754,6 +839,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                         .collect(),
                     assigned_to,
                     scope: self.scope_name(),
+                    guard: self.guard(),
                 };
                 self.facts.calls.push(fact);
             }

@@ -14,7 +14,9 @@ pub struct ModuleFacts {
     pub functions: Vec<FunctionFact>,
     pub classes: Vec<ClassFact>,
     /// Calls that may construct an object (a capitalised callee, or a call
-    /// passing `tools=`), anywhere in the module, in source order.
+    /// passing `tools=`) or call a function the module defines or imports
+    /// by name at top level (a builder's callers), anywhere in the module,
+    /// in source order.
     pub calls: Vec<CallFact>,
     /// Names bound at module level, in source order, with how.
     pub module_bindings: Vec<BindingFact>,
@@ -224,6 +226,18 @@ pub struct CallFact {
     pub assigned_to: Option<String>,
     /// Qualified name of the enclosing function or class; empty at module level.
     pub scope: String,
+    /// The `if`/`elif`/`else` tests the call runs under within its scope,
+    /// outermost first; `None` when it runs in a loop, an `except` handler
+    /// or a `match` case, where whether (or how often) it runs is not read.
+    pub guard: Option<Vec<Condition>>,
+}
+
+/// One test a statement runs under: `holds` is false in an `else` (or a
+/// later `elif`) branch.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Condition {
+    pub test: Value,
+    pub holds: bool,
 }
 
 impl CallFact {

@@ -363,6 +363,16 @@ fn binding_lines(out: &mut Out, side: &str, binding: &Value) {
     for condition in strings(binding, "bound_when") {
         out.line(4, &one_line(&format!("bound only when {condition}")));
     }
+    let callers = strings(binding, "builder_callers");
+    if !callers.is_empty() {
+        out.line(
+            4,
+            &one_line(&format!(
+                "read through every call of its builder: {}",
+                callers.join(", ")
+            )),
+        );
+    }
     if let Some(object) = get(binding, "object").filter(|o| o.is_object()) {
         object_lines(out, binding, object);
     }

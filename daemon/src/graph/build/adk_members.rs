@@ -137,11 +137,29 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = super::Ways::new();
-        for (index, (member, scope, when, from)) in members.into_iter().enumerate() {
-            let way = when.join(" and ");
+        let read_some = members
+            .iter()
+            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        for (
+            index,
+            super::list_exprs::Member {
+                member,
+                scope,
+                when,
+                from,
+                caller,
+            },
+        ) in members.into_iter().enumerate()
+        {
+            if let ListMember::Unread(why) = &member {
+                let reason = self.list_limit(agent, construction, "tools", why, read_some);
+                self.agent_gap(agent, reason);
+                continue;
+            }
             if let Some(from) = from {
-                if let Some(tool) = self.follow_foreign(agent, construction, &from, member) {
-                    ways.entry(tool.tool.clone()).or_default().insert(way);
+                if let Some(tool) = self.follow_foreign(agent, construction, &from, &scope, member)
+                {
+                    ways.add(tool.tool.clone(), &when, caller.as_deref());
                     order.push(tool.tool.clone());
                     followed.entry(tool.tool.clone()).or_default().push(tool);
                 }
@@ -174,7 +192,7 @@ impl ModuleReader<'_, '_> {
                         other => other,
                     }
                 }
-                ListMember::Unread(_) => Outcome::Gap(self.tool_expression(agent)),
+                ListMember::Unread(_) => Outcome::FollowReference,
             };
             let tool = match (outcome, &member) {
                 (Outcome::Function(tool), _) => tool,
@@ -192,12 +210,12 @@ impl ModuleReader<'_, '_> {
                 (Outcome::FollowReference, _) => None,
             };
             if let Some(tool) = tool {
-                ways.entry(tool.tool.clone()).or_default().insert(way);
+                ways.add(tool.tool.clone(), &when, caller.as_deref());
                 order.push(tool.tool.clone());
                 followed.entry(tool.tool.clone()).or_default().push(tool);
             } else if objects.len() > objects_before {
                 if let Some(object) = objects.last() {
-                    ways.entry(object.name.clone()).or_default().insert(way);
+                    ways.add(object.name.clone(), &when, caller.as_deref());
                     order.push(object.name.clone());
                 }
             }
@@ -485,18 +503,23 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = super::Ways::new();
-        for (member, scope, when, from) in members {
-            let way = when.join(" and ");
+        let read_some = members
+            .iter()
+            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        for super::list_exprs::Member {
+            member,
+            scope,
+            when,
+            from,
+            caller,
+        } in members
+        {
             let value = match member {
                 ListMember::Reference(value) | ListMember::Call(value) => value,
-                ListMember::Unread(_) => {
-                    self.agent_gap(
-                        agent,
-                        format!(
-                            "Google ADK agent {} has sub-agents that were not statically named.",
-                            str_repr(agent)
-                        ),
-                    );
+                ListMember::Unread(why) => {
+                    let reason =
+                        self.list_limit(agent, construction, "sub_agents", &why, read_some);
+                    self.agent_gap(agent, reason);
                     continue;
                 }
             };
@@ -507,7 +530,7 @@ impl ModuleReader<'_, '_> {
                         target_source: path.clone(),
                     };
                     let key = self.bind_agent_edge(agent, construction.line, &path, name, edge);
-                    ways.entry(key).or_default().insert(way);
+                    ways.add(key, &when, caller.as_deref());
                 }
                 Ok((_, (None, _))) => self.agent_gap(
                     agent,

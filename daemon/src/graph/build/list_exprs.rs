@@ -13,11 +13,36 @@ use super::ModuleReader;
 use crate::frameworks::openai::{self, ListMember};
 use crate::python::{BindingKind, Value};
 
-/// A member read, with the scope its names are read in and the conditions
-/// it is listed under (source text, never evaluated; empty = always).
-/// The last element is the module the member's names are read in when
-/// the list came from another one.
-pub(super) type Members = Vec<(ListMember, String, Vec<String>, Option<String>)>;
+/// One member read from a capability list.
+#[derive(Debug, Clone)]
+pub(super) struct Member {
+    pub member: ListMember,
+    /// The function its names are read in (empty: module level).
+    pub scope: String,
+    /// The conditions it is listed under (source text, never evaluated;
+    /// empty = always).
+    pub when: Vec<String>,
+    /// The module its names are read in when the list came from another
+    /// one (`None`: the agent's own module).
+    pub from: Option<String>,
+    /// Where the builder was called, when the member came through a
+    /// builder's parameter (`agent.py:14`): evidence, never compared.
+    pub caller: Option<String>,
+}
+
+impl Member {
+    fn here(member: ListMember, scope: &str, when: &[String]) -> Self {
+        Member {
+            member,
+            scope: scope.to_string(),
+            when: when.to_vec(),
+            from: None,
+            caller: None,
+        }
+    }
+}
+
+pub(super) type Members = Vec<Member>;
 
 /// Nesting followed through names and operands, at most.
 const MAX_DEPTH: usize = 16;
@@ -25,7 +50,7 @@ const MAX_DEPTH: usize = 16;
 const MAX_MEMBERS: usize = 1000;
 
 /// Keywords that bind capabilities, for the use count.
-const LIST_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+pub(super) const LIST_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
 
 impl ModuleReader<'_, '_> {
     /// Reads a list expression written in `scope`, its members listed
@@ -38,16 +63,9 @@ impl ModuleReader<'_, '_> {
         when: &[String],
     ) -> Result<Members, String> {
         if depth > MAX_DEPTH {
-            return Err(format!("the list nests more than {MAX_DEPTH} levels"));
+            return Err(format!("nesting deeper than {MAX_DEPTH} levels"));
         }
-        let unread = |why: String| {
-            (
-                ListMember::Unread(why),
-                scope.to_string(),
-                when.to_vec(),
-                None,
-            )
-        };
+        let unread = |why: String| Member::here(ListMember::Unread(why), scope, when);
         let mut members = match value {
             Value::List(items) | Value::Tuple(items) => {
                 let mut members = Members::new();
@@ -62,7 +80,7 @@ impl ModuleReader<'_, '_> {
                         other => members.extend(
                             openai::list_members(std::slice::from_ref(other))
                                 .into_iter()
-                                .map(|m| (m, scope.to_string(), when.to_vec(), None)),
+                                .map(|m| Member::here(m, scope, when)),
                         ),
                     }
                 }
@@ -75,9 +93,12 @@ impl ModuleReader<'_, '_> {
                     members.extend(self.additions(name, &binding_scope, depth, when)?);
                     members
                 }
-                Err(why) => match self.imported_list(scope, name, when) {
+                Err(why) => match self.parameter_list(scope, name, depth, when) {
                     Some(read) => read?,
-                    None => return Err(why),
+                    None => match self.imported_list(scope, name, when) {
+                        Some(read) => read?,
+                        None => return Err(why),
+                    },
                 },
             },
             Value::Add { left, right } => {
@@ -108,10 +129,14 @@ impl ModuleReader<'_, '_> {
             Value::Or(parts) => {
                 let mut chosen = Members::new();
                 for (index, part) in parts.iter().enumerate() {
-                    let read = self.list_expression(part, scope, depth + 1, when)?;
+                    // `None` is falsy and holds nothing (`extra or []`).
+                    let read = match part {
+                        Value::None => Members::new(),
+                        _ => self.list_expression(part, scope, depth + 1, when)?,
+                    };
                     if read
                         .iter()
-                        .any(|(m, _, _, _)| matches!(m, ListMember::Unread(_)))
+                        .any(|m| matches!(m.member, ListMember::Unread(_)))
                     {
                         return Err(format!(
                             "whether `{}` is empty is not known",
@@ -168,19 +193,12 @@ impl ModuleReader<'_, '_> {
             {
                 self.list_expression(&args[0], scope, depth + 1, when)?
             }
-            other => {
-                return Err(format!(
-                    "a {} is not a list this reader reads",
-                    describe(other)
-                ))
-            }
+            other => return Err(describe(other)),
         };
         if members.len() > MAX_MEMBERS {
             // Past the bound the rest is named, never dropped silently.
             members.truncate(MAX_MEMBERS);
-            members.push(unread(format!(
-                "the list has more than {MAX_MEMBERS} members"
-            )));
+            members.push(unread("more than 1,000 members".to_string()));
         }
         Ok(members)
     }
@@ -190,7 +208,7 @@ impl ModuleReader<'_, '_> {
     /// `tools += [...]`), member by member; an addition under a condition
     /// or in a loop, or after the construction, is named, never read as
     /// bound.
-    fn additions(
+    pub(super) fn additions(
         &self,
         name: &str,
         scope: &str,
@@ -219,28 +237,18 @@ impl ModuleReader<'_, '_> {
                         addition.line
                     )
                 };
-                members.push((
-                    ListMember::Unread(why),
-                    scope.to_string(),
-                    when.to_vec(),
-                    None,
-                ));
+                members.push(Member::here(ListMember::Unread(why), scope, when));
                 continue;
             }
             match addition.how.as_str() {
                 "append" | "insert" => members.extend(
                     openai::list_members(std::slice::from_ref(&addition.value))
                         .into_iter()
-                        .map(|m| (m, scope.to_string(), when.to_vec(), None)),
+                        .map(|m| Member::here(m, scope, when)),
                 ),
                 _ => match self.list_expression(&addition.value, scope, depth + 1, when) {
                     Ok(read) => members.extend(read),
-                    Err(why) => members.push((
-                        ListMember::Unread(why),
-                        scope.to_string(),
-                        when.to_vec(),
-                        None,
-                    )),
+                    Err(why) => members.push(Member::here(ListMember::Unread(why), scope, when)),
                 },
             }
         }
@@ -422,7 +430,10 @@ impl ModuleReader<'_, '_> {
         }
         Some(Ok(openai::list_members(items)
             .into_iter()
-            .map(|m| (m, String::new(), when.to_vec(), Some(path.to_string())))
+            .map(|m| Member {
+                from: Some(path.to_string()),
+                ..Member::here(m, "", when)
+            })
             .collect()))
     }
 
@@ -482,7 +493,7 @@ impl ModuleReader<'_, '_> {
     /// How many uses of `name` in the module read it as a list: in a
     /// capability keyword of any call, or spread or added into another
     /// list-valued binding.
-    fn list_reads(&self, name: &str) -> u32 {
+    pub(super) fn list_reads(&self, name: &str) -> u32 {
         list_reads_in(self.facts, name)
     }
 }
@@ -565,13 +576,22 @@ fn mentions(value: &Value, name: &str, top: bool) -> u32 {
     }
 }
 
-fn describe(value: &Value) -> &'static str {
+/// Why a value is not read as a list, in the spec's words.
+fn describe(value: &Value) -> String {
+    let spelled = crate::graph::schema::unparse;
     match value {
-        Value::Call { .. } => "call",
-        Value::ListComprehension { .. } => "comprehension",
-        Value::Attribute(_) => "attribute",
-        Value::Subscript { .. } => "subscript",
-        Value::Other(_) => "computed expression",
-        _ => "value",
+        Value::Call { callee, .. } => match callee.dotted() {
+            Some(callee) => format!("a call to `{callee}`, whose result is not read"),
+            None => "a call whose result is not read".to_string(),
+        },
+        Value::ListComprehension { .. } => "a comprehension that builds new elements".to_string(),
+        Value::Attribute(_) => {
+            format!("`{}`, an attribute whose value is not read", spelled(value))
+        }
+        Value::Subscript { .. } => {
+            format!("`{}`, a subscript whose value is not read", spelled(value))
+        }
+        Value::Other(kind) => format!("a {kind}, which is not read"),
+        _ => format!("`{}`, which is not a list", spelled(value)),
     }
 }

@@ -344,6 +344,7 @@ impl<'r> ModuleReader<'r, '_> {
                 settings: crate::graph::AgentSettings::UNSET,
                 construction_sites: Vec::new(),
                 bound_when: Vec::new(),
+                callers: Vec::new(),
             });
         }
     }

@@ -1,0 +1,344 @@
+//! A builder whose capability list is a parameter (`def build(tools):
+//! return Agent(..., tools=tools)`), read as the union of what every call
+//! of it in the compared scope passes — beyond the reference, which names
+//! any parameter as a dynamic expression.
+//!
+//! Sound only while every call is found: the builder is a module-level,
+//! undecorated function bound once; every use of its name, in its module
+//! and in every module that imports it by name, is a call; no module
+//! imports its module whole or with `*`; no call passes `*`/`**` or runs
+//! in a loop or an `except` handler. Each member carries the call's `if`
+//! conditions (`bound_when`) and where the call is. Anything else is the
+//! named limit it was, with the first place reading stopped.
+
+use super::list_exprs::{Member, Members, LIST_KEYWORDS};
+use super::ModuleReader;
+use crate::graph::resolve::Resolver;
+use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
+use std::collections::BTreeSet;
+
+/// One call of the builder: the module it is in and the call.
+struct Call<'f> {
+    path: &'f str,
+    call: &'f CallFact,
+}
+
+impl<'m> ModuleReader<'_, 'm> {
+    /// `name` read in `scope` as a parameter of the builder `scope` is:
+    /// `None` when it is no parameter there.
+    pub(super) fn parameter_list(
+        &self,
+        scope: &str,
+        name: &str,
+        depth: usize,
+        when: &[String],
+    ) -> Option<Result<Members, String>> {
+        let (owner, param) = self.parameter_of(scope, name)?;
+        Some(self.callers_union(scope, owner, param, name, depth, when))
+    }
+
+    /// The function whose parameter `name` is where `scope` reads it, and
+    /// the parameter: only when that function binds it nowhere else.
+    fn parameter_of(
+        &self,
+        scope: &str,
+        name: &str,
+    ) -> Option<(&'m str, &'m crate::python::ParamFact)> {
+        let facts: &'m ModuleFacts = self.modules.facts(self.path)?;
+        let mut current = scope;
+        while !current.is_empty() {
+            let function = facts.functions.iter().find(|f| f.qualname == current)?;
+            let bound: Vec<_> = function.locals.iter().filter(|b| b.name == name).collect();
+            if !bound.is_empty() {
+                let [binding] = bound.as_slice() else {
+                    return None;
+                };
+                if binding.kind != BindingKind::Parameter {
+                    return None;
+                }
+                let param = function.params.iter().find(|p| p.name == name)?;
+                return Some((function.qualname.as_str(), param));
+            }
+            current = current.rsplit_once('.').map_or("", |(parent, _)| parent);
+        }
+        None
+    }
+
+    fn callers_union(
+        &self,
+        scope: &str,
+        owner: &str,
+        param: &crate::python::ParamFact,
+        name: &str,
+        depth: usize,
+        when: &[String],
+    ) -> Result<Members, String> {
+        let facts = self.facts;
+        let of = format!("`{name}`, a parameter of `{owner}`");
+        if owner != scope {
+            return Err(format!(
+                "{of}, which a function nested in it reads, so its callers are not read"
+            ));
+        }
+        let Some(builder) = facts.functions.iter().find(|f| f.qualname == owner) else {
+            return Err(format!("{of}, which is not read"));
+        };
+        if !builder.module_level {
+            return Err(format!(
+                "{of}, a method or nested function, whose callers are not read"
+            ));
+        }
+        if !builder.decorators.is_empty() {
+            return Err(format!(
+                "{of}, which is decorated, so what calls it is not read"
+            ));
+        }
+        if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
+            return Err(format!("{of}, which collects `*`/`**` arguments"));
+        }
+        // The parameter itself is only read as a list in the builder.
+        let added = facts
+            .list_additions
+            .iter()
+            .filter(|a| a.target == name && a.scope == owner && a.how != "+=")
+            .count() as u32;
+        if facts.name_uses.get(name).copied().unwrap_or(0) != self.list_reads(name) + added {
+            return Err(format!(
+                "{of}, which {} uses other than as an agent's list, so it could change",
+                self.path
+            ));
+        }
+        let calls = self
+            .builder_calls(owner)
+            .map_err(|why| format!("{of}, whose closed caller set is not established: {why}"))?;
+        if calls.is_empty() {
+            return Err(format!(
+                "{of}, whose closed caller set is not established: no module of the scope calls `{owner}`"
+            ));
+        }
+        let positional = builder
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
+            .position(|p| p.name == name);
+        // What the builder adds to the list before it builds the agent.
+        let mut members = self.additions(name, owner, depth, when)?;
+        let until = self.reading_line.get();
+        // The construction's own `if` inside the builder joins each
+        // caller's (spec: the row carries both, as source text).
+        let construction_guard: Vec<String> = facts
+            .calls
+            .iter()
+            .find(|c| {
+                c.line == until
+                    && c.scope == owner
+                    && c.keywords.iter().any(|k| {
+                        k.name
+                            .as_deref()
+                            .is_some_and(|n| LIST_KEYWORDS.contains(&n))
+                    })
+            })
+            .and_then(|c| c.guard.as_ref())
+            .map(|guard| guard.iter().map(condition_text).collect())
+            .unwrap_or_default();
+        for Call { path, call } in calls {
+            let at = format!("{path}:{}", call.line);
+            let Some(guard) = &call.guard else {
+                return Err(format!(
+                    "{of}, which the call at {at} passes in a loop or an except handler"
+                ));
+            };
+            if call.args.iter().any(|a| matches!(a, Value::Starred(_)))
+                || call.keywords.iter().any(|k| k.name.is_none())
+            {
+                return Err(format!(
+                    "{of}, which the call at {at} may pass through `*`/`**` unpacking"
+                ));
+            }
+            let by_keyword = call
+                .keyword(name)
+                .filter(|_| param.kind != ParamKind::PositionalOnly)
+                .map(|k| (&k.value, call.scope.as_str()));
+            let passed = positional
+                .and_then(|index| call.args.get(index))
+                .map(|value| (value, call.scope.as_str()))
+                .or(by_keyword);
+            // A default is evaluated where the builder is defined.
+            let (value, value_scope, value_path) = match passed {
+                Some((value, value_scope)) => (value, value_scope, path),
+                None => match &param.default {
+                    Some(default) => (default, "", self.path),
+                    None => {
+                        return Err(format!("{of}, which the call at {at} does not pass"));
+                    }
+                },
+            };
+            let mut conditions = when.to_vec();
+            conditions.extend(guard.iter().map(condition_text));
+            conditions.extend(construction_guard.iter().cloned());
+            self.reading_line.set(call.line);
+            let read = if value_path == self.path {
+                self.list_expression(value, value_scope, depth + 1, &conditions)
+            } else {
+                self.in_module(value_path, |reader| {
+                    reader.list_expression(value, value_scope, depth + 1, &conditions)
+                })
+                .map(|read| {
+                    read.into_iter()
+                        .map(|m| Member {
+                            from: m.from.or_else(|| Some(value_path.to_string())),
+                            ..m
+                        })
+                        .collect()
+                })
+            };
+            self.reading_line.set(until);
+            let read = read.map_err(|why| format!("{why}, passed to `{owner}` at {at}"))?;
+            members.extend(read.into_iter().map(|m| Member {
+                caller: m.caller.or_else(|| Some(at.clone())),
+                ..m
+            }));
+        }
+        Ok(members)
+    }
+
+    /// Every call of the module-level function `builder` in the scope, or
+    /// why they are not all known.
+    fn builder_calls(&self, builder: &str) -> Result<Vec<Call<'m>>, String> {
+        let Some(own) = self.modules.facts(self.path) else {
+            return Err(format!("`{builder}`, whose module is not read"));
+        };
+        let Some(own_path) = self.modules.key(self.path) else {
+            return Err(format!("`{builder}`, whose module is not read"));
+        };
+        let bound = own
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == builder)
+            .count();
+        if bound != 1 {
+            return Err(format!("{} binds `{builder}` more than once", self.path));
+        }
+        let mut calls = Vec::new();
+        collect_calls(own_path, own, builder, &mut calls)?;
+        if calls
+            .iter()
+            .any(|c| c.call.scope == builder || c.call.scope.starts_with(&format!("{builder}.")))
+        {
+            return Err(format!("`{builder}` calls itself"));
+        }
+        let mut resolver = Resolver::new(self.modules);
+        let mut seen = BTreeSet::new();
+        for module in self.modules.paths() {
+            if module == own_path {
+                continue;
+            }
+            let Some(importer) = self.modules.facts(module) else {
+                continue;
+            };
+            for import in &importer.imports {
+                let whole = match &import.name {
+                    None => {
+                        resolver
+                            .module_file(module, import.level, &import.module)
+                            .as_deref()
+                            == Some(own_path)
+                    }
+                    Some(member) => {
+                        let dotted = if import.module.is_empty() {
+                            member.clone()
+                        } else {
+                            format!("{}.{member}", import.module)
+                        };
+                        resolver
+                            .module_file(module, import.level, &dotted)
+                            .as_deref()
+                            == Some(own_path)
+                    }
+                };
+                if whole {
+                    return Err(format!(
+                        "{module}:{} imports {own_path} whole, and calls through it are not read",
+                        import.line
+                    ));
+                }
+                let from_here = matches!(import.name.as_deref(), Some(n) if n == builder || n == "*")
+                    && resolver
+                        .module_file(module, import.level, &import.module)
+                        .as_deref()
+                        == Some(own_path);
+                if !from_here {
+                    continue;
+                }
+                if import.name.as_deref() == Some("*") {
+                    return Err(format!(
+                        "{module}:{} imports {own_path} with *",
+                        import.line
+                    ));
+                }
+                if seen.insert((module, import.bound_name().to_string())) {
+                    collect_calls(module, importer, import.bound_name(), &mut calls)?;
+                }
+            }
+        }
+        Ok(calls)
+    }
+
+    /// Runs `read` as a reader of the module `path` (its names, its
+    /// builders), for a list a caller in that module passes.
+    fn in_module<T>(
+        &self,
+        path: &str,
+        read: impl FnOnce(&ModuleReader<'_, 'm>) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let (Some(key), Some(facts)) = (self.modules.key(path), self.modules.facts(path)) else {
+            return Err(format!("{path}, which is not read"));
+        };
+        let mut graph = crate::graph::SideGraph::default();
+        let mut gaps = BTreeSet::new();
+        let reader = ModuleReader {
+            framework: self.framework,
+            path: key,
+            facts,
+            modules: self.modules,
+            graph: &mut graph,
+            gaps: &mut gaps,
+            reading_line: std::cell::Cell::new(self.reading_line.get()),
+            resolve_from: std::cell::Cell::new(None),
+        };
+        read(&reader)
+    }
+}
+
+/// A test as `bound_when` spells it: its source text, never evaluated.
+fn condition_text(condition: &crate::python::Condition) -> String {
+    let test = crate::graph::schema::unparse(&condition.test);
+    if condition.holds {
+        format!("`{test}`")
+    } else {
+        format!("not `{test}`")
+    }
+}
+
+/// The calls of `local` in one module, when every use of the name there
+/// is one of them.
+fn collect_calls<'m>(
+    path: &'m str,
+    facts: &'m ModuleFacts,
+    local: &str,
+    calls: &mut Vec<Call<'m>>,
+) -> Result<(), String> {
+    let found: Vec<&CallFact> = facts
+        .calls
+        .iter()
+        .filter(|c| matches!(&c.callee, Value::Name(n) if n == local))
+        .collect();
+    let uses = facts.name_uses.get(local).copied().unwrap_or(0) as usize;
+    if uses != found.len() {
+        return Err(format!(
+            "{path} uses `{local}` other than by calling it (as a value, or exported)"
+        ));
+    }
+    calls.extend(found.into_iter().map(|call| Call { path, call }));
+    Ok(())
+}
