@@ -108,10 +108,21 @@ fn an_added_tool_is_one_added_row_with_its_definition() {
         lines[0].starts_with("Application comparison: compared ("),
         "{text}"
     );
-    assert_eq!(lines[1], "ADDED  support → refund");
-    assert_eq!(lines[2], "  before: no observed binding");
+    // Schema 0.4: the findings open the answer, the rows follow under
+    // `Detail:` (the reference, 1.2.0, prints the rows first).
     assert_eq!(
-        lines[3],
+        lines[1..5],
+        [
+            "Findings: 1 changed agent, 1 row (1 added); effect evidence 1 write (provisional: unknown effect).",
+            "support [compared]: +refund (reach: none established)",
+            "  Review: Should support be able to call refund? What it reaches was not read.",
+            "Detail:",
+        ]
+    );
+    assert_eq!(lines[5], "ADDED  support → refund");
+    assert_eq!(lines[6], "  before: no observed binding");
+    assert_eq!(
+        lines[7],
         "  after: refund(order_id, amount) -> str at app/agent.py:20"
     );
     assert_eq!(
@@ -175,10 +186,14 @@ fn a_docstring_only_change_has_no_row() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("Application comparison: compared ("));
     assert_eq!(
-        lines[1],
+        lines[1..3],
+        ["Findings: 0 changed agents, 0 rows.", "Detail:"]
+    );
+    assert_eq!(
+        lines[3],
         "No established binding/interface/implementation changes in the observed surface."
     );
-    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines.len(), 5, "{text}");
 }
 
 #[test]

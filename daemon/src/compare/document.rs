@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-pub const SCHEMA_VERSION: &str = "0.2";
+pub const SCHEMA_VERSION: &str = "0.4";
 pub const MAX_PYTHON_BYTES: u64 = 2_000_000;
 
 /// The three advisory sentences every document carries (contract §2.5).
@@ -284,6 +284,13 @@ fn combined_side(
 /// Sanitises the document and appends its `comparison_id` (contract §3.2).
 fn finish(mut doc: Value) -> Value {
     sanitize(&mut doc);
+    // The summary is read from the sanitised rows, placed third, and
+    // digested into the id like any other key (contract §5.1).
+    let summary = super::summary::summary(&doc);
+    if let Value::Object(map) = &mut doc {
+        let at = map.len().min(2);
+        map.shift_insert(at, "summary".into(), summary);
+    }
     let id = comparison_id(&doc);
     if let Value::Object(map) = &mut doc {
         map.insert("comparison_id".into(), json!(id));

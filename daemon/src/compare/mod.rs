@@ -4,6 +4,7 @@
 pub mod document;
 mod rows;
 pub mod stability;
+pub mod summary;
 
 pub use rows::{compare_renamed, compare_sides, Change, Row};
 

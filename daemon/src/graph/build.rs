@@ -1094,7 +1094,12 @@ impl ModuleReader<'_, '_> {
     }
 
     /// Keeps an agent's tool names in list order (its first construction).
-    fn record_order(&mut self, agent: &str, tools: Vec<String>) {
+    fn record_order(&mut self, agent: &str, mut tools: Vec<String>) {
+        // A union over a builder's callers lists a shared tool once per
+        // call (and a list may repeat one): its place is where it first
+        // appears.
+        let mut seen = BTreeSet::new();
+        tools.retain(|tool| seen.insert(tool.clone()));
         let known = self
             .graph
             .tool_orders

@@ -5,6 +5,7 @@
 //! git, parses Python or decides what changed, so the JSON, the text and
 //! the `comparison_id` can never disagree with one another.
 
+pub mod findings;
 pub mod id;
 pub mod pyjson;
 pub mod sanitize;

@@ -28,21 +28,41 @@ pub fn render_text(doc: &Value) -> String {
     let mut out = Out::default();
     out.line(0, &header(doc));
     scope_lines(&mut out, doc);
-    match doc.get("comparisons").and_then(Value::as_array) {
-        // Combined document: each comparison under its own `Scope` line.
-        Some(comparisons) => {
-            if comparisons.is_empty() {
-                out.line(
-                    0,
-                    "The change touches no supported application agent; nothing was compared.",
-                );
-            }
-            for comparison in comparisons {
-                out.line(0, &comparison_heading(comparison));
-                comparison_body(&mut out, comparison);
+    // Schema 0.4: the findings open the answer, the rows follow as detail
+    // (a 1.2.0 document has no summary and prints as 1.2.0 did).
+    let mut print_rows = true;
+    if let Some(summary) = get(doc, "summary").filter(|s| s.is_object()) {
+        for (indent, line) in super::findings::lines(summary) {
+            out.line(indent, &one_line(&line));
+        }
+        let rows = items(doc, "rows").len();
+        print_rows = rows <= super::findings::DETAIL_ROWS;
+        if print_rows {
+            out.line(0, "Detail:");
+        } else {
+            out.line(0, &format!("Detail: {rows} rows are not printed here. `--json` carries every row, gap and reach limit, and the findings above name the rows they summarize."));
+            if let Some(line) = excluded_tests_line(doc) {
+                out.line(0, &line);
             }
         }
-        None => comparison_body(&mut out, doc),
+    }
+    if print_rows {
+        match doc.get("comparisons").and_then(Value::as_array) {
+            // Combined document: each comparison under its own `Scope` line.
+            Some(comparisons) => {
+                if comparisons.is_empty() {
+                    out.line(
+                        0,
+                        "The change touches no supported application agent; nothing was compared.",
+                    );
+                }
+                for comparison in comparisons {
+                    out.line(0, &comparison_heading(comparison));
+                    comparison_body(&mut out, comparison);
+                }
+            }
+            None => comparison_body(&mut out, doc),
+        }
     }
     if let Some(stability) = get(doc, "tool_list_stability").filter(|s| s.is_object()) {
         stability_lines(&mut out, stability);

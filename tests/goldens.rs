@@ -1,0 +1,250 @@
+//! Golden answers (issue 9): for each fixture, the whole text and JSON a
+//! reviewer and a CI job read, committed under `tests/goldens/`, plus the
+//! properties every answer keeps:
+//! - the same inputs give byte-identical JSON and text, cold, warm and
+//!   across a daemon restart;
+//! - `comparison_id` is recomputable by anyone (here: Python's `json` and
+//!   `hashlib`, as the contract states it: SHA-256 over the document
+//!   without the id, sorted keys, compact separators, ASCII);
+//! - the summary states nothing the rows do not: every index it names is
+//!   a row, and every tool it names is that row's tool and change.
+//!
+//! Commit ids and the engine's build digests differ from run to run, so
+//! the goldens spell them `<base>`, `<head>` and `<engine>`. Regenerate
+//! after an intended change with `SHIPGATE_BLESS=1 cargo test --test
+//! goldens`, and read the diff before committing it.
+
+mod support;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use support::{Place, Repo};
+
+/// Commits `fixtures/<name>/base` on `main` and `head` on top of it on
+/// `head`, as a real repository would hold them.
+fn fixture_repo(base: &Path, head: &Path, under: &str) -> (Repo, String, String) {
+    let repo = Repo::new();
+    let copy = |from: &Path| -> Vec<(String, String)> {
+        let mut files = Vec::new();
+        walk(from, from, &mut files);
+        files
+            .into_iter()
+            .map(|(path, content)| (format!("{under}{path}"), content))
+            .collect()
+    };
+    let base_files = copy(base);
+    let files: Vec<(&str, Option<&str>)> = base_files
+        .iter()
+        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+        .collect();
+    let base_commit = repo.commit(&files, "base");
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    let head_files = copy(head);
+    let files: Vec<(&str, Option<&str>)> = head_files
+        .iter()
+        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+        .collect();
+    let head_commit = repo.commit(&files, "head");
+    (repo, base_commit, head_commit)
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("fixture dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(root, &path, out);
+        } else {
+            let relative = path
+                .strip_prefix(root)
+                .expect("under root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((relative, std::fs::read_to_string(&path).expect("fixture")));
+        }
+    }
+}
+
+/// The run-specific parts spelled as placeholders.
+fn normalise(text: &str, base: &str, head: &str) -> String {
+    text.replace(base, "<base>")
+        .replace(head, "<head>")
+        .replace(&base[..12], "<base>")
+        .replace(&head[..12], "<head>")
+}
+
+fn normalise_json(doc: &Value, base: &str, head: &str) -> String {
+    let mut doc = doc.clone();
+    doc["engine"] = Value::String("<engine>".into());
+    doc["comparison_id"] = Value::String("<comparison_id>".into());
+    let pretty = serde_json::to_string_pretty(&doc).expect("json");
+    normalise(&pretty, base, head) + "\n"
+}
+
+fn check_golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/goldens")
+        .join(name);
+    if std::env::var_os("SHIPGATE_BLESS").is_some() {
+        std::fs::write(&path, actual).expect("write golden");
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        want == actual,
+        "{name} differs from its golden; run with SHIPGATE_BLESS=1 and read the diff.\n--- actual ---\n{actual}"
+    );
+}
+
+/// SHA-256 of the document without its id, as Python computes it.
+fn python_comparison_id(doc: &Value) -> String {
+    let mut doc = doc.clone();
+    if let Value::Object(map) = &mut doc {
+        map.shift_remove("comparison_id");
+    }
+    let script = "import hashlib, json, sys\n\
+        doc = json.loads(sys.stdin.read())\n\
+        text = json.dumps(doc, sort_keys=True, separators=(',', ':'), ensure_ascii=True)\n\
+        print(hashlib.sha256(text.encode('ascii')).hexdigest())\n";
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs (the contract's reference recipe)");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(serde_json::to_string(&doc).expect("json").as_bytes())
+        .expect("write");
+    let output = child.wait_with_output().expect("python3 finishes");
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}
+
+/// Every index the summary names is a row, with the tool and change it
+/// claims; its counts are the rows' counts.
+fn summary_states_only_rows(doc: &Value) {
+    let rows = doc["rows"].as_array().expect("rows");
+    let summary = &doc["summary"];
+    assert_eq!(summary["counts"]["total"], rows.len());
+    for change in ["added", "removed", "changed", "not_established"] {
+        let n = rows.iter().filter(|r| r["change"] == change).count();
+        assert_eq!(summary["counts"][change], n, "{change}");
+    }
+    let mut covered = Vec::new();
+    for finding in summary["findings"].as_array().expect("findings") {
+        for index in finding["rows"].as_array().expect("finding rows") {
+            let row = &rows[index.as_u64().expect("index") as usize];
+            assert_eq!(row["agent"], finding["agent"]);
+            covered.push(index.as_u64());
+        }
+        for tool in finding["tools"].as_array().expect("tools") {
+            let row = &rows[tool["row"].as_u64().expect("row") as usize];
+            assert_eq!(row["tool"], tool["tool"]);
+            assert_eq!(row["change"], tool["change"]);
+            assert_eq!(row["candidate_change"], tool["candidate_change"]);
+            if let Some(unresolved) = tool.get("unresolved") {
+                let stated = ["base", "head"].iter().any(|side| {
+                    row["uncertainty"][side]
+                        .as_array()
+                        .is_some_and(|r| r.contains(&unresolved["why"]))
+                });
+                assert!(stated, "{unresolved}");
+            }
+        }
+        for question in finding["questions"].as_array().expect("questions") {
+            for index in question["rows"].as_array().expect("question rows") {
+                assert!(finding["rows"].as_array().expect("rows").contains(index));
+            }
+        }
+    }
+    assert_eq!(covered.len(), rows.len(), "every row is in one finding");
+    for cause in summary["causes"].as_array().expect("causes") {
+        for index in cause["rows"].as_array().expect("cause rows") {
+            let row = &rows[index.as_u64().expect("index") as usize];
+            assert_eq!(row["change"], "not_established");
+        }
+    }
+}
+
+/// Runs one fixture: goldens, determinism across restarts, the id and the
+/// summary's faithfulness.
+fn golden(name: &str, base: &Path, head: &Path, under: &str, args: &[&str]) {
+    let (repo, base_commit, head_commit) = fixture_repo(base, head, under);
+    let mut full = vec!["--base", "main", "--head", "head"];
+    full.extend_from_slice(args);
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &full);
+    let (code, text, stderr) = place.diff(&repo, &full);
+    assert!(code == 0 || code == 1, "{stderr}");
+    let raw_json = serde_json::to_string(&doc).expect("json");
+    // Warm, then from a restarted daemon over the same store.
+    let warm = serde_json::to_string(&place.diff_json(&repo, &full)).expect("json");
+    daemon.stop();
+    let _restarted = place.start_daemon();
+    let restarted = serde_json::to_string(&place.diff_json(&repo, &full)).expect("json");
+    let (_, restarted_text, _) = place.diff(&repo, &full);
+    assert_eq!(raw_json, warm, "warm JSON differs");
+    assert_eq!(raw_json, restarted, "JSON differs after a restart");
+    assert_eq!(text, restarted_text, "text differs after a restart");
+    // A fresh store (cold) gives the same answer too.
+    let cold_place = Place::new();
+    let _cold = cold_place.start_daemon();
+    let cold = serde_json::to_string(&cold_place.diff_json(&repo, &full)).expect("json");
+    assert_eq!(raw_json, cold, "cold JSON differs");
+
+    assert_eq!(doc["application_comparison_schema_version"], "0.4");
+    assert_eq!(
+        doc["comparison_id"].as_str().unwrap_or_default(),
+        python_comparison_id(&doc)
+    );
+    summary_states_only_rows(&doc);
+    check_golden(
+        &format!("{name}.txt"),
+        &normalise(&text, &base_commit, &head_commit),
+    );
+    check_golden(
+        &format!("{name}.json"),
+        &normalise_json(&doc, &base_commit, &head_commit),
+    );
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The README's demo: the support bot gains `refund_order` and
+/// `lookup_order` takes `include_items`; scope derived from the change.
+#[test]
+fn support_bot_golden() {
+    let examples = root().join("examples/support-bot");
+    golden(
+        "support_bot",
+        &examples.join("base"),
+        &examples.join("head"),
+        "support_bot/",
+        &[],
+    );
+}
+
+/// A desk where `refund` takes a new argument and `triage` starts taking
+/// its tools from a call the reader does not follow: one changed row, one
+/// candidate not established, the cause named once.
+#[test]
+fn desk_partial_golden() {
+    let fixture = root().join("tests/fixtures/desk_partial");
+    golden(
+        "desk_partial",
+        &fixture.join("base"),
+        &fixture.join("head"),
+        "",
+        &["--scope", "desk"],
+    );
+}
