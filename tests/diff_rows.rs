@@ -115,7 +115,7 @@ fn an_added_tool_is_one_added_row_with_its_definition() {
         [
             "Findings: 1 changed agent, 1 row (1 added); effect evidence 1 write (provisional: unknown effect).",
             "support [compared]: +refund (reach: none established)",
-            "  Review: Should support be able to call refund? What it reaches was not read.",
+            "  Review: Should support be able to call refund?",
             "Detail:",
         ]
     );

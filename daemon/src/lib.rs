@@ -3,7 +3,8 @@
 //! Layers, in data-flow order (see `ARCHITECTURE.md` at the repository root):
 //! `git` reads objects, `python` turns one blob into cached `ModuleFacts`,
 //! `frameworks` recognises agents and tools in those facts, `scope` derives
-//! what to compare from the change, `graph` builds one side's agent graph, `compare` makes rows and the contract document,
+//! what to compare from the change, `graph` builds one side's agent graph, `reach` reads what each bound
+//! tool's code reaches, `compare` makes rows and the contract document,
 //! `render` prints it. `store` caches facts and graphs in sled, `engine`
 //! drives one comparison, `index` warms the cache in the background and
 //! `service` speaks gRPC. Only `python` and `frameworks` look at syntax.
@@ -20,6 +21,7 @@ pub mod index;
 pub mod paths;
 pub mod pyrepr;
 pub mod python;
+pub mod reach;
 pub mod render;
 pub mod scope;
 pub mod server;
@@ -30,7 +32,7 @@ pub mod store;
 /// whenever `python/`, `frameworks/` or `graph/` would produce a different
 /// value for the same bytes: cached entries of another version are never
 /// read as current.
-pub const ENGINE_FACTS_VERSION: u32 = 18;
+pub const ENGINE_FACTS_VERSION: u32 = 19;
 
 /// The daemon's release, as reported by `Status` and compared by the client.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -489,11 +489,12 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
                     .collect();
                 out.insert("construction_sites".into(), json!(sites));
             }
-            // No `reach` yet: this engine does not read what a tool's code
-            // calls, and an empty reach would claim it calls nothing.
+            if let Some(reach) = &def.reach {
+                out.insert("reach".into(), super::reach_json::reach(reach, scope));
+            }
             out.insert(
                 "effect_evidence".into(),
-                json!({"conservative_effect": "write", "status": "unknown", "claims": []}),
+                super::reach_json::effect_evidence(def.reach.as_ref(), scope),
             );
         }
         Edge::Handoff { target_source } | Edge::SubAgent { target_source } => {

@@ -2,6 +2,7 @@
 //! that carries them. Touches neither git nor the store.
 
 pub mod document;
+mod reach_json;
 mod rows;
 pub mod stability;
 pub mod summary;

@@ -336,6 +336,7 @@ mod tests {
                 line: Some(line),
                 implementation_sha256: Some(digest.into()),
                 import_path: None,
+                reach: None,
                 interface: Interface {
                     properties: vec![],
                     required: vec![],

@@ -162,6 +162,15 @@ fn finding(
             first_unresolved = json!({"kind": "agent", "text": limit.text, "at": place(&limit.text), "row": Value::Null});
         }
     }
+    if first_unresolved.is_null() {
+        // A tool whose reach the reader stopped short of.
+        for &index in indexes {
+            if let Some(limit) = reach_limits(&rows[index]).first() {
+                first_unresolved = json!({"kind": "reach", "text": text(limit, "why"), "at": limit.get("at").cloned().unwrap_or(Value::Null), "row": index});
+                break;
+            }
+        }
+    }
     let status = if first_unresolved.is_null() {
         "compared"
     } else {
@@ -180,10 +189,34 @@ fn finding(
     out.insert("rows".into(), json!(indexes));
     out.insert("counts".into(), counts(rows, indexes.iter().copied()));
     out.insert("first_unresolved".into(), first_unresolved);
-    // Reach is not read yet: no capability is claimed.
-    out.insert("capabilities".into(), json!(added_objects(rows, indexes)));
-    out.insert("changed_capabilities".into(), json!([]));
-    out.insert("unchanged_capabilities".into(), json!([]));
+    let shorts = |kinds: &[&str]| -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for &index in indexes {
+            if change(&rows[index]) == "not_established" {
+                continue;
+            }
+            for fact in reach_facts(&rows[index]) {
+                if kinds.contains(&text(&fact, "kind")) {
+                    let short = text(&fact, "short").to_string();
+                    if !out.contains(&short) {
+                        out.push(short);
+                    }
+                }
+            }
+        }
+        out
+    };
+    let mut capabilities = shorts(&["reaches", "reaches_new"]);
+    capabilities.extend(added_objects(rows, indexes));
+    out.insert("capabilities".into(), json!(capabilities));
+    out.insert(
+        "changed_capabilities".into(),
+        json!(shorts(&["reaches_changed"])),
+    );
+    out.insert(
+        "unchanged_capabilities".into(),
+        json!(shorts(&["reaches_same"])),
+    );
     out.insert("tools".into(), Value::Array(tools));
     out.insert("causes".into(), json!(own_causes));
     out.insert(
@@ -219,11 +252,22 @@ fn tool(row: &Value, index: usize) -> Value {
     );
     out.insert("facts".into(), Value::Array(facts(row)));
     let reasons: Vec<&str> = uncertainty_reasons(row).collect();
+    let limits = reach_limits(row);
     if let Some(first) = reasons.first() {
         let distinct: BTreeSet<&str> = reasons.iter().copied().collect();
         out.insert(
             "unresolved".into(),
             json!({"at": place(first), "why": first, "count": distinct.len()}),
+        );
+    } else if let Some(first) = limits.first() {
+        let more = side(row)
+            .and_then(|s| s.get("reach"))
+            .and_then(|r| r.get("more_limits"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        out.insert(
+            "unresolved".into(),
+            json!({"at": first.get("at").cloned().unwrap_or(Value::Null), "why": text(first, "why"), "count": limits.len() as u64 + more}),
         );
     }
     if change(row) != "not_established" {
@@ -311,6 +355,7 @@ fn facts(row: &Value) -> Vec<Value> {
             }
         }
     }
+    facts.extend(reach_facts(row));
     if let Some(object) = side(row).and_then(|s| s.get("object")) {
         let mut fact = Map::new();
         fact.insert("kind".into(), json!("object"));
@@ -326,6 +371,181 @@ fn facts(row: &Value) -> Vec<Value> {
         facts.push(Value::Object(fact));
     }
     facts
+}
+
+/// The reach limits of a row's side.
+fn reach_limits(row: &Value) -> Vec<&Value> {
+    side(row)
+        .and_then(|s| s.get("reach"))
+        .map(|r| array(r, "limits").iter().collect())
+        .unwrap_or_default()
+}
+
+/// What a side's reach names: HTTP calls and library effects, each with
+/// a key that says when two sides name the same one, and what it sends.
+fn reached(side: &Value) -> Vec<(String, Value)> {
+    let Some(reach) = side.get("reach") else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, Value)> = Vec::new();
+    for call in array(reach, "calls") {
+        let method = call
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or("an unread method");
+        let url = text(call, "url");
+        let target = format!("{method} {url}");
+        let host = url
+            .split_once("://")
+            .map(|(_, rest)| rest.split(['/', '?']).next().unwrap_or(rest).to_string())
+            .unwrap_or_default();
+        let short = if host.is_empty() {
+            method.to_string()
+        } else {
+            format!("{method} {host}")
+        };
+        let credentials: Vec<String> = array(call, "credential_sources")
+            .iter()
+            .map(credential_text)
+            .collect();
+        let model: Vec<String> = array(call, "model_supplied")
+            .iter()
+            .map(|m| text(m, "param").to_string())
+            .collect();
+        let mut fact = json!({"text": target, "target": target, "short": short, "at": call.get("at").cloned().unwrap_or(Value::Null)});
+        if !host.is_empty() {
+            fact["host"] = json!(host);
+        }
+        if !credentials.is_empty() {
+            fact["credentials"] = json!(credentials);
+        }
+        if !model.is_empty() {
+            fact["model_supplied"] = json!(model);
+        }
+        out.push((target, fact));
+    }
+    for effect in array(reach, "effects") {
+        let short = format!("{} {}", text(effect, "family"), text(effect, "operation"));
+        let mut target = short.clone();
+        for key in ["statement", "target"] {
+            if let Some(v) = effect.get(key).and_then(Value::as_str) {
+                target.push(' ');
+                target.push_str(v);
+            }
+        }
+        let detail = [
+            effect.get("service").and_then(Value::as_str),
+            Some(text(effect, "library")),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ");
+        let text_line = format!("{target} ({detail} {})", text(effect, "call"));
+        let model: Vec<String> = array(effect, "model_supplied")
+            .iter()
+            .map(|m| text(m, "param").to_string())
+            .collect();
+        let mut fact = json!({"text": text_line, "target": target, "short": short, "at": effect.get("at").cloned().unwrap_or(Value::Null)});
+        if let Some(host) = effect.get("host") {
+            fact["host"] = host.clone();
+        }
+        if !model.is_empty() {
+            fact["model_supplied"] = json!(model);
+        }
+        out.push((target, fact));
+    }
+    out
+}
+
+/// `env SHOP_TOKEN → header Authorization`.
+fn credential_text(credential: &Value) -> String {
+    let kinds = ["header", "auth", "query", "field", "userinfo", "keyword"];
+    let target = kinds
+        .iter()
+        .find_map(|k| {
+            credential.get(*k).map(|name| match name.as_str() {
+                Some(name) => format!("{k} {name}"),
+                None => k.to_string(),
+            })
+        })
+        .unwrap_or_default();
+    let mut sources: Vec<String> = array(credential, "env")
+        .iter()
+        .filter_map(Value::as_str)
+        .map(|e| format!("env {e}"))
+        .collect();
+    let from: Vec<&str> = array(credential, "from")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    if !from.is_empty() {
+        sources.push(format!(
+            "a value made from model-supplied {}",
+            from.join(", ")
+        ));
+    }
+    if credential.get("literal").is_some() {
+        sources.push("a literal (not printed)".into());
+    }
+    if sources.is_empty() {
+        sources.push("a computed value".into());
+    }
+    format!("{} → {target}", sources.join(", "))
+}
+
+/// Reach facts of a row: what an added tool reaches; for a changed one,
+/// what is new, dropped, the same, or sent differently.
+fn reach_facts(row: &Value) -> Vec<Value> {
+    let with_kind = |kind: &str, mut fact: Value| {
+        fact["kind"] = json!(kind);
+        let text = format!(
+            "{} {}",
+            kind.replace('_', " "),
+            fact["text"].as_str().unwrap_or("")
+        );
+        fact["text"] = json!(text);
+        fact
+    };
+    let before = row.get("before").filter(|v| v.is_object());
+    let after = row.get("after").filter(|v| v.is_object());
+    match (before, after, change(row)) {
+        (None, Some(after), _) => reached(after)
+            .into_iter()
+            .map(|(_, fact)| with_kind("reaches", fact))
+            .collect(),
+        (Some(before), Some(after), "changed") => {
+            let was = reached(before);
+            let now = reached(after);
+            let mut facts = Vec::new();
+            for (key, fact) in &now {
+                match was.iter().find(|(k, _)| k == key) {
+                    None => facts.push(with_kind("reaches_new", fact.clone())),
+                    Some((_, old)) => {
+                        let sends = |f: &Value| {
+                            (
+                                f.get("credentials").cloned(),
+                                f.get("model_supplied").cloned(),
+                            )
+                        };
+                        if sends(old) == sends(fact) {
+                            facts.push(with_kind("reaches_same", fact.clone()));
+                        } else {
+                            facts.push(with_kind("reaches_changed", fact.clone()));
+                        }
+                    }
+                }
+            }
+            for (key, fact) in &was {
+                if !now.iter().any(|(k, _)| k == key) {
+                    facts.push(with_kind("reaches_dropped", fact.clone()));
+                }
+            }
+            facts
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn change_fact(text: String) -> Value {
@@ -370,15 +590,58 @@ fn questions(rows: &[Value], agent: &str, indexes: &[usize]) -> Vec<Value> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Value> = Vec::new();
     let added = of("added");
     if !added.is_empty() {
-        let unread = if added.len() == 1 {
-            "What it reaches was not read."
-        } else {
-            "What they reach was not read."
-        };
-        out.push(json!({"question": format!("Should {agent} be able to call {}? {unread}", names(&added)), "rows": added}));
+        // A new write, process, network or database reach asks its own
+        // question, with what it sends and what the model controls.
+        for &index in &added {
+            for fact in reach_facts(&rows[index]) {
+                let mut question = format!("Should {agent} reach {}", text(&fact, "target"));
+                let credentials: Vec<&str> = array(&fact, "credentials")
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect();
+                if !credentials.is_empty() {
+                    question.push_str(&format!(", sending {}", credentials.join("; ")));
+                }
+                let model: Vec<&str> = array(&fact, "model_supplied")
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect();
+                if !model.is_empty() {
+                    question.push_str(&format!(
+                        ", with the model controlling {}",
+                        model.join(", ")
+                    ));
+                }
+                question.push('?');
+                if !out
+                    .iter()
+                    .any(|q: &Value| q["question"] == question.as_str())
+                {
+                    out.push(json!({"question": question, "rows": [index]}));
+                }
+            }
+        }
+        // Tools with no reach of their own get the general question.
+        let general: Vec<usize> = added
+            .iter()
+            .copied()
+            .filter(|&i| reach_facts(&rows[i]).is_empty())
+            .collect();
+        if !general.is_empty() {
+            let unread = general.iter().any(|&i| {
+                let reach = rows[i].get("after").and_then(|a| a.get("reach"));
+                reach.is_none() || reach.is_some_and(|r| !array(r, "limits").is_empty())
+            });
+            let tail = match (unread, general.len()) {
+                (false, _) => "",
+                (true, 1) => " What it reaches was not read in full.",
+                (true, _) => " What they reach was not read in full.",
+            };
+            out.push(json!({"question": format!("Should {agent} be able to call {}?{tail}", names(&general)), "rows": general}));
+        }
     }
     let removed = of("removed");
     if !removed.is_empty() {

@@ -120,6 +120,8 @@ pub fn build_side(input: SideInput) -> SideGraph {
     if !graph.sources.is_empty() {
         capability_limits(&modules, &input.files, &mut gaps);
     }
+    // What each bound function tool reaches: evidence on its sides.
+    crate::reach::attach(&modules, &mut graph.bindings);
     graph.sources.sort();
     graph.agents.sort();
     graph.bindings.sort_by(|a, b| {
@@ -1406,6 +1408,7 @@ impl ModuleReader<'_, '_> {
                     steps: found.steps,
                     caveats,
                 }),
+                reach: None,
             },
             tool,
         })

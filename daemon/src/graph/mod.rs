@@ -174,6 +174,9 @@ pub struct ToolDefinition {
     /// How the agent's module reached a definition in another module;
     /// evidence only, never compared.
     pub import_path: Option<ImportPath>,
+    /// What the function's code reaches (`reach/`); evidence only, never
+    /// compared. `None` when the function could not be located for reading.
+    pub reach: Option<crate::reach::Reach>,
 }
 
 /// One resolution chain from the agent's module to the definition.

@@ -268,6 +268,38 @@ impl Collector<'_> {
     }
 
     /// Records `setattr(obj, "name", value)` as a store into `obj`.
+    /// A call in a function's own body, for what the function reaches.
+    fn record_body_call(&mut self, call: &ast::ExprCall) {
+        let line = self.line_of(call);
+        let Some(function) = self.current_function() else {
+            return;
+        };
+        let receiver = match call.func.as_ref() {
+            Expr::Attribute(attr) => match value_of(&attr.value, 0) {
+                Value::Name(_) | Value::Attribute(_) => None,
+                other => Some((other, attr.attr.id.to_string())),
+            },
+            _ => None,
+        };
+        function.body_calls.push(BodyCall {
+            callee: value_of(&call.func, 0),
+            receiver,
+            args: call.arguments.args.iter().map(|a| value_of(a, 0)).collect(),
+            keywords: call
+                .arguments
+                .keywords
+                .iter()
+                .map(|k| {
+                    (
+                        k.arg.as_ref().map(|a| a.id.to_string()),
+                        value_of(&k.value, 0),
+                    )
+                })
+                .collect(),
+            line,
+        });
+    }
+
     fn record_setattr(&mut self, call: &ast::ExprCall) {
         let is_setattr =
             matches!(call.func.as_ref(), Expr::Name(name) if name.id.as_str() == "setattr");
@@ -331,6 +363,7 @@ impl Collector<'_> {
             returns_found: Vec::new(),
             ends_with_return: matches!(def.body.last(), Some(Stmt::Return(_))),
             is_generator: false,
+            body_calls: Vec::new(),
         };
         self.facts.functions.push(fact);
         self.facts.functions.len() - 1
@@ -814,6 +847,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
             }
         }
         if let Expr::Call(call) = expr {
+            self.record_body_call(call);
             self.record_setattr(call);
             self.record_mutating_call(call);
             self.record_dynamic_import(call);

@@ -205,6 +205,21 @@ pub struct FunctionFact {
     pub ends_with_return: bool,
     /// The body yields: a generator.
     pub is_generator: bool,
+    /// Every call the body makes (not a nested definition's), in source
+    /// order: what `reach/` reads a tool's effects from.
+    pub body_calls: Vec<BodyCall>,
+}
+
+/// One call in a function's body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BodyCall {
+    pub callee: Value,
+    /// For a method call `x.m(...)` on an expression that is not a plain
+    /// name chain (`requests.get(u).json()`): the receiver and the method.
+    pub receiver: Option<(Value, String)>,
+    pub args: Vec<Value>,
+    pub keywords: Vec<(Option<String>, Value)>,
+    pub line: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -87,10 +87,7 @@ fn headline(summary: &Value, agents: usize) -> String {
     let effects: Vec<String> = array(summary, "effects")
         .iter()
         .map(|e| {
-            let label = match text(e, "status") {
-                "unknown" => "provisional: unknown effect".to_string(),
-                other => other.to_string(),
-            };
+            let label = super::text::status_label(text(e, "status"));
             format!("{} {} ({label})", number(e, "count"), text(e, "effect"))
         })
         .collect();
@@ -185,12 +182,27 @@ fn notes(finding: &Value, tools: &[Value]) -> Vec<String> {
         .filter_map(Value::as_str)
         .collect();
     let established = |change: &str| tools.iter().any(|t| text(t, "change") == change);
+    let same: Vec<&str> = array(finding, "unchanged_capabilities")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let changed: Vec<&str> = array(finding, "changed_capabilities")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     if !capabilities.is_empty() {
         notes.push(format!("new reach: {}", capabilities.join(", ")));
     } else if established("added") {
         notes.push("reach: none established".to_string());
     } else if established("changed") {
-        notes.push("no new reach established".to_string());
+        let mut note = "no new reach established".to_string();
+        if !same.is_empty() {
+            note.push_str(&format!("; still reaches {}", same.join(", ")));
+        }
+        notes.push(note);
+    }
+    if !changed.is_empty() {
+        notes.push(format!("changed reach: {}", changed.join(", ")));
     }
     if let Some(first) = finding.get("first_unresolved").filter(|f| f.is_object()) {
         match first.get("at").and_then(Value::as_str) {

@@ -571,10 +571,16 @@ fn reach_lines(out: &mut Out, binding: &Value, reach: &Value) {
     for group in group_calls(calls) {
         call_group_lines(out, &group);
     }
+    let effects = items(reach, "effects");
+    for effect in effects {
+        effect_lines(out, effect);
+    }
     let limits = items(reach, "limits");
     // An effect claim is only worth a line when something was reached.
     let evidence = get(binding, "effect_evidence").filter(|e| e.is_object());
-    if let Some(evidence) = evidence.filter(|_| !calls.is_empty() || !limits.is_empty()) {
+    if let Some(evidence) =
+        evidence.filter(|_| !calls.is_empty() || !effects.is_empty() || !limits.is_empty())
+    {
         out.line(4, &one_line(&effect_line(evidence)));
     }
     for limit in limits.iter().take(REACH_LIMITS_SHOWN) {
@@ -592,6 +598,51 @@ fn reach_lines(out: &mut Out, binding: &Value, reach: &Value) {
     let more = more_listed + more_dropped;
     if more > 0 {
         out.line(4, &format!("reach limit: and {more} more"));
+    }
+}
+
+/// One effect beyond HTTP (schema 0.4, `reach.effects`):
+/// `reaches: database read SELECT (postgresql, psycopg2 cursor.execute) at … via …`,
+/// then its host, credentials and model-supplied parameters.
+fn effect_lines(out: &mut Out, effect: &Value) {
+    let mut what = format!("{} {}", field(effect, "family"), field(effect, "operation"));
+    for key in ["statement", "target"] {
+        if let Some(value) = non_null(effect, key) {
+            what.push(' ');
+            what.push_str(&py_str(Some(value)));
+        }
+    }
+    let detail: Vec<String> = ["service", "library"]
+        .iter()
+        .filter_map(|k| non_null(effect, k).map(|v| py_str(Some(v))))
+        .collect();
+    let via = strings(effect, "via");
+    let via = if via.is_empty() {
+        String::new()
+    } else {
+        format!(" via {}", via.join(" → "))
+    };
+    out.line(
+        4,
+        &one_line(&format!(
+            "reaches: {what} ({} {}) at {}{via}",
+            detail.join(", "),
+            field(effect, "call"),
+            field(effect, "at")
+        )),
+    );
+    if let Some(host) = non_null(effect, "host") {
+        out.line(6, &one_line(&format!("host: {}", py_str(Some(host)))));
+    }
+    let model: Vec<String> = items(effect, "model_supplied")
+        .iter()
+        .map(|m| format!("{} → {}", field(m, "param"), field(m, "into")))
+        .collect();
+    if !model.is_empty() {
+        out.line(
+            6,
+            &one_line(&format!("model-supplied: {}", model.join("; "))),
+        );
     }
 }
 
@@ -776,7 +827,7 @@ fn effect_line(evidence: &Value) -> String {
 }
 
 /// Text labels of `effect_evidence.status` (§2.9).
-fn status_label(status: &str) -> String {
+pub(super) fn status_label(status: &str) -> String {
     match status {
         "declared" => "reviewed declaration",
         "structural" => "structural evidence",

@@ -119,6 +119,7 @@ impl<'a> ModuleReader<'a, '_> {
                                 steps: trail.steps,
                                 caveats: Vec::new(),
                             }),
+                            reach: None,
                         },
                     }),
                     trail.unnamed,

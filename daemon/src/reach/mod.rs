@@ -1,0 +1,265 @@
+//! What a bound tool reaches (issue 8): the outbound HTTP calls its own
+//! code and its repository helpers make, up to three helper calls deep, the
+//! effects it has through a recognised library (database, process,
+//! filesystem, cloud, messaging), and every other call as a named limit.
+//!
+//! Read from cached facts only (`FunctionFact::body_calls`, bindings,
+//! imports): nothing is parsed here and nothing is run. Libraries are
+//! recognised by import identity (`frameworks::imports::imported_name`),
+//! never by a name alone; a repository module spelled like a library is
+//! the repository's. Reach is evidence: it never makes a row changed.
+
+mod libraries;
+pub mod model;
+mod values;
+mod walk;
+
+pub use model::{Claim, Reach};
+
+use crate::graph::resolve::{ModuleSet, Resolver};
+use crate::graph::{Binding, Edge};
+use crate::python::{BindingFact, BindingKind, FunctionFact, ModuleFacts, Value};
+use std::collections::BTreeMap;
+use values::Sources;
+
+/// Helper calls followed from the tool, at most.
+pub const MAX_HELPER_DEPTH: usize = 3;
+/// Calls listed; more still count for the effect.
+pub const MAX_CALLS: usize = 24;
+/// Limits listed; the rest are counted.
+pub const MAX_LIMITS: usize = 12;
+
+/// Sets the reach of every function tool the side binds.
+pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
+    let mut memo: BTreeMap<(String, u32), Option<Reach>> = BTreeMap::new();
+    for binding in bindings {
+        let Edge::Tool(definition) = &mut binding.edge else {
+            continue;
+        };
+        let Some(line) = definition.line else {
+            continue;
+        };
+        let key = (definition.source.clone(), line);
+        let reach = memo
+            .entry(key)
+            .or_insert_with(|| tool_reach(modules, &definition.source, line))
+            .clone();
+        definition.reach = reach;
+    }
+}
+
+/// The reach of the function defined at `path:line`; `None` when it cannot
+/// be located for reading.
+pub fn tool_reach(modules: &ModuleSet<'_>, path: &str, line: u32) -> Option<Reach> {
+    let key = modules.key(path)?;
+    let facts = modules.facts(path)?;
+    let function = facts.functions.iter().find(|f| f.line == line)?;
+    let frame = Frame::tool(modules, key, facts, function);
+    let mut walker = walk::Walker::new(modules);
+    walker.function(&frame);
+    let mut reach = walker.finish();
+    reach.defined_at = model::Place {
+        path: key.to_string(),
+        line,
+    };
+    Some(reach)
+}
+
+/// One function being read: its module, its body, what its parameters
+/// hold, and how the read got there.
+#[derive(Clone)]
+pub struct Frame<'a> {
+    modules: &'a ModuleSet<'a>,
+    path: &'a str,
+    facts: &'a ModuleFacts,
+    /// `None` for module-level code (a constant's value).
+    function: Option<&'a FunctionFact>,
+    /// What each parameter holds: the tool's own model-supplied
+    /// parameters, or a helper's arguments as its caller passed them.
+    params: BTreeMap<String, Sources>,
+    /// A helper's parameters: the value its caller passed, read in the
+    /// caller's frame (so a URL or a body dict reads as written there).
+    args: BTreeMap<String, (Value, Box<Frame<'a>>)>,
+    via: Vec<model::Hop>,
+    depth: usize,
+}
+
+/// Parameters a framework injects (a run or tool context): not model input.
+fn injected(param: &crate::python::ParamFact) -> bool {
+    let annotated = param.annotation.as_ref().and_then(|a| match a {
+        Value::Subscript { base, .. } => base.dotted(),
+        other => other.dotted(),
+    });
+    let class = annotated
+        .as_deref()
+        .map(|a| a.rsplit('.').next().unwrap_or(a).to_string());
+    matches!(
+        class.as_deref(),
+        Some(
+            "RunContextWrapper"
+                | "ToolContext"
+                | "Context"
+                | "InvocationContext"
+                | "CallbackContext"
+                | "ReadonlyContext"
+        )
+    ) || matches!(param.name.as_str(), "tool_context" | "self" | "cls")
+}
+
+impl<'a> Frame<'a> {
+    fn tool(
+        modules: &'a ModuleSet<'a>,
+        path: &'a str,
+        facts: &'a ModuleFacts,
+        function: &'a FunctionFact,
+    ) -> Self {
+        let mut params = BTreeMap::new();
+        for param in &function.params {
+            // A parameter the function overwrites before reading it is not
+            // what the model sent.
+            let overwritten = function
+                .locals
+                .iter()
+                .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
+            let sources = if injected(param) || overwritten {
+                Sources::computed()
+            } else {
+                Sources {
+                    params: vec![param.name.clone()],
+                    ..Sources::default()
+                }
+            };
+            params.insert(param.name.clone(), sources);
+        }
+        Frame {
+            modules,
+            path,
+            facts,
+            function: Some(function),
+            params,
+            args: BTreeMap::new(),
+            via: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// The module-level frame of `path` (for a constant's value).
+    fn at_module(&self, path: &'a str) -> Frame<'a> {
+        let facts = self.modules.facts(path).unwrap_or(self.facts);
+        Frame {
+            modules: self.modules,
+            path,
+            facts,
+            function: None,
+            params: BTreeMap::new(),
+            args: BTreeMap::new(),
+            via: self.via.clone(),
+            depth: self.depth,
+        }
+    }
+
+    /// Follows a name to the value it holds where that is written: a
+    /// helper's argument (in its caller's frame) or the function's own
+    /// single assignment; anything else stays as it is.
+    fn resolved(&self, value: &Value, depth: usize) -> (Value, Frame<'a>) {
+        if depth < 8 {
+            if let Value::Name(name) = value {
+                if let Some((passed, caller)) = self.args.get(name) {
+                    return caller.resolved(passed, depth + 1);
+                }
+                if !self.params.contains_key(name) {
+                    let locals: Vec<_> = self.locals().iter().filter(|b| b.name == *name).collect();
+                    if let [one] = locals.as_slice() {
+                        if one.kind == BindingKind::Assignment && !one.conditional {
+                            if let Some(bound) = &one.value {
+                                return self.resolved(bound, depth + 1);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        (value.clone(), self.clone())
+    }
+
+    fn scope(&self) -> &str {
+        self.function.map_or("", |f| f.qualname.as_str())
+    }
+
+    pub(super) fn locals(&self) -> &'a [BindingFact] {
+        match self.function {
+            Some(function) => &function.locals,
+            None => &[],
+        }
+    }
+
+    /// Whether the module or the function binds `name` (so a builtin of
+    /// that name is not the builtin).
+    fn shadows(&self, name: &str) -> bool {
+        self.locals().iter().any(|b| b.name == name)
+            || self.facts.module_bindings.iter().any(|b| b.name == name)
+    }
+
+    /// The absolute library name a callee or value spells, when an import
+    /// of a library (not the repository's own code) binds it.
+    fn library_name(&self, value: &Value) -> Option<String> {
+        let name = crate::frameworks::imports::imported_name(self.facts, value, self.scope())?;
+        let first = name.split('.').next().unwrap_or(&name);
+        let mut resolver = Resolver::new(self.modules);
+        if resolver.module_file(self.path, 0, first).is_some()
+            || self.modules.is_outside_repository_module(first)
+        {
+            return None;
+        }
+        Some(name)
+    }
+
+    /// A module-level constant `name` holds, followed through an import to
+    /// the module that binds it: only a string, number or string
+    /// expression bound once, unconditionally (a module-level dict's
+    /// values are never taken as written).
+    fn module_constant(&self, name: &str) -> Option<(Value, &'a str)> {
+        let bindings: Vec<_> = self
+            .facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name)
+            .collect();
+        let [binding] = bindings.as_slice() else {
+            return None;
+        };
+        if binding.conditional {
+            return None;
+        }
+        let (value, path) = match binding.kind {
+            BindingKind::Assignment => (binding.value.clone()?, self.path),
+            BindingKind::Import => {
+                let mut resolver = Resolver::new(self.modules);
+                let found = resolver
+                    .resolve(self.path, "", &Value::Name(name.to_string()))
+                    .ok()?;
+                let crate::graph::resolve::Target::Value { path, name, line } = found.target else {
+                    return None;
+                };
+                let facts = self.modules.facts(path)?;
+                let bound = facts.module_bindings.iter().find(|b| {
+                    b.name == name
+                        && b.line == line
+                        && b.kind == BindingKind::Assignment
+                        && !b.conditional
+                })?;
+                (bound.value.clone()?, path)
+            }
+            _ => return None,
+        };
+        matches!(
+            value,
+            Value::Str(_)
+                | Value::Number(_)
+                | Value::Bool(_)
+                | Value::FString(_)
+                | Value::Add { .. }
+        )
+        .then_some((value, path))
+    }
+}

@@ -1,0 +1,311 @@
+//! Where a value in a tool's code comes from: the parameters the model
+//! supplies, environment variables by name, literals, or something the
+//! read does not name. Nothing is evaluated; a value is followed through
+//! the function's own single assignments and the module's constants.
+
+use super::Frame;
+use crate::python::{BindingKind, Value};
+
+/// What one value is made from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sources {
+    /// Model-supplied parameters of the tool, first seen first.
+    pub params: Vec<String>,
+    pub env: Vec<String>,
+    /// Exactly this literal (when the whole value is one).
+    pub exact: Option<Literal>,
+    /// Some part is a literal (a default, a constant).
+    pub literal: bool,
+    /// Some part the read does not name.
+    pub computed: bool,
+    /// Chosen from literals by a condition on these parameters.
+    pub choices: Option<(Vec<String>, Vec<String>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Literal {
+    Str(String),
+    Number(String),
+    Bool(bool),
+    None,
+}
+
+impl Sources {
+    pub fn computed() -> Self {
+        Sources {
+            computed: true,
+            ..Sources::default()
+        }
+    }
+
+    fn literal(value: Literal) -> Self {
+        Sources {
+            exact: Some(value),
+            literal: true,
+            ..Sources::default()
+        }
+    }
+
+    /// Joins another part in (the whole is no longer one exact literal).
+    pub fn join(&mut self, other: Sources) {
+        for p in other.params {
+            if !self.params.contains(&p) {
+                self.params.push(p);
+            }
+        }
+        for e in other.env {
+            if !self.env.contains(&e) {
+                self.env.push(e);
+            }
+        }
+        self.literal |= other.literal;
+        self.computed |= other.computed || other.choices.is_some();
+        self.exact = None;
+        self.choices = None;
+    }
+}
+
+/// Nesting followed through names and expressions, at most.
+const MAX_DEPTH: usize = 8;
+
+impl Frame<'_> {
+    /// What `value`, written in this frame's function, is made from.
+    pub fn sources(&self, value: &Value) -> Sources {
+        self.sources_at(value, 0)
+    }
+
+    fn sources_at(&self, value: &Value, depth: usize) -> Sources {
+        if depth > MAX_DEPTH {
+            return Sources::computed();
+        }
+        let next = depth + 1;
+        match value {
+            Value::Str(s) => Sources::literal(Literal::Str(s.clone())),
+            Value::Number(n) => Sources::literal(Literal::Number(n.clone())),
+            Value::Bool(b) => Sources::literal(Literal::Bool(*b)),
+            Value::None => Sources::literal(Literal::None),
+            Value::Name(name) => self.name_sources(name, next),
+            Value::FString(parts) | Value::List(parts) | Value::Tuple(parts) => {
+                let mut out = Sources::default();
+                for part in parts {
+                    // The literal text around replacement fields is the
+                    // format, not a literal value.
+                    if matches!(value, Value::FString(_)) && matches!(part, Value::Str(_)) {
+                        continue;
+                    }
+                    out.join(self.sources_at(part, next));
+                }
+                out
+            }
+            Value::Dict(entries) => {
+                let mut out = Sources::default();
+                for (_, v) in entries {
+                    out.join(self.sources_at(v, next));
+                }
+                out
+            }
+            Value::Add { left, right } => {
+                let mut out = self.sources_at(left, next);
+                out.join(self.sources_at(right, next));
+                out
+            }
+            Value::IfElse { test, body, orelse } => {
+                let (a, b) = (self.sources_at(body, next), self.sources_at(orelse, next));
+                match (&a.exact, &b.exact) {
+                    (Some(Literal::Str(x)), Some(Literal::Str(y))) => {
+                        let mut values = vec![x.clone(), y.clone()];
+                        values.sort();
+                        values.dedup();
+                        let decided_by = self.sources_at(test, next).params;
+                        Sources {
+                            choices: Some((values, decided_by)),
+                            literal: true,
+                            ..Sources::default()
+                        }
+                    }
+                    _ => {
+                        let mut out = a;
+                        out.join(b);
+                        out.join(self.sources_at(test, next));
+                        out
+                    }
+                }
+            }
+            Value::Subscript { base, .. } => match self.env_name(value) {
+                Some(name) => Sources {
+                    env: vec![name],
+                    ..Sources::default()
+                },
+                None => {
+                    // Part of a parameter is still made from it.
+                    let mut out = self.sources_at(base, next);
+                    out.exact = None;
+                    out.computed = out.computed || out.params.is_empty();
+                    out
+                }
+            },
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            } => {
+                if let Some(name) = self.env_name(value) {
+                    let mut out = Sources {
+                        env: vec![name],
+                        ..Sources::default()
+                    };
+                    // `os.getenv("KEY", "default")`: the default is a literal.
+                    if let Some(default) = args.get(1) {
+                        let d = self.sources_at(default, next);
+                        if d.exact.as_ref().is_some_and(|l| *l != Literal::None) {
+                            out.literal = true;
+                        }
+                    }
+                    return out;
+                }
+                // A conversion keeps what it converts.
+                let conversion = matches!(callee.as_ref(), Value::Name(n) if matches!(n.as_str(), "str" | "int" | "float" | "bool") && !self.shadows(n));
+                let format = matches!(callee.as_ref(), Value::Attribute(parts) if parts.last().is_some_and(|m| m == "format"));
+                if conversion || format {
+                    let mut out = Sources::default();
+                    for a in args {
+                        out.join(self.sources_at(a, next));
+                    }
+                    for (_, v) in keywords {
+                        out.join(self.sources_at(v, next));
+                    }
+                    return out;
+                }
+                Sources::computed()
+            }
+            _ => Sources::computed(),
+        }
+    }
+
+    /// A name: a parameter (its caller's sources), a single local
+    /// assignment, or a module constant.
+    fn name_sources(&self, name: &str, depth: usize) -> Sources {
+        if let Some((passed, caller)) = self.args.get(name) {
+            return caller.sources_at(passed, depth);
+        }
+        if let Some(bound) = self.params.get(name) {
+            return bound.clone();
+        }
+        let locals: Vec<_> = self.locals().iter().filter(|b| b.name == name).collect();
+        if !locals.is_empty() {
+            return match locals.as_slice() {
+                [one] if one.kind == BindingKind::Assignment && !one.conditional => {
+                    match &one.value {
+                        Some(value) => self.sources_at(value, depth),
+                        None => Sources::computed(),
+                    }
+                }
+                _ => Sources::computed(),
+            };
+        }
+        match self.module_constant(name) {
+            Some((value, module)) => self.at_module(module).sources_at(&value, depth),
+            None => Sources::computed(),
+        }
+    }
+
+    /// `os.environ["X"]`, `os.environ.get("X")`, `os.getenv("X")`: `X`.
+    pub fn env_name(&self, value: &Value) -> Option<String> {
+        match value {
+            Value::Subscript { base, index } => {
+                let base = self.library_name(base)?;
+                match (base.as_str(), index.as_slice()) {
+                    ("os.environ", [Value::Str(name)]) => Some(name.clone()),
+                    _ => None,
+                }
+            }
+            Value::Call { callee, args, .. } => {
+                let callee = self.library_name(callee)?;
+                match (callee.as_str(), args.first()) {
+                    ("os.getenv" | "os.environ.get", Some(Value::Str(name))) => Some(name.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The URL template of a value: literal text, `{param}`, `{env NAME}`,
+    /// `{…}` for a part the read cannot name.
+    pub fn template(&self, value: &Value) -> String {
+        self.template_at(value, 0)
+    }
+
+    fn template_at(&self, value: &Value, depth: usize) -> String {
+        if depth > MAX_DEPTH {
+            return "{…}".into();
+        }
+        let next = depth + 1;
+        match value {
+            Value::Str(s) => s.clone(),
+            Value::FString(parts) => parts.iter().map(|p| self.template_at(p, next)).collect(),
+            Value::Add { left, right } => {
+                format!(
+                    "{}{}",
+                    self.template_at(left, next),
+                    self.template_at(right, next)
+                )
+            }
+            Value::Name(name) => {
+                if let Some((passed, caller)) = self.args.get(name) {
+                    return caller.template_at(passed, next);
+                }
+                if let Some(bound) = self.params.get(name) {
+                    return piece(bound);
+                }
+                let locals: Vec<_> = self.locals().iter().filter(|b| b.name == *name).collect();
+                if !locals.is_empty() {
+                    return match locals.as_slice() {
+                        [one] if one.kind == BindingKind::Assignment && !one.conditional => {
+                            match &one.value {
+                                Some(value) => self.template_at(value, next),
+                                None => "{…}".into(),
+                            }
+                        }
+                        _ => "{…}".into(),
+                    };
+                }
+                match self.module_constant(name) {
+                    Some((value, module)) => self.at_module(module).template_at(&value, next),
+                    None => "{…}".into(),
+                }
+            }
+            Value::Call { callee, args, .. } => {
+                if let Some(name) = self.env_name(value) {
+                    return format!("{{env {name}}}");
+                }
+                let conversion =
+                    matches!(callee.as_ref(), Value::Name(n) if n == "str" && !self.shadows(n));
+                match (conversion, args.as_slice()) {
+                    (true, [one]) => self.template_at(one, next),
+                    _ => "{…}".into(),
+                }
+            }
+            Value::Subscript { .. } => match self.env_name(value) {
+                Some(name) => format!("{{env {name}}}"),
+                None => "{…}".into(),
+            },
+            _ => "{…}".into(),
+        }
+    }
+}
+
+/// One piece of a template from what a parameter holds.
+fn piece(sources: &Sources) -> String {
+    match (
+        &sources.exact,
+        sources.params.as_slice(),
+        sources.env.as_slice(),
+    ) {
+        (Some(Literal::Str(s)), [], []) => s.clone(),
+        (Some(Literal::Number(n)), [], []) => n.clone(),
+        (None, [param], []) if !sources.computed && !sources.literal => format!("{{{param}}}"),
+        (None, [], [env]) if !sources.computed && !sources.literal => format!("{{env {env}}}"),
+        _ => "{…}".into(),
+    }
+}

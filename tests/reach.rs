@@ -1,0 +1,322 @@
+//! End to end: what a bound tool reaches (issue 8). Each fixture adds tools
+//! to an agent that had none, so every row is `added` and its `after` side
+//! carries the reach read from the tool's code and its helpers.
+//!
+//! HTTP reach is checked against the reference (`agents-shipgate diff
+//! --application`, 1.2.0) on the same fixture: the `reach` and
+//! `effect_evidence` objects below are the ones it printed. Effects beyond
+//! HTTP (`reach.effects`: database, process, filesystem, cloud, messaging)
+//! are schema 0.4, which the reference does not read (it names each such
+//! call as a limit); those assertions follow the spec.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{compare_branches, row, rows};
+
+const EMPTY: &str = "from agents import Agent\n\nsupport = Agent(name=\"support\", tools=[])\n";
+
+fn added(head: &str) -> (Value, String) {
+    compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", head)],
+        "app",
+    )
+}
+
+fn side<'d>(doc: &'d Value, tool: &str) -> &'d Value {
+    doc["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["tool"] == tool)
+        .map(|r| &r["after"])
+        .expect("row")
+}
+
+const HTTP: &str = r#"import os
+
+import httpx
+import requests
+from agents import Agent, function_tool
+
+API = "https://api.shop.example"
+SESSION = requests.Session()
+
+
+def _post(path, payload):
+    return requests.post(f"{API}{path}", json=payload, headers={"X-Api-Key": os.getenv("SHOP_KEY")})
+
+
+@function_tool
+def refund(order_id: str, amount: float) -> str:
+    return _post(f"/orders/{order_id}/refund", {"amount": amount}).text
+
+
+@function_tool
+def status() -> dict:
+    with httpx.Client(base_url="https://status.shop.example") as client:
+        return client.get("/v1/health").json()
+
+
+@function_tool
+def lookup(order_id: str) -> dict:
+    return SESSION.get(f"{API}/orders/{order_id}").json()
+
+
+support = Agent(name="support", tools=[refund, status, lookup])
+"#;
+
+/// A helper's request is read through the call (its URL and body as the
+/// tool passes them), a client the function builds can support `read`, and
+/// a module-level client is read but named: anything may configure it.
+#[test]
+fn http_calls_are_read_through_helpers_and_clients() {
+    let (doc, text) = added(HTTP);
+    assert_eq!(
+        side(&doc, "refund")["reach"],
+        json!({"calls": [{"library": "requests", "method": "POST", "url": "https://api.shop.example/orders/{order_id}/refund", "effect": "write", "at": "app/agent.py:12", "via": ["app/agent.py:17 _post"], "fields": [{"field": "amount", "from": ["amount"]}], "credential_sources": [{"header": "X-Api-Key", "env": ["SHOP_KEY"]}], "model_supplied": [{"param": "amount", "into": "field amount"}, {"param": "order_id", "into": "url"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:12", "method": "POST", "url": "https://api.shop.example/orders/{order_id}/refund"}]})
+    );
+    assert_eq!(
+        side(&doc, "refund")["effect_evidence"],
+        json!({"conservative_effect": "write", "status": "structural", "claims": [{"value": "write", "source": "source_http_call", "basis": "protocol_structure", "at": "app/agent.py:12"}]})
+    );
+    assert_eq!(
+        side(&doc, "status")["reach"],
+        json!({"calls": [{"library": "httpx", "method": "GET", "url": "https://status.shop.example/v1/health", "effect": "read", "at": "app/agent.py:23", "via": []}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:21", "calls": 1}]})
+    );
+    assert_eq!(
+        side(&doc, "lookup")["reach"],
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.shop.example/orders/{order_id}", "effect": "read", "at": "app/agent.py:28", "via": [], "model_supplied": [{"param": "order_id", "into": "url"}]}], "limits": [{"at": "app/agent.py:28", "why": "sends through SESSION, built outside this function; its configuration is not read"}], "effect": null, "effect_claims": []})
+    );
+    assert_eq!(
+        side(&doc, "lookup")["effect_evidence"],
+        json!({"conservative_effect": "write", "status": "unknown", "claims": []})
+    );
+    // The text lays them out as the contract's §4.3 does.
+    for line in [
+        "    reaches: POST https://api.shop.example/orders/{order_id}/refund at app/agent.py:12 via app/agent.py:17 _post\n      model-supplied: amount → field amount; order_id → url\n      credential: env SHOP_KEY → header X-Api-Key\n    effect: write (structural evidence: outbound call at app/agent.py:12)\n",
+        "    reaches: GET https://status.shop.example/v1/health at app/agent.py:23\n    effect: read (structural evidence: every call was followed, and every outbound call reads)\n",
+        "    effect: write (provisional: unknown effect)\n    reach limit: app/agent.py:28 sends through SESSION, built outside this function; its configuration is not read\n",
+    ] {
+        assert!(text.contains(line), "{line}\n---\n{text}");
+    }
+}
+
+/// Reach is evidence, not compared meaning: a helper's endpoint that
+/// changes leaves the tool's row alone (no row), while the sides' reach
+/// still says what it calls now.
+#[test]
+fn a_changed_endpoint_in_a_helper_makes_no_row() {
+    let base = HTTP.to_string();
+    let head = HTTP.replace("f\"{API}{path}\"", "f\"{API}/v2{path}\"");
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &base)],
+        &[("app/agent.py", &head)],
+        "app",
+    );
+    assert_eq!(rows(&doc), Vec::<(String, String, String)>::new());
+}
+
+const EFFECTS: &str = r#"import os
+import shutil
+import smtplib
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import boto3
+import somelib
+from agents import Agent, function_tool
+
+
+class Api:
+    def post(self, path):
+        return path
+
+
+def level4(x):
+    return somelib.go(x)
+
+
+def level3(x):
+    return level4(x)
+
+
+def level2(x):
+    return level3(x)
+
+
+def level1(x):
+    return level2(x)
+
+
+@function_tool
+def orders_today() -> list:
+    conn = sqlite3.connect("shop.db")
+    cur = conn.cursor()
+    cur.execute("SELECT id FROM orders WHERE day = date('now')")
+    return cur.fetchall()
+
+
+@function_tool
+def purge(order_id: str) -> str:
+    conn = sqlite3.connect("shop.db")
+    conn.execute("DELETE FROM orders WHERE id = ?", (order_id,))
+    conn.commit()
+    return "ok"
+
+
+@function_tool
+def backup() -> str:
+    conn = sqlite3.connect("shop.db")
+    conn.execute("SELECT * INTO orders_copy FROM orders")
+    return "ok"
+
+
+@function_tool
+def run_report(name: str) -> str:
+    return subprocess.run(["/usr/bin/report", name], capture_output=True, text=True).stdout
+
+
+@function_tool
+def save_note(note: str) -> str:
+    with open("notes/today.txt", "a") as f:
+        f.write(note)
+    return "saved"
+
+
+@function_tool
+def cleanup(folder: str) -> str:
+    shutil.rmtree(folder)
+    Path("state/last.txt").write_text(folder)
+    return "done"
+
+
+@function_tool
+def archive(name: str) -> str:
+    s3 = boto3.client("s3")
+    s3.put_object(Bucket="reports", Key=name, Body=b"")
+    return "ok"
+
+
+@function_tool
+def mail(to: str, body: str) -> str:
+    smtp = smtplib.SMTP("smtp.shop.example")
+    smtp.sendmail("bot@shop.example", [to], body)
+    return "sent"
+
+
+@function_tool
+def wrapped(path: str) -> str:
+    api = Api()
+    return api.post(path)
+
+
+@function_tool
+def deep(x: str) -> str:
+    return level1(x)
+
+
+support = Agent(name="support", tools=[orders_today, purge, backup, run_report, save_note, cleanup, archive, mail, wrapped, deep])
+"#;
+
+/// Effects beyond HTTP, by import identity: the statement's keyword
+/// decides a database read or write (a `SELECT … INTO` writes), a process
+/// names its program, a file its mode; cloud and messaging methods by
+/// their tables. Each writing effect is a `source_library_call` claim.
+#[test]
+fn effects_beyond_http_are_read_by_library() {
+    let (doc, text) = added(EFFECTS);
+    assert_eq!(rows(&doc).len(), 10);
+    assert_eq!(rows(&doc)[0], row("support", "archive", "added"));
+    let effect = |tool: &str| side(&doc, tool)["reach"]["effects"][0].clone();
+    let pick = |v: Value, keys: &[&str]| -> Value {
+        Value::Object(
+            keys.iter()
+                .filter_map(|k| v.get(*k).map(|x| (k.to_string(), x.clone())))
+                .collect(),
+        )
+    };
+    let keys = [
+        "family",
+        "operation",
+        "library",
+        "call",
+        "at",
+        "target",
+        "statement",
+        "service",
+        "host",
+    ];
+    assert_eq!(
+        pick(effect("orders_today"), &keys),
+        json!({"family": "database", "operation": "read", "library": "sqlite3", "call": "cursor.execute", "at": "app/agent.py:38", "statement": "SELECT", "service": "sqlite"})
+    );
+    assert_eq!(side(&doc, "orders_today")["reach"]["effect"], "read");
+    assert_eq!(
+        pick(effect("purge"), &keys),
+        json!({"family": "database", "operation": "write", "library": "sqlite3", "call": "connection.execute", "at": "app/agent.py:45", "statement": "DELETE", "service": "sqlite"})
+    );
+    assert_eq!(
+        effect("purge")["model_supplied"],
+        json!([{"param": "order_id", "into": "statement"}])
+    );
+    assert_eq!(effect("backup")["operation"], "write");
+    assert_eq!(
+        pick(effect("run_report"), &keys),
+        json!({"family": "process", "operation": "execute", "library": "subprocess", "call": "subprocess.run", "at": "app/agent.py:59", "target": "report"})
+    );
+    assert_eq!(
+        side(&doc, "run_report")["effect_evidence"]["claims"],
+        json!([{"value": "code_execution", "source": "source_library_call", "basis": "library_identity", "at": "app/agent.py:59"}])
+    );
+    assert_eq!(
+        pick(effect("save_note"), &keys),
+        json!({"family": "filesystem", "operation": "write", "library": "builtins", "call": "open", "at": "app/agent.py:64", "target": "notes/today.txt"})
+    );
+    assert_eq!(
+        side(&doc, "cleanup")["reach"]["effects"][1]["call"],
+        "Path.write_text"
+    );
+    assert_eq!(
+        pick(effect("archive"), &keys),
+        json!({"family": "cloud", "operation": "write", "library": "boto3", "call": "client.put_object", "at": "app/agent.py:79", "target": "reports", "service": "s3"})
+    );
+    assert_eq!(
+        pick(effect("mail"), &keys),
+        json!({"family": "messaging", "operation": "write", "library": "smtplib", "call": "smtp.sendmail", "at": "app/agent.py:86", "service": "smtp", "host": "smtp.shop.example"})
+    );
+    assert_eq!(
+        side(&doc, "mail")["effect_evidence"]["claims"][0]["value"],
+        "external_communication"
+    );
+    // A repository class that wraps a library is not followed into, and a
+    // helper past three calls is named, not read.
+    assert_eq!(
+        side(&doc, "wrapped")["reach"]["limits"],
+        json!([{"at": "app/agent.py:92", "why": "calls Api, which is not read"}, {"at": "app/agent.py:93", "why": "calls api.post, which is not read"}])
+    );
+    assert_eq!(
+        side(&doc, "deep")["reach"]["limits"],
+        json!([{"at": "app/agent.py:23", "why": "calls level4, more than 3 helper calls from the tool; not read"}])
+    );
+    assert_eq!(
+        side(&doc, "deep")["effect_evidence"]["status"],
+        "unknown",
+        "a limit keeps a tool from reading"
+    );
+    for line in [
+        "    reaches: database read SELECT (sqlite, sqlite3 cursor.execute) at app/agent.py:38\n    effect: read (structural evidence)\n",
+        "    reaches: process execute report (subprocess subprocess.run) at app/agent.py:59\n      model-supplied: name → command\n",
+        "    reaches: messaging write (smtp, smtplib smtp.sendmail) at app/agent.py:86\n      host: smtp.shop.example\n",
+        "    reach limit: app/agent.py:23 calls level4, more than 3 helper calls from the tool; not read\n",
+    ] {
+        assert!(text.contains(line), "{line}\n---\n{text}");
+    }
+    // The finding names the new reach first.
+    assert!(
+        text.contains("new reach: cloud write, database write, filesystem write, messaging write, database read, process execute; not read beyond app/agent.py:23"),
+        "{text}"
+    );
+}
