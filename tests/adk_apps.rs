@@ -1,11 +1,12 @@
 //! Regression fixtures shaped like real Google ADK applications (issue 5):
 //! a root agent with sub-agents across packages, an agent tool, a toolset,
 //! factory-made tools, built-ins and a workflow. Each asserts exactly the
-//! rows a careful reviewer would write by hand.
+//! rows a careful reviewer would write by hand, and the whole answer is a
+//! golden (`tests/goldens/adk_*`).
 
 mod support;
 
-use support::{compare_branches, row as t, rows};
+use support::{compare_branches, compare_branches_golden, row as t, rows};
 
 const TRAVEL_TOOLS: &str = r#""""Travel tools."""
 
@@ -96,7 +97,7 @@ fn a_travel_concierge_with_sub_agents_across_packages() {
         ("travel/crew/flights.py", flights.as_str()),
         ("travel/agent.py", root.as_str()),
     ];
-    let (doc, _) = compare_branches(&base, &head, "travel");
+    let (doc, _) = compare_branches_golden("adk_travel_concierge", &base, &head, "travel");
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
         rows(&doc),
@@ -183,7 +184,12 @@ fn a_data_analyst_with_factory_tools_and_a_toolset() {
             "[\"read_file\", \"list_directory\"]",
             "[\"read_file\", \"list_directory\", \"write_file\"]",
         );
-    let (doc, text) = compare_branches(&base, &[("analyst/agent.py", &agent)], "analyst");
+    let (doc, text) = compare_branches_golden(
+        "adk_data_analyst",
+        &base,
+        &[("analyst/agent.py", &agent)],
+        "analyst",
+    );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
         rows(&doc),
@@ -263,7 +269,12 @@ fn a_support_desk_workflow_with_wrappers_and_a_built_in() {
             "tools=[FunctionTool(func=close_ticket), LongRunningFunctionTool(func=ask_manager)]",
         )
         .replace("    return True\n", "    return bool(note)\n");
-    let (doc, _) = compare_branches(&base, &[("desk/agent.py", &head)], "desk");
+    let (doc, _) = compare_branches_golden(
+        "adk_support_desk",
+        &base,
+        &[("desk/agent.py", &head)],
+        "desk",
+    );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
         rows(&doc),

@@ -19,7 +19,7 @@ mod support;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{Place, Repo};
+use support::{golden, Place, Repo};
 
 /// Commits `fixtures/<name>/base` on `main` and `head` on top of it on
 /// `head`, as a real repository would hold them.
@@ -67,37 +67,6 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
             out.push((relative, std::fs::read_to_string(&path).expect("fixture")));
         }
     }
-}
-
-/// The run-specific parts spelled as placeholders.
-fn normalise(text: &str, base: &str, head: &str) -> String {
-    text.replace(base, "<base>")
-        .replace(head, "<head>")
-        .replace(&base[..12], "<base>")
-        .replace(&head[..12], "<head>")
-}
-
-fn normalise_json(doc: &Value, base: &str, head: &str) -> String {
-    let mut doc = doc.clone();
-    doc["engine"] = Value::String("<engine>".into());
-    doc["comparison_id"] = Value::String("<comparison_id>".into());
-    let pretty = serde_json::to_string_pretty(&doc).expect("json");
-    normalise(&pretty, base, head) + "\n"
-}
-
-fn check_golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/goldens")
-        .join(name);
-    if std::env::var_os("SHIPGATE_BLESS").is_some() {
-        std::fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        want == actual,
-        "{name} differs from its golden; run with SHIPGATE_BLESS=1 and read the diff.\n--- actual ---\n{actual}"
-    );
 }
 
 /// SHA-256 of the document without its id, as Python computes it.
@@ -206,14 +175,7 @@ fn golden(name: &str, base: &Path, head: &Path, under: &str, args: &[&str]) {
         python_comparison_id(&doc)
     );
     summary_states_only_rows(&doc);
-    check_golden(
-        &format!("{name}.txt"),
-        &normalise(&text, &base_commit, &head_commit),
-    );
-    check_golden(
-        &format!("{name}.json"),
-        &normalise_json(&doc, &base_commit, &head_commit),
-    );
+    golden::check(name, &doc, &text, &base_commit, &head_commit);
 }
 
 fn root() -> PathBuf {

@@ -16,12 +16,23 @@ use support::{compare_branches, row, rows};
 
 const EMPTY: &str = "from agents import Agent\n\nsupport = Agent(name=\"support\", tools=[])\n";
 
+/// Compares the empty agent with `head`; the document must validate
+/// against the committed schema.
 fn added(head: &str) -> (Value, String) {
-    compare_branches(
+    let (doc, text) = compare_branches(
         &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
         &[("app/agent.py", head)],
         "app",
-    )
+    );
+    let schema: Value = serde_json::from_str(include_str!(
+        "../docs/application-comparison-0.4.schema.json"
+    ))
+    .expect("schema");
+    assert_eq!(
+        support::schema::validate(&schema, &doc),
+        Vec::<String>::new()
+    );
+    (doc, text)
 }
 
 fn side<'d>(doc: &'d Value, tool: &str) -> &'d Value {
@@ -291,11 +302,13 @@ fn effects_beyond_http_are_read_by_library() {
         side(&doc, "mail")["effect_evidence"]["claims"][0]["value"],
         "external_communication"
     );
-    // A repository class that wraps a library is not followed into, and a
-    // helper past three calls is named, not read.
+    // A repository class that wraps a library is not followed into (the
+    // reference names only the construction; the spec names the method
+    // called on its instance too), and a helper past three calls is named,
+    // not read.
     assert_eq!(
         side(&doc, "wrapped")["reach"]["limits"],
-        json!([{"at": "app/agent.py:92", "why": "calls Api, which is not read"}, {"at": "app/agent.py:93", "why": "calls api.post, which is not read"}])
+        json!([{"at": "app/agent.py:92", "why": "calls Api ('Api' in agent.py:13 is a class, not a function definition), which is not read"}, {"at": "app/agent.py:93", "why": "calls api.post, which is not read"}])
     );
     assert_eq!(
         side(&doc, "deep")["reach"]["limits"],
@@ -318,5 +331,100 @@ fn effects_beyond_http_are_read_by_library() {
     assert!(
         text.contains("new reach: cloud write, database write, filesystem write, messaging write, database read, process execute; not read beyond app/agent.py:23"),
         "{text}"
+    );
+}
+
+const RULES: &str = r#"import os
+from urllib.request import Request, urlopen
+
+import requests
+from agents import Agent, function_tool
+
+
+def _audit(response, *args, **kwargs):
+    requests.post("https://audit.example.com/log", json={"status": response.status_code})
+
+
+@function_tool
+def put_doc(doc_id: str, body: str) -> str:
+    req = Request(f"https://docs.example.com/v1/docs/{doc_id}", data=body.encode(), method="PUT")
+    with urlopen(req) as resp:
+        return resp.read().decode()
+
+
+@function_tool
+def audited(item_id: str) -> dict:
+    return requests.get(f"https://api.example.com/items/{item_id}", hooks={"response": [_audit]}).json()
+
+
+@function_tool
+def remove(item_id: str, hard: bool) -> str:
+    verb = "DELETE" if hard else "PATCH"
+    return requests.request(verb, f"https://api.example.com/items/{item_id}").text
+
+
+@function_tool
+def ask(document: str) -> dict:
+    return requests.post("https://api.example.com/graphql", json={"query": document}).json()
+
+
+@function_tool
+def search(q: str) -> dict:
+    return requests.get("https://api.example.com/search?q=hello&token=abcDEF123456&since=2024-01-01").json()
+
+
+@function_tool
+def notify(chat_id: str, text: str) -> str:
+    url = f"https://api.telegram.org/bot{os.environ['TG_TOKEN']}/sendMessage"
+    return requests.post(url, json={"chat_id": chat_id, "text": text}).text
+
+
+@function_tool
+def me() -> dict:
+    return requests.get(f"https://{os.environ['SVC_USER']}:{os.environ['SVC_PASS']}@api.example.com/v1/me").json()
+
+
+support = Agent(name="support", tools=[put_doc, audited, remove, ask, search, notify, me])
+"#;
+
+/// The HTTP rules the reference reads, on the cases a looser reader gets
+/// wrong: a request the function builds and opens (PUT, not a read), a
+/// hook that runs on the response (its POST makes the tool write), a
+/// method chosen by a condition, a GraphQL document that is not a literal
+/// (no effect), and the shapes that are withheld (a token in the query, a
+/// bot URL's path, credentials in the userinfo). Each `reach` object is the
+/// one the reference printed for the same source.
+#[test]
+fn http_rules_match_the_reference() {
+    let (doc, _) = added(RULES);
+    let reach = |tool: &str| side(&doc, tool)["reach"].clone();
+    assert_eq!(
+        reach("put_doc"),
+        json!({"calls": [{"library": "urllib", "method": "PUT", "url": "https://docs.example.com/v1/docs/{doc_id}", "effect": "write", "at": "app/agent.py:15", "via": [], "fields": [{"field": null, "from": ["body"]}], "model_supplied": [{"param": "body", "into": "body"}, {"param": "doc_id", "into": "url"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:15", "method": "PUT", "url": "https://docs.example.com/v1/docs/{doc_id}"}]})
+    );
+    assert_eq!(
+        reach("audited"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/items/{item_id}", "effect": "read", "at": "app/agent.py:21", "via": [], "model_supplied": [{"param": "item_id", "into": "url"}]}, {"library": "requests", "method": "POST", "url": "https://audit.example.com/log", "effect": "write", "at": "app/agent.py:9", "via": ["app/agent.py:21 _audit"], "fields": [{"field": "status", "computed": true}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:9", "method": "POST", "url": "https://audit.example.com/log"}]})
+    );
+    assert_eq!(
+        reach("remove"),
+        json!({"calls": [{"library": "requests", "method": "DELETE|PATCH", "url": "https://api.example.com/items/{item_id}", "effect": "destructive", "at": "app/agent.py:27", "via": [], "model_supplied": [{"param": "hard", "into": "method"}, {"param": "item_id", "into": "url"}]}], "limits": [], "effect": "destructive", "effect_claims": [{"effect": "destructive", "at": "app/agent.py:27", "method": "DELETE|PATCH", "url": "https://api.example.com/items/{item_id}"}]})
+    );
+    assert_eq!(
+        reach("ask"),
+        json!({"calls": [{"library": "requests", "method": "POST", "url": "https://api.example.com/graphql", "graphql": "unknown", "effect": null, "at": "app/agent.py:32", "via": [], "fields": [{"field": "query", "from": ["document"]}], "model_supplied": [{"param": "document", "into": "field query"}]}], "limits": [{"at": "app/agent.py:32", "why": "the GraphQL document is not a literal; its operation is not read"}], "effect": null, "effect_claims": []})
+    );
+    assert_eq!(side(&doc, "ask")["effect_evidence"]["status"], "unknown");
+    assert_eq!(
+        reach("search")["calls"][0]["url"],
+        "https://api.example.com/search?q=hello&token=[REDACTED:sensitive_field]&since=2024-01-01"
+    );
+    assert_eq!(
+        reach("notify")["calls"][0]["url"],
+        "https://api.telegram.org/[REDACTED:sensitive_field]/sendMessage"
+    );
+    assert_eq!(
+        reach("me")["calls"][0],
+        json!({"library": "requests", "method": "GET", "url": "https://[REDACTED:sensitive_field]@api.example.com/v1/me", "effect": "read", "at": "app/agent.py:48", "via": [], "credential_sources": [{"userinfo": null, "env": ["SVC_PASS", "SVC_USER"]}]})
     );
 }

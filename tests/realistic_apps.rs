@@ -1,6 +1,7 @@
 //! Regression fixtures shaped like real applications: several agents across
 //! packages, handoffs, imported and re-exported tools. Each asserts exactly
-//! the rows a careful reviewer would write by hand.
+//! the rows a careful reviewer would write by hand, and the whole answer is
+//! a golden (`tests/goldens/sdk_*`).
 
 mod support;
 
@@ -110,6 +111,12 @@ fn a_support_desk_with_packages_handoffs_and_re_exports() {
     let place = Place::new();
     let _daemon = place.start_daemon();
     let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "desk"],
+    );
+    support::golden::check_run(
+        "sdk_support_desk",
+        &place,
         &repo,
         &["--base", "main", "--head", "head", "--scope", "desk"],
     );
@@ -232,6 +239,12 @@ fn a_flat_research_assistant_with_lists_aliases_and_labels() {
         &repo,
         &["--base", "main", "--head", "head", "--scope", "research"],
     );
+    support::golden::check_run(
+        "sdk_research_assistant",
+        &place,
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "research"],
+    );
     assert_eq!(rows(&doc), vec![t("researcher", "web_search", "changed")]);
     let agents: Vec<&str> = doc["head"]["agents"]
         .as_array()
@@ -309,17 +322,16 @@ fn a_monorepo_service_with_outside_imports_and_mcp_servers() {
     );
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = place.diff_json(
-        &repo,
-        &[
-            "--base",
-            "main",
-            "--head",
-            "head",
-            "--scope",
-            "services/bot",
-        ],
-    );
+    let args = [
+        "--base",
+        "main",
+        "--head",
+        "head",
+        "--scope",
+        "services/bot",
+    ];
+    let doc = place.diff_json(&repo, &args);
+    support::golden::check_run("sdk_monorepo_service", &place, &repo, &args);
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
         rows(&doc),
@@ -433,7 +445,7 @@ fn a_help_desk_with_servers_hosted_tools_and_agents_as_tools() {
         ("desk/crew/triage.py", triage.as_str()),
         ("desk/main.py", main.as_str()),
     ];
-    let (doc, text) = support::compare_branches(&base, &head, "desk");
+    let (doc, text) = support::compare_branches_golden("sdk_help_desk", &base, &head, "desk");
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(
         rows(&doc),

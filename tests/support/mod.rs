@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod golden;
 pub mod schema;
 
 use std::path::{Path, PathBuf};
@@ -277,6 +278,30 @@ pub fn compare_branches(
     head: &[(&str, &str)],
     scope: &str,
 ) -> (serde_json::Value, String) {
+    let (_, doc, text) = run_branches(base, head, scope);
+    (doc, text)
+}
+
+/// `compare_branches`, and both answers checked against the goldens
+/// `tests/goldens/<name>.{txt,json}`.
+pub fn compare_branches_golden(
+    name: &str,
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    scope: &str,
+) -> (serde_json::Value, String) {
+    let (repo, doc, text) = run_branches(base, head, scope);
+    let base = repo.git(&["rev-parse", "main"]);
+    let head = repo.git(&["rev-parse", "head"]);
+    golden::check(name, &doc, &text, &base, &head);
+    (doc, text)
+}
+
+fn run_branches(
+    base: &[(&str, &str)],
+    head: &[(&str, &str)],
+    scope: &str,
+) -> (Repo, serde_json::Value, String) {
     let repo = Repo::new();
     let files: Vec<(&str, Option<&str>)> = base.iter().map(|(p, c)| (*p, Some(*c))).collect();
     repo.commit(&files, "base");
@@ -289,7 +314,7 @@ pub fn compare_branches(
     let doc = place.diff_json(&repo, &args);
     let (code, text, stderr) = place.diff(&repo, &args);
     assert_eq!(code, 0, "{stderr}");
-    (doc, text)
+    (repo, doc, text)
 }
 
 /// One `(agent, tool, change)` row, as `rows` returns them.

@@ -281,9 +281,14 @@ impl Collector<'_> {
             },
             _ => None,
         };
+        let chain = match call.func.as_ref() {
+            Expr::Attribute(attr) => method_chain(&attr.value),
+            _ => None,
+        };
         function.body_calls.push(BodyCall {
             callee: value_of(&call.func, 0),
             receiver,
+            chain,
             args: call.arguments.args.iter().map(|a| value_of(a, 0)).collect(),
             keywords: call
                 .arguments
@@ -621,6 +626,32 @@ fn is_type_checking(test: &Expr) -> bool {
         Expr::Attribute(attr) => attr.attr.id.as_str() == "TYPE_CHECKING",
         _ => false,
     }
+}
+
+/// `q.strip().lower()` as `(q, [strip, lower])`: a chain of method calls
+/// and what it starts from; `None` when the expression is no such chain.
+fn method_chain(expr: &Expr) -> Option<(Value, Vec<String>)> {
+    let mut methods = Vec::new();
+    let mut current = expr;
+    while let Expr::Call(call) = current {
+        let Expr::Attribute(attr) = call.func.as_ref() else {
+            break;
+        };
+        // `m.f(...)` on a plain name chain is where the chain starts.
+        if !matches!(attr.value.as_ref(), Expr::Call(_)) {
+            break;
+        }
+        methods.push(attr.attr.id.to_string());
+        current = &attr.value;
+        if methods.len() > 16 {
+            return None;
+        }
+    }
+    if !matches!(current, Expr::Call(_)) && methods.is_empty() {
+        return None;
+    }
+    methods.reverse();
+    Some((value_of(current, 0), methods))
 }
 
 /// Names bound at the module's top level by a `def` or a `from … import`:
@@ -1081,6 +1112,7 @@ fn kind_name(expr: &Expr) -> &'static str {
         Expr::UnaryOp(_) => "unary operation",
         Expr::Compare(_) => "comparison",
         Expr::Await(_) => "await",
+        Expr::BytesLiteral(_) => "bytes literal",
         _ => "expression",
     }
 }

@@ -217,6 +217,10 @@ pub struct BodyCall {
     /// For a method call `x.m(...)` on an expression that is not a plain
     /// name chain (`requests.get(u).json()`): the receiver and the method.
     pub receiver: Option<(Value, String)>,
+    /// For a method on a chain of method calls (`q.strip().lower().m()`):
+    /// what the chain starts from (`q`) and the methods called on the way
+    /// (`strip`, `lower`), in call order.
+    pub chain: Option<(Value, Vec<String>)>,
     pub args: Vec<Value>,
     pub keywords: Vec<(Option<String>, Value)>,
     pub line: u32,

@@ -121,7 +121,11 @@ impl<'a> Frame<'a> {
                 .locals
                 .iter()
                 .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
-            let sources = if injected(param) || overwritten {
+            // An overwritten parameter is read as what overwrites it.
+            if overwritten {
+                continue;
+            }
+            let sources = if injected(param) {
                 Sources::computed()
             } else {
                 Sources {
@@ -200,6 +204,47 @@ impl<'a> Frame<'a> {
             || self.facts.module_bindings.iter().any(|b| b.name == name)
     }
 
+    /// The module's one top-level binding of `name`, if it binds it once.
+    fn module_binding(&self, name: &str) -> Option<&'a BindingFact> {
+        let mut bindings = self.facts.module_bindings.iter().filter(|b| b.name == name);
+        let first = bindings.next()?;
+        bindings.next().is_none().then_some(first)
+    }
+
+    /// The function's own bindings of `name`: a parameter the function
+    /// overwrites (once, unconditionally) is that assignment.
+    fn bindings_of(&self, name: &str) -> Vec<&'a BindingFact> {
+        let all: Vec<&'a BindingFact> = self.locals().iter().filter(|b| b.name == name).collect();
+        let assigned: Vec<&'a BindingFact> = all
+            .iter()
+            .copied()
+            .filter(|b| b.kind != BindingKind::Parameter)
+            .collect();
+        match assigned.as_slice() {
+            [one] if one.kind == BindingKind::Assignment && !one.conditional => vec![one],
+            _ => all,
+        }
+    }
+
+    /// `config.API_BASE`: a constant another module of the scope binds.
+    fn module_attribute_constant(&self, value: &Value) -> Option<(Value, &'a str)> {
+        let mut resolver = Resolver::new(self.modules);
+        let found = resolver.resolve(self.path, self.scope(), value).ok()?;
+        let crate::graph::resolve::Target::Value { path, name, line } = found.target else {
+            return None;
+        };
+        let facts = self.modules.facts(path)?;
+        let bound = facts.module_bindings.iter().find(|b| {
+            b.name == name && b.line == line && b.kind == BindingKind::Assignment && !b.conditional
+        })?;
+        let value = bound.value.clone()?;
+        matches!(
+            value,
+            Value::Str(_) | Value::Number(_) | Value::FString(_) | Value::Add { .. }
+        )
+        .then_some((value, path))
+    }
+
     /// The absolute library name a callee or value spells, when an import
     /// of a library (not the repository's own code) binds it.
     fn library_name(&self, value: &Value) -> Option<String> {
@@ -219,15 +264,7 @@ impl<'a> Frame<'a> {
     /// expression bound once, unconditionally (a module-level dict's
     /// values are never taken as written).
     fn module_constant(&self, name: &str) -> Option<(Value, &'a str)> {
-        let bindings: Vec<_> = self
-            .facts
-            .module_bindings
-            .iter()
-            .filter(|b| b.name == name)
-            .collect();
-        let [binding] = bindings.as_slice() else {
-            return None;
-        };
+        let binding = self.module_binding(name)?;
         if binding.conditional {
             return None;
         }

@@ -56,9 +56,12 @@ impl HttpCall {
         match self.graphql.as_deref() {
             Some("query") => return Some("read"),
             Some("mutation") => return Some("write"),
+            // A document that is not a literal supports no effect.
+            Some("unknown") => return None,
             _ => {}
         }
-        self.method.as_deref().map(super::libraries::http_effect)
+        let method = self.method.as_deref()?;
+        strongest(method.split('|').map(super::libraries::http_effect))
     }
 }
 

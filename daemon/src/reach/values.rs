@@ -84,6 +84,10 @@ impl Frame<'_> {
             Value::Number(n) => Sources::literal(Literal::Number(n.clone())),
             Value::Bool(b) => Sources::literal(Literal::Bool(*b)),
             Value::None => Sources::literal(Literal::None),
+            Value::Other(kind) if kind == "bytes literal" => Sources {
+                literal: true,
+                ..Sources::default()
+            },
             Value::Name(name) => self.name_sources(name, next),
             Value::FString(parts) | Value::List(parts) | Value::Tuple(parts) => {
                 let mut out = Sources::default();
@@ -104,9 +108,22 @@ impl Frame<'_> {
                 }
                 out
             }
+            // `"Token " + secret`: the literal text around a value is its
+            // format, as in an f-string; two literals are one literal.
             Value::Add { left, right } => {
-                let mut out = self.sources_at(left, next);
-                out.join(self.sources_at(right, next));
+                let (a, b) = (self.sources_at(left, next), self.sources_at(right, next));
+                if a.exact.is_some() && b.exact.is_some() {
+                    let mut out = a;
+                    out.join(b);
+                    return out;
+                }
+                let mut out = Sources::default();
+                for part in [a, b] {
+                    if matches!(part.exact, Some(Literal::Str(_))) {
+                        continue;
+                    }
+                    out.join(part);
+                }
                 out
             }
             Value::IfElse { test, body, orelse } => {
@@ -163,11 +180,35 @@ impl Frame<'_> {
                     }
                     return out;
                 }
-                // A conversion keeps what it converts.
+                // A conversion, a read-only method or a pure library
+                // function keeps what it is given (`body.encode()`,
+                // `json.dumps(payload)`, `str(n)`).
                 let conversion = matches!(callee.as_ref(), Value::Name(n) if matches!(n.as_str(), "str" | "int" | "float" | "bool") && !self.shadows(n));
-                let format = matches!(callee.as_ref(), Value::Attribute(parts) if parts.last().is_some_and(|m| m == "format"));
-                if conversion || format {
+                let pure = self
+                    .library_name(callee)
+                    .is_some_and(|n| super::libraries::is_pure_function(&n));
+                let method_of = match callee.as_ref() {
+                    Value::Attribute(parts)
+                        if parts.len() >= 2
+                            && parts
+                                .last()
+                                .is_some_and(|m| super::libraries::is_plain_data_method(m))
+                            && self.library_name(callee).is_none() =>
+                    {
+                        let receiver = if parts.len() == 2 {
+                            Value::Name(parts[0].clone())
+                        } else {
+                            Value::Attribute(parts[..parts.len() - 1].to_vec())
+                        };
+                        Some(receiver)
+                    }
+                    _ => None,
+                };
+                if conversion || pure || method_of.is_some() {
                     let mut out = Sources::default();
+                    if let Some(receiver) = &method_of {
+                        out.join(self.sources_at(receiver, next));
+                    }
                     for a in args {
                         out.join(self.sources_at(a, next));
                     }
@@ -191,7 +232,7 @@ impl Frame<'_> {
         if let Some(bound) = self.params.get(name) {
             return bound.clone();
         }
-        let locals: Vec<_> = self.locals().iter().filter(|b| b.name == name).collect();
+        let locals = self.bindings_of(name);
         if !locals.is_empty() {
             return match locals.as_slice() {
                 [one] if one.kind == BindingKind::Assignment && !one.conditional => {
@@ -258,7 +299,7 @@ impl Frame<'_> {
                 if let Some(bound) = self.params.get(name) {
                     return piece(bound);
                 }
-                let locals: Vec<_> = self.locals().iter().filter(|b| b.name == *name).collect();
+                let locals = self.bindings_of(name);
                 if !locals.is_empty() {
                     return match locals.as_slice() {
                         [one] if one.kind == BindingKind::Assignment && !one.conditional => {
@@ -277,7 +318,12 @@ impl Frame<'_> {
             }
             Value::Call { callee, args, .. } => {
                 if let Some(name) = self.env_name(value) {
-                    return format!("{{env {name}}}");
+                    // `os.getenv("X", default)`: the variable, or a default.
+                    return if args.len() > 1 {
+                        format!("{{env {name}|…}}")
+                    } else {
+                        format!("{{env {name}}}")
+                    };
                 }
                 let conversion =
                     matches!(callee.as_ref(), Value::Name(n) if n == "str" && !self.shadows(n));
@@ -288,6 +334,10 @@ impl Frame<'_> {
             }
             Value::Subscript { .. } => match self.env_name(value) {
                 Some(name) => format!("{{env {name}}}"),
+                None => "{…}".into(),
+            },
+            Value::Attribute(_) => match self.module_attribute_constant(value) {
+                Some((value, module)) => self.at_module(module).template_at(&value, next),
                 None => "{…}".into(),
             },
             _ => "{…}".into(),

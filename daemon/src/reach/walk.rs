@@ -16,8 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 /// What a local name holds, when the function builds it.
 #[derive(Debug, Clone)]
 enum Role {
-    /// A client of an HTTP library: `(library, base_url)`.
-    HttpClient(&'static str, Option<Value>),
+    /// A client of an HTTP library: `(library, base_url, (line, hooks))`;
+    /// its hooks (set where it is built, on that line) run on every request
+    /// it sends.
+    HttpClient(&'static str, Option<Value>, ClientSettings),
     /// A database connection or cursor: `(library, service, role)`.
     Database(&'static str, &'static str, &'static str),
     /// A cloud, messaging or key-value client: `(family, library, service,
@@ -89,9 +91,33 @@ impl<'a> Walker<'a> {
     fn call(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>, call: &BodyCall) {
         // `expression.method(...)`: on a call's result.
         if let Some((receiver, method)) = &call.receiver {
+            if plain_chain(frame, roles, call.chain.as_ref()) && lib::is_plain_data_method(method) {
+                return;
+            }
             return self.method_on_result(frame, roles, receiver, method, call);
         }
         let spelled = call.callee.dotted().unwrap_or_else(|| "…".to_string());
+        // `r.text.strip()`: a method on an attribute of plain data.
+        if let Value::Attribute(parts) = &call.callee {
+            if parts.len() > 2
+                && lib::is_plain_data_method(parts.last().map_or("", String::as_str))
+                && (is_plain(frame, &parts[0]) || matches!(roles.get(&parts[0]), Some(Role::Plain)))
+            {
+                return;
+            }
+            // `session.headers.update(...)`: a client's transport settings.
+            if let [base, setting, method] = parts.as_slice() {
+                if matches!(roles.get(base), Some(Role::HttpClient(..)))
+                    && matches!(
+                        setting.as_str(),
+                        "headers" | "cookies" | "params" | "proxies"
+                    )
+                    && matches!(method.as_str(), "update" | "setdefault" | "clear")
+                {
+                    return;
+                }
+            }
+        }
         // `name.method(...)` on something the function built.
         if let Value::Attribute(parts) = &call.callee {
             if let [base, method] = parts.as_slice() {
@@ -99,6 +125,9 @@ impl<'a> Walker<'a> {
                     return self.role_method(frame, role, base, method, call);
                 }
                 if !frame.locals().iter().any(|b| b.name == *base) {
+                    if is_module_logger(frame, base) && is_log_method(method) {
+                        return;
+                    }
                     if let Some(role) = module_role(frame, base) {
                         self.limit(
                             frame,
@@ -108,7 +137,7 @@ impl<'a> Walker<'a> {
                         return self.role_method(frame, &role, base, method, call);
                     }
                 }
-                if frame.params.contains_key(base) && lib::is_plain_data_method(method) {
+                if is_plain(frame, base) && lib::is_plain_data_method(method) {
                     return;
                 }
             }
@@ -121,6 +150,9 @@ impl<'a> Walker<'a> {
                 if name == "open" {
                     return self.open(frame, "builtins", "open", call);
                 }
+                if matches!(name.as_str(), "map" | "filter") {
+                    return self.handed_on(frame, call);
+                }
                 if lib::is_pure_builtin(name) {
                     return;
                 }
@@ -129,25 +161,66 @@ impl<'a> Walker<'a> {
         if self.helper(frame, call) {
             return;
         }
+        // A class or value the name resolves to says why it is not read.
+        let mut resolver = Resolver::new(self.modules);
+        let detail = match resolver.resolve(frame.path, frame.scope(), &call.callee) {
+            Err(why) if why.contains(" is a class") => format!(" ({why})"),
+            _ => String::new(),
+        };
         self.limit(
             frame,
             call.line,
-            format!("calls {spelled}, which is not read"),
+            format!("calls {spelled}{detail}, which is not read"),
         );
+    }
+
+    /// `map(f, xs)`, `filter(f, xs)`: the function handed on runs; a
+    /// repository function is read as called, any other is a limit.
+    fn handed_on(&mut self, frame: &Frame<'_>, call: &BodyCall) {
+        let Some(function) = call.args.first() else {
+            return;
+        };
+        if !matches!(function, Value::Name(_) | Value::Attribute(_)) {
+            return;
+        }
+        if let Value::Name(name) = function {
+            if lib::is_pure_builtin(name) && !frame.shadows(name) {
+                return;
+            }
+        }
+        if frame
+            .library_name(function)
+            .is_some_and(|n| lib::is_pure_function(&n))
+        {
+            return;
+        }
+        let synthetic = BodyCall {
+            callee: function.clone(),
+            receiver: None,
+            chain: None,
+            args: Vec::new(),
+            keywords: Vec::new(),
+            line: call.line,
+        };
+        if !self.helper(frame, &synthetic) {
+            let spelled = function.dotted().unwrap_or_default();
+            self.limit(
+                frame,
+                call.line,
+                format!("hands on {spelled}, which is not read"),
+            );
+        }
     }
 
     /// A call of a library function, by its absolute name.
     fn library_call(&mut self, frame: &Frame<'_>, name: &str, call: &BodyCall) {
         if let Some((library, method)) = lib::http_function(name) {
             let (method, url) = match method {
-                Some(method) => (Some(method.to_string()), argument(call, 0, "url")),
-                None => {
-                    let method = argument(call, 0, "method").and_then(|m| match m {
-                        Value::Str(s) => Some(s.to_ascii_uppercase()),
-                        _ => None,
-                    });
-                    (method, argument(call, 1, "url"))
-                }
+                Some(method) => (Method::Fixed(method), argument(call, 0, "url")),
+                None => (
+                    Method::Spelled(argument(call, 0, "method")),
+                    argument(call, 1, "url"),
+                ),
             };
             return self.http(frame, library, method, url, None, call);
         }
@@ -193,25 +266,26 @@ impl<'a> Walker<'a> {
         call: &BodyCall,
     ) {
         match role {
-            Role::HttpClient(library, base_url) => match lib::http_verb(method) {
+            Role::HttpClient(library, base_url, settings) => match lib::http_verb(method) {
                 Some(verb) => {
-                    let url = argument(call, 0, "url");
+                    self.hooks(frame, &settings.hooks, settings.line);
+                    let call = with_defaults(call, settings);
+                    let url = argument(&call, 0, "url");
                     self.http(
                         frame,
                         library,
-                        Some(verb.to_string()),
+                        Method::Fixed(verb),
                         url,
                         base_url.as_ref(),
-                        call,
-                    )
+                        &call,
+                    );
                 }
                 None if method == "request" => {
-                    let verb = argument(call, 0, "method").and_then(|m| match m {
-                        Value::Str(s) => Some(s.to_ascii_uppercase()),
-                        _ => None,
-                    });
-                    let url = argument(call, 1, "url");
-                    self.http(frame, library, verb, url, base_url.as_ref(), call)
+                    self.hooks(frame, &settings.hooks, settings.line);
+                    let call = with_defaults(call, settings);
+                    let verb = Method::Spelled(argument(&call, 0, "method"));
+                    let url = argument(&call, 1, "url");
+                    self.http(frame, library, verb, url, base_url.as_ref(), &call);
                 }
                 None if matches!(method, "close" | "aclose" | "mount") => {}
                 None => self.limit(
@@ -460,11 +534,58 @@ impl<'a> Walker<'a> {
         &mut self,
         frame: &Frame<'_>,
         library: &str,
-        method: Option<String>,
+        method: Method<'_>,
         url: Option<&Value>,
         base_url: Option<&Value>,
         call: &BodyCall,
     ) {
+        let (method, deciding) = match method {
+            Method::Fixed(verb) => (Some(verb.to_string()), Vec::new()),
+            Method::Spelled(None) => (Some("GET".to_string()), Vec::new()),
+            Method::Spelled(Some(value)) => method_of(frame, value),
+        };
+        // Options spread into the call are read one by one when the
+        // function builds them as a dict of literal keys.
+        let expanded;
+        let call = if call.keywords.iter().any(|(k, _)| k.is_none()) {
+            let mut spread = call.clone();
+            spread.keywords.retain(|(k, _)| k.is_some());
+            for (name, value) in &call.keywords {
+                if name.is_some() {
+                    continue;
+                }
+                let (options, at) = frame.resolved(value, 0);
+                // Only a dict this function builds: its values read here.
+                let here = at.path == frame.path
+                    && at.function.map(|f| f.line) == frame.function.map(|f| f.line);
+                match options {
+                    Value::Dict(entries)
+                        if here
+                            && entries
+                                .iter()
+                                .all(|(k, _)| matches!(k, Some(Value::Str(_)))) =>
+                    {
+                        for (key, v) in entries {
+                            if let Some(Value::Str(key)) = key {
+                                spread.keywords.push((Some(key), v));
+                            }
+                        }
+                    }
+                    _ => {
+                        let spelled = value.dotted().unwrap_or_else(|| "…".into());
+                        self.limit(
+                            frame,
+                            call.line,
+                            format!("passes **{spelled}, which is not read"),
+                        );
+                    }
+                }
+            }
+            expanded = spread;
+            &expanded
+        } else {
+            call
+        };
         let mut url_text = url.map_or_else(|| "{…}".to_string(), |u| frame.template(u));
         if let Some(base) = base_url {
             if !url_text.starts_with("http") {
@@ -483,11 +604,7 @@ impl<'a> Walker<'a> {
         if let Some(url) = url {
             push_model(&frame.sources(url).params, "url".into());
         }
-        if method.is_none() {
-            if let Some(m) = argument(call, 0, "method") {
-                push_model(&frame.sources(m).params, "method".into());
-            }
-        }
+        push_model(&deciding, "method".into());
         let mut fields = Vec::new();
         let mut credentials = Vec::new();
         for keyword in ["json", "data"] {
@@ -506,6 +623,9 @@ impl<'a> Walker<'a> {
                         let sources = frame.sources(value);
                         if let Some(k) = &key {
                             push_model(&sources.params, format!("field {k}"));
+                            if let Some((_, deciding)) = &sources.choices {
+                                push_model(deciding, format!("field {k}"));
+                            }
                             if lib::is_credential_name(k) {
                                 credentials.push(credential("field", Some(k.clone()), &sources));
                             }
@@ -531,6 +651,7 @@ impl<'a> Walker<'a> {
                         let sources = frame.sources(value);
                         match key {
                             Some(Value::Str(k)) if lib::is_credential_name(k) => {
+                                push_model(&sources.params, "headers".into());
                                 credentials.push(credential("header", Some(k.clone()), &sources))
                             }
                             _ => push_model(&sources.params, "headers".into()),
@@ -548,20 +669,33 @@ impl<'a> Walker<'a> {
             let frame = &frame;
             match &query {
                 Value::Dict(entries) => {
+                    let mut pieces = Vec::new();
                     for (key, value) in entries {
                         let sources = frame.sources(value);
                         match key {
                             Some(Value::Str(k)) if lib::is_credential_name(k) => {
-                                credentials.push(credential("query", Some(k.clone()), &sources))
+                                credentials.push(credential("query", Some(k.clone()), &sources));
+                                pieces.push(format!("{k}={REDACTED}"));
                             }
                             Some(Value::Str(k)) => {
-                                push_model(&sources.params, format!("query {k}"))
+                                push_model(&sources.params, format!("query {k}"));
+                                pieces.push(format!("{k}={}", frame.template(value)));
                             }
                             _ => push_model(&sources.params, "query".into()),
                         }
                     }
+                    if !pieces.is_empty() {
+                        let joiner = if url_text.contains('?') { '&' } else { '?' };
+                        url_text = format!("{url_text}{joiner}{}", pieces.join("&"));
+                    }
                 }
                 other => push_model(&frame.sources(other).params, "query".into()),
+            }
+        }
+        // A value spliced into the URL's userinfo is a credential.
+        if let Some(url) = url {
+            if let Some(userinfo) = userinfo_sources(frame, url) {
+                credentials.push(credential("userinfo", None, &userinfo));
             }
         }
         let graphql = url_text.to_ascii_lowercase().contains("graphql").then(|| {
@@ -582,14 +716,14 @@ impl<'a> Walker<'a> {
             self.limit(
                 frame,
                 call.line,
-                "the request method is not a literal, so the call supports no effect".to_string(),
+                "the request method is not a literal".to_string(),
             );
         }
         if graphql.as_deref() == Some("unknown") {
             self.limit(
                 frame,
                 call.line,
-                "the GraphQL document is not a literal, so the call supports no effect".to_string(),
+                "the GraphQL document is not a literal; its operation is not read".to_string(),
             );
         }
         model.sort_by(|a, b| a.0.cmp(&b.0));
@@ -604,51 +738,124 @@ impl<'a> Walker<'a> {
             credentials,
             model_supplied: model,
         });
+        // A function set as the request's hook or auth runs on its response.
+        for key in ["hooks", "auth"] {
+            if let Some(value) = keyword_value(call, key) {
+                self.hooks(frame, std::slice::from_ref(value), call.line);
+            }
+        }
     }
 
-    /// `urllib.request.urlopen(url or Request, data=…)`.
+    /// `urllib.request.urlopen(url or Request, data=…)`: a request the
+    /// same function builds is read (its URL, data and method); a method
+    /// set on it afterwards leaves the method unread.
     fn urlopen(&mut self, frame: &Frame<'_>, call: &BodyCall) {
-        let target = argument(call, 0, "url");
-        let request = target.and_then(|t| match t {
-            Value::Call { callee, .. }
-                if frame.library_name(callee).as_deref() == Some("urllib.request.Request") =>
-            {
-                Some(t.clone())
+        let Some(target) = argument(call, 0, "url") else {
+            return self.http(frame, "urllib", Method::Fixed("GET"), None, None, call);
+        };
+        let (resolved, at) = frame.resolved(target, 0);
+        let built = match &resolved {
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            } if at.library_name(callee).as_deref() == Some("urllib.request.Request") => {
+                Some((args.clone(), keywords.clone()))
             }
             _ => None,
-        });
-        match request {
-            Some(Value::Call { args, keywords, .. }) => {
-                let inner = BodyCall {
+        };
+        let unread_name = match &resolved {
+            Value::Name(name) => !at.params.contains_key(name) && !at.args.contains_key(name),
+            _ => false,
+        };
+        match built {
+            Some((args, keywords)) => {
+                let mut inner = BodyCall {
                     callee: Value::Other("Request".into()),
                     receiver: None,
+                    chain: None,
                     args,
                     keywords,
                     line: call.line,
                 };
-                let method = match keyword_value(&inner, "method") {
-                    Some(Value::Str(m)) => Some(m.to_ascii_uppercase()),
-                    Some(_) => None,
-                    None if keyword_value(&inner, "data").is_some() => Some("POST".into()),
-                    None => Some("GET".into()),
+                // `Request(url, data)`: the body is the data.
+                if let Some(data) = inner.args.get(1).cloned() {
+                    inner.keywords.push((Some("data".into()), data));
+                }
+                let changed_method = matches!(target, Value::Name(name) if frame.facts.attribute_stores.iter().any(|s| s.target.len() == 2 && s.target[0] == *name && s.target[1] == "method"));
+                let unread_method = Value::Other("a method set on the request".into());
+                let posts = keyword_value(&inner, "data").is_some() || inner.args.len() > 1;
+                let method = if changed_method {
+                    Method::Spelled(Some(&unread_method))
+                } else {
+                    match keyword_value(&inner, "method") {
+                        Some(value) => Method::Spelled(Some(value)),
+                        None if posts => Method::Fixed("POST"),
+                        None => Method::Fixed("GET"),
+                    }
                 };
                 let url = argument(&inner, 0, "url").cloned();
-                self.http(frame, "urllib.request", method, url.as_ref(), None, &inner);
+                self.http(&at, "urllib", method, url.as_ref(), None, &inner);
             }
-            _ => {
+            None if unread_name => {
+                let spelled = target.dotted().unwrap_or_else(|| "…".into());
+                self.limit(
+                    frame,
+                    call.line,
+                    format!(
+                        "sends {spelled}, a request built outside this function; it is not read"
+                    ),
+                );
+            }
+            None => {
                 let method = if keyword_value(call, "data").is_some() || call.args.len() > 1 {
                     "POST"
                 } else {
                     "GET"
                 };
-                let url = target.cloned();
                 self.http(
                     frame,
-                    "urllib.request",
-                    Some(method.into()),
-                    url.as_ref(),
+                    "urllib",
+                    Method::Fixed(method),
+                    Some(target),
                     None,
                     call,
+                );
+            }
+        }
+    }
+
+    /// Functions set as a request's or client's hooks or auth: read as
+    /// called, since they run on every request.
+    fn hooks(&mut self, frame: &Frame<'_>, hooks: &[Value], line: u32) {
+        let mut functions = Vec::new();
+        for hook in hooks {
+            collect_functions(hook, &mut functions);
+        }
+        // Parameters and the function's own values are data, not hooks.
+        functions.retain(|f| match f {
+            Value::Name(name) => {
+                !frame.params.contains_key(name)
+                    && !frame.args.contains_key(name)
+                    && !frame.locals().iter().any(|b| b.name == *name)
+            }
+            _ => true,
+        });
+        for function in functions {
+            let spelled = function.dotted().unwrap_or_default();
+            let synthetic = BodyCall {
+                callee: function,
+                receiver: None,
+                chain: None,
+                args: Vec::new(),
+                keywords: Vec::new(),
+                line,
+            };
+            if !self.helper(frame, &synthetic) && frame.library_name(&synthetic.callee).is_none() {
+                self.limit(
+                    frame,
+                    line,
+                    format!("hands on {spelled}, which is not read"),
                 );
             }
         }
@@ -852,6 +1059,130 @@ impl<'a> Walker<'a> {
     }
 }
 
+const REDACTED: &str = "[REDACTED:sensitive_field]";
+
+/// How a call spells its method.
+enum Method<'v> {
+    /// By the function or client method (`requests.post`).
+    Fixed(&'static str),
+    /// By a value (`requests.request(method, url)`); `None`: not given.
+    Spelled(Option<&'v Value>),
+}
+
+/// A method value: a literal, a function's own literal, or literals chosen
+/// by a condition (`"DELETE" if hard else "PATCH"` is `DELETE|PATCH`,
+/// decided by `hard`); anything else is unread (`None`), with the
+/// parameters it is made from.
+fn method_of(frame: &Frame<'_>, value: &Value) -> (Option<String>, Vec<String>) {
+    let (value, at) = frame.resolved(value, 0);
+    match &value {
+        Value::Str(s) => (Some(s.to_ascii_uppercase()), Vec::new()),
+        Value::IfElse { test, body, orelse } => {
+            let (a, _) = method_of(&at, body);
+            let (b, _) = method_of(&at, orelse);
+            let deciding = at.sources(test).params;
+            match (a, b) {
+                (Some(a), Some(b)) => {
+                    let mut methods: Vec<String> = a
+                        .split('|')
+                        .chain(b.split('|'))
+                        .map(str::to_string)
+                        .collect();
+                    methods.sort();
+                    methods.dedup();
+                    (Some(methods.join("|")), deciding)
+                }
+                _ => (None, at.sources(&value).params),
+            }
+        }
+        other => (None, at.sources(other).params),
+    }
+}
+
+/// What a URL's userinfo (`https://{user}:{password}@host`) is made from,
+/// when the URL splices values into it.
+fn userinfo_sources(frame: &Frame<'_>, url: &Value) -> Option<Sources> {
+    let (url, at) = frame.resolved(url, 0);
+    let Value::FString(parts) = &url else {
+        return None;
+    };
+    let mut seen_scheme = false;
+    let mut inside = Vec::new();
+    for part in parts {
+        match part {
+            Value::Str(text) => {
+                let text = if seen_scheme {
+                    text.as_str()
+                } else {
+                    match text.split_once("://") {
+                        Some((_, rest)) => {
+                            seen_scheme = true;
+                            rest
+                        }
+                        None => return None,
+                    }
+                };
+                if text.contains('@') {
+                    let mut sources = Sources::default();
+                    for value in &inside {
+                        sources.join(at.sources(value));
+                    }
+                    return (!inside.is_empty()).then_some(sources);
+                }
+                if text.contains('/') {
+                    return None;
+                }
+            }
+            other if seen_scheme => inside.push(other.clone()),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The function references a hook value names: `f`, `[f, g]`,
+/// `{"response": [f]}`.
+fn collect_functions(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Name(_) | Value::Attribute(_) => out.push(value.clone()),
+        // `auth=(user, password)` is a credential pair, not hooks.
+        Value::Tuple(_) => {}
+        Value::List(items) => {
+            for item in items {
+                collect_functions(item, out);
+            }
+        }
+        Value::Dict(entries) => {
+            for (_, v) in entries {
+                collect_functions(v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What a client is built with that applies to every request it sends.
+#[derive(Debug, Clone)]
+struct ClientSettings {
+    /// Where it is built.
+    line: u32,
+    /// Functions set as its hooks or auth.
+    hooks: Vec<Value>,
+    /// `headers=`, `auth=`, `params=`: sent with every request.
+    defaults: Vec<(Option<String>, Value)>,
+}
+
+/// A call with the client's defaults added where the call gives none.
+fn with_defaults(call: &BodyCall, settings: &ClientSettings) -> BodyCall {
+    let mut call = call.clone();
+    for (key, value) in &settings.defaults {
+        if !call.keywords.iter().any(|(k, _)| k == key) {
+            call.keywords.push((key.clone(), value.clone()));
+        }
+    }
+    call
+}
+
 /// What the function's own single assignments and `with` targets hold.
 fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
     let mut roles = BTreeMap::new();
@@ -887,7 +1218,7 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
             }
             continue;
         };
-        let role = role_of_call(frame, callee, args, keywords, &roles);
+        let role = role_of_call(frame, callee, args, keywords, &roles, binding.line);
         if let Some(role) = role {
             roles.insert(binding.name.clone(), role);
         }
@@ -903,6 +1234,7 @@ fn role_of_call(
     args: &[Value],
     keywords: &[(Option<String>, Value)],
     roles: &BTreeMap<String, Role>,
+    line: u32,
 ) -> Option<Role> {
     if let Some(name) = frame.library_name(callee) {
         if let Some(library) = lib::http_client(&name) {
@@ -910,7 +1242,25 @@ fn role_of_call(
                 .iter()
                 .find(|(k, _)| k.as_deref() == Some("base_url"))
                 .map(|(_, v)| v.clone());
-            Some(Role::HttpClient(library, base))
+            let hooks = keywords
+                .iter()
+                .filter(|(k, _)| matches!(k.as_deref(), Some("hooks" | "event_hooks" | "auth")))
+                .map(|(_, v)| v.clone())
+                .collect();
+            let defaults = keywords
+                .iter()
+                .filter(|(k, _)| matches!(k.as_deref(), Some("headers" | "auth" | "params")))
+                .cloned()
+                .collect();
+            Some(Role::HttpClient(
+                library,
+                base,
+                ClientSettings {
+                    line,
+                    hooks,
+                    defaults,
+                },
+            ))
         } else if let Some((library, service)) = lib::database_connect(&name) {
             Some(Role::Database(library, service, "connection"))
         } else if let Some((family, library, service)) = lib::service_client(&name) {
@@ -947,6 +1297,14 @@ fn role_of_call(
                     Some(Role::Database(library, service, _)) if method == "cursor" => {
                         Some(Role::Database(library, service, "cursor"))
                     }
+                    // What a plain value's read-only method returns.
+                    Some(Role::Plain) if lib::is_plain_data_method(method) => Some(Role::Plain),
+                    // A client's response (`async with session.get(u) as r`).
+                    Some(Role::HttpClient(..))
+                        if lib::http_verb(method).is_some() || method == "request" =>
+                    {
+                        Some(Role::Plain)
+                    }
                     _ => None,
                 },
                 _ => None,
@@ -958,18 +1316,99 @@ fn role_of_call(
     }
 }
 
+/// Whether a chain of method calls yields plain data: it starts from plain
+/// data (a model-supplied parameter, a literal, a local the function fills
+/// with plain data, what a recognised library returns) and every method on
+/// the way only reads it.
+fn plain_chain(
+    frame: &Frame<'_>,
+    roles: &BTreeMap<String, Role>,
+    chain: Option<&(Value, Vec<String>)>,
+) -> bool {
+    let Some((root, methods)) = chain else {
+        return false;
+    };
+    if !methods.iter().all(|m| lib::is_plain_data_method(m)) {
+        return false;
+    }
+    match root {
+        Value::Name(name) => is_plain(frame, name) || matches!(roles.get(name), Some(Role::Plain)),
+        Value::Str(_) | Value::FString(_) | Value::Dict(_) | Value::List(_) => true,
+        Value::Call { callee, .. } => match frame.library_name(callee) {
+            Some(name) => {
+                lib::http_function(&name).is_some()
+                    || lib::is_pure_function(&name)
+                    || name == "urllib.request.urlopen"
+            }
+            None => match callee.as_ref() {
+                Value::Name(n) => lib::is_pure_builtin(n) && !frame.shadows(n),
+                // `q.strip()`, `r.json()` on plain data or a response.
+                Value::Attribute(parts) => match parts.as_slice() {
+                    [base, method] => {
+                        lib::is_plain_data_method(method)
+                            && (is_plain(frame, base)
+                                || matches!(roles.get(base), Some(Role::Plain)))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            },
+        },
+        _ => false,
+    }
+}
+
+/// Whether `name` holds plain data: a model-supplied parameter, or a
+/// helper argument that is a literal, a display or such a parameter where
+/// the caller wrote it. An object passed in is not (its methods may do
+/// anything).
+fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
+    if let Some(sources) = frame.params.get(name) {
+        return !sources.computed && !sources.params.is_empty();
+    }
+    if frame.args.contains_key(name) {
+        let (value, caller) = frame.resolved(&Value::Name(name.to_string()), 0);
+        return match &value {
+            Value::Str(_)
+            | Value::FString(_)
+            | Value::Dict(_)
+            | Value::List(_)
+            | Value::Number(_) => true,
+            Value::Name(inner) => caller
+                .params
+                .get(inner)
+                .is_some_and(|s| !s.computed && !s.params.is_empty()),
+            _ => false,
+        };
+    }
+    false
+}
+
+/// `log = logging.getLogger(...)` at module level.
+fn is_module_logger(frame: &Frame<'_>, name: &str) -> bool {
+    match frame.module_binding(name) {
+        Some(one) if one.kind == BindingKind::Assignment => match &one.value {
+            Some(Value::Call { callee, .. }) => {
+                frame.at_module(frame.path).library_name(callee).as_deref()
+                    == Some("logging.getLogger")
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn is_log_method(method: &str) -> bool {
+    matches!(
+        method,
+        "debug" | "info" | "warning" | "warn" | "error" | "exception" | "critical" | "log"
+    )
+}
+
 /// A client or connection the module builds at top level: a call through
 /// it is read, and named as a limit, since anything may configure it.
 fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
-    let bindings: Vec<_> = frame
-        .facts
-        .module_bindings
-        .iter()
-        .filter(|b| b.name == name)
-        .collect();
-    let [binding] = bindings.as_slice() else {
-        return None;
-    };
+    let binding = frame.module_binding(name)?;
     let Some(Value::Call {
         callee,
         args,
@@ -982,7 +1421,14 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
         return None;
     }
     let module = frame.at_module(frame.path);
-    match role_of_call(&module, callee, args, keywords, &BTreeMap::new()) {
+    match role_of_call(
+        &module,
+        callee,
+        args,
+        keywords,
+        &BTreeMap::new(),
+        binding.line,
+    ) {
         Some(Role::Plain | Role::Path(_)) | None => None,
         role => role,
     }
@@ -1097,10 +1543,12 @@ fn field(name: Option<String>, sources: &Sources) -> Field {
 }
 
 fn credential(kind: &str, name: Option<String>, sources: &Sources) -> Credential {
+    let mut env = sources.env.clone();
+    env.sort();
     Credential {
         kind: kind.into(),
         name,
-        env: sources.env.clone(),
+        env,
         from: sources.params.clone(),
         literal: sources.literal || sources.exact.is_some(),
     }
@@ -1111,7 +1559,7 @@ fn printable_word(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 40
         && s.chars()
-            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-' || c == ' ')
+            .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-')
 }
 
 /// A plain name (a table, bucket or key) is printed.
@@ -1155,20 +1603,75 @@ fn withhold_tokens(url: &str) -> String {
         None => (rest, None),
     };
     let mut pieces: Vec<String> = path_part.split('/').map(str::to_string).collect();
+    // Credentials spliced into the userinfo are withheld.
+    if let Some(host) = pieces.first_mut() {
+        if let Some((_, after)) = host.rsplit_once('@') {
+            *host = format!("{REDACTED}@{after}");
+        }
+    }
     let webhook = pieces
         .first()
         .is_some_and(|host| host.starts_with("hooks.") || host.contains("webhook"));
+    // A bot URL's whole path but its method name (`/bot<token>/sendMessage`).
+    let bot = pieces.len() > 2
+        && pieces
+            .get(1)
+            .and_then(|piece| piece.strip_prefix("bot"))
+            .is_some_and(|rest| {
+                rest.starts_with('{')
+                    || token_shaped(rest)
+                    || rest.starts_with(|c: char| c.is_ascii_digit())
+            });
+    if bot {
+        let last = pieces.len() - 1;
+        pieces.splice(1..last, [REDACTED.to_string()]);
+    }
     for (index, piece) in pieces.iter_mut().enumerate().skip(1) {
         if token_shaped(piece) || (webhook && index > 1) {
-            *piece = "[REDACTED:sensitive_field]".to_string();
+            *piece = REDACTED.to_string();
         }
     }
     let mut out = format!("{scheme}://{}", pieces.join("/"));
     if let Some(query) = query {
         out.push('?');
-        out.push_str(query);
+        let shown: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((key, value)) if !plain_query_value(value) => format!("{key}={REDACTED}"),
+                _ => pair.to_string(),
+            })
+            .collect();
+        out.push_str(&shown.join("&"));
     }
     out
+}
+
+/// A query value printed as written: a template piece, a short lowercase
+/// word, a number, a date, or a list of words.
+fn plain_query_value(value: &str) -> bool {
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.len() <= 24
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_' || c == '-')
+    };
+    let number = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let date = |w: &str| {
+        w.len() == 10
+            && w.chars().enumerate().all(|(i, c)| {
+                if i == 4 || i == 7 {
+                    c == '-'
+                } else {
+                    c.is_ascii_digit()
+                }
+            })
+    };
+    value.is_empty()
+        || (value.starts_with('{') && value.ends_with('}'))
+        || word(value)
+        || number(value)
+        || date(value)
+        || value.split(',').all(word)
 }
 
 #[cfg(test)]
