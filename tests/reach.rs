@@ -428,3 +428,153 @@ fn http_rules_match_the_reference() {
         json!({"library": "requests", "method": "GET", "url": "https://[REDACTED:sensitive_field]@api.example.com/v1/me", "effect": "read", "at": "app/agent.py:48", "via": [], "credential_sources": [{"userinfo": null, "env": ["SVC_PASS", "SVC_USER"]}]})
     );
 }
+
+const CONFIG: &str = r#"CRM = "https://crm.example.com/api"
+ROUTES = {"tickets": "https://desk.example.com/tickets"}
+"#;
+
+const MORE: &str = r##"from typing import Any
+
+import aiohttp
+import psycopg2
+import redis
+import requests
+from agents import Agent, RunContextWrapper, function_tool
+from slack_sdk import WebClient
+
+from .config import CRM, ROUTES
+
+
+@function_tool
+async def contact(ctx: RunContextWrapper[Any], email: str, tier: str) -> dict:
+    async with aiohttp.ClientSession() as session:
+        async with session.post(
+            f"{CRM}/contacts",
+            json={"email": email, "plan": "gold", "seats": 5, "password": "hunter22", "level": "high" if tier else "low"},
+            headers={"Authorization": "Bearer sk-live-abc123"},
+        ) as resp:
+            return await resp.json()
+
+
+@function_tool
+def viewer() -> dict:
+    return requests.post("https://api.example.com/graphql", json={"query": "query { viewer { id } }"}).json()
+
+
+@function_tool
+def rename(name: str) -> dict:
+    return requests.post("https://api.example.com/graphql", json={"query": "mutation { rename(name: $name) { id } }", "variables": {"name": name}}).json()
+
+
+@function_tool
+def ticket(title: str) -> str:
+    return requests.post(ROUTES["tickets"], json={"title": title}).text
+
+
+@function_tool
+def cache(key: str) -> str:
+    r = redis.Redis(host="cache.internal")
+    r.set(key, "1")
+    return "ok"
+
+
+@function_tool
+def announce(text: str) -> str:
+    client = WebClient(token="xoxb-literal")
+    client.chat_postMessage(channel="#ops", text=text)
+    return "ok"
+
+
+@function_tool
+def count_orders() -> int:
+    conn = psycopg2.connect("dbname=shop")
+    cur = conn.cursor()
+    cur.execute("SELECT count(*) FROM orders")
+    return cur.fetchone()[0]
+
+
+support = Agent(name="support", tools=[contact, viewer, rename, ticket, cache, announce, count_orders])
+"##;
+
+/// More of the rules, each checked against what the reference printed for
+/// the same source where it reads HTTP (`contact`, `viewer`, `rename`):
+/// an aiohttp session, a constant imported from another module, field
+/// facts (a printable word and number, a secret-named field, a choice and
+/// the parameter deciding it), a literal credential never printed, a
+/// framework-injected context left out of what the model supplies, and
+/// GraphQL queries and mutations by their literal document. Beyond the
+/// reference (spec): a URL read out of a module-level dict is named, and
+/// effects through redis, Slack and psycopg2 are read, with the
+/// credentials a client is built with, by name.
+#[test]
+fn more_rules_read_as_the_spec_says() {
+    let (doc, text) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", MORE), ("app/config.py", CONFIG)],
+        "app",
+    );
+    let reach = |tool: &str| side(&doc, tool)["reach"].clone();
+    assert_eq!(
+        reach("contact"),
+        json!({"calls": [{"library": "aiohttp", "method": "POST", "url": "https://crm.example.com/api/contacts", "effect": "write", "at": "app/agent.py:16", "via": [], "fields": [{"field": "email", "from": ["email"]}, {"field": "plan", "value": "gold"}, {"field": "seats", "value": 5}, {"field": "password", "literal": true}, {"field": "level", "values": ["high", "low"], "decided_by": ["tier"]}], "credential_sources": [{"header": "Authorization", "literal": true}, {"field": "password", "literal": true}], "model_supplied": [{"param": "email", "into": "field email"}, {"param": "tier", "into": "field level"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:16", "method": "POST", "url": "https://crm.example.com/api/contacts"}]})
+    );
+    // The literal secrets are never printed, in the JSON or the text.
+    let printed = serde_json::to_string(&doc).expect("json");
+    for secret in ["sk-live-abc123", "hunter22", "xoxb-literal"] {
+        assert!(!printed.contains(secret), "{secret}");
+        assert!(!text.contains(secret), "{secret}");
+    }
+    assert_eq!(reach("viewer")["calls"][0]["graphql"], "query");
+    assert_eq!(reach("viewer")["effect"], "read");
+    assert_eq!(reach("rename")["calls"][0]["graphql"], "mutation");
+    assert_eq!(reach("rename")["effect"], "write");
+    assert_eq!(
+        reach("ticket")["limits"],
+        json!([{"at": "app/agent.py:36", "why": "reads ROUTES[…] out of a module-level dict, which is not taken as written"}])
+    );
+    assert_eq!(
+        reach("cache")["effects"][0],
+        json!({"family": "database", "operation": "write", "library": "redis", "call": "redis.set", "at": "app/agent.py:42", "via": [], "service": "redis", "host": "cache.internal", "model_supplied": [{"param": "key", "into": "arguments"}]})
+    );
+    assert_eq!(
+        reach("announce")["effects"][0]["credential_sources"],
+        json!([{"keyword": "token", "literal": true}])
+    );
+    assert_eq!(
+        side(&doc, "announce")["effect_evidence"]["claims"][0]["value"],
+        "external_communication"
+    );
+    assert_eq!(reach("count_orders")["effects"][0]["service"], "postgresql");
+    assert_eq!(reach("count_orders")["effect"], "read");
+    assert!(
+        text.contains("      credential: a literal (not printed) → keyword token\n"),
+        "{text}"
+    );
+}
+
+/// A store into an HTTP library anywhere in the scope is a limit on every
+/// tool that sends: what a request carries is then not established.
+#[test]
+fn a_patched_http_library_is_named_on_every_tool_that_sends() {
+    let patch = "import requests\n\n\ndef logged_get(*args, **kwargs):\n    return None\n\n\nrequests.get = logged_get\n";
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", HTTP), ("app/patches.py", patch)],
+        "app",
+    );
+    let why = "patches requests.get, so what the HTTP library sends is not established";
+    for tool in ["refund", "status", "lookup"] {
+        let limits = side(&doc, tool)["reach"]["limits"].clone();
+        assert!(
+            limits
+                .as_array()
+                .expect("limits")
+                .iter()
+                .any(|l| l["why"] == why && l["at"] == "app/patches.py:8"),
+            "{tool}: {limits}"
+        );
+    }
+    // A limit keeps `status` from reading; `refund` still writes.
+    assert_eq!(side(&doc, "status")["reach"]["effect"], Value::Null);
+    assert_eq!(side(&doc, "refund")["reach"]["effect"], "write");
+}

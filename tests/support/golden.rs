@@ -41,6 +41,7 @@ pub fn check_file(name: &str, actual: &str) {
 /// Checks `<name>.txt` and `<name>.json` against the answer of a run
 /// whose sides are the commits `base` and `head`.
 pub fn check(name: &str, doc: &Value, text: &str, base: &str, head: &str) {
+    summary_states_only_rows(doc);
     check_file(&format!("{name}.txt"), &normalise(text, base, head));
     check_file(&format!("{name}.json"), &normalise_json(doc, base, head));
 }
@@ -54,4 +55,55 @@ pub fn check_run(name: &str, place: &super::Place, repo: &super::Repo, args: &[&
     let base = repo.git(&["rev-parse", "main"]);
     let head = repo.git(&["rev-parse", "head"]);
     check(name, &doc, &text, &base, &head);
+}
+
+/// Every index the summary names is a row, with the tool and change it
+/// claims; its counts are the rows' counts.
+pub fn summary_states_only_rows(doc: &Value) {
+    let rows = doc["rows"].as_array().expect("rows");
+    let summary = &doc["summary"];
+    assert_eq!(summary["counts"]["total"], rows.len());
+    for change in ["added", "removed", "changed", "not_established"] {
+        let n = rows.iter().filter(|r| r["change"] == change).count();
+        assert_eq!(summary["counts"][change], n, "{change}");
+    }
+    let mut covered = Vec::new();
+    for finding in summary["findings"].as_array().expect("findings") {
+        for index in finding["rows"].as_array().expect("finding rows") {
+            let row = &rows[index.as_u64().expect("index") as usize];
+            assert_eq!(row["agent"], finding["agent"]);
+            covered.push(index.as_u64());
+        }
+        for tool in finding["tools"].as_array().expect("tools") {
+            let row = &rows[tool["row"].as_u64().expect("row") as usize];
+            assert_eq!(row["tool"], tool["tool"]);
+            assert_eq!(row["change"], tool["change"]);
+            assert_eq!(row["candidate_change"], tool["candidate_change"]);
+            if let Some(unresolved) = tool.get("unresolved") {
+                // An uncertainty reason, or a reach limit of a side.
+                let stated = ["base", "head"].iter().any(|side| {
+                    row["uncertainty"][side]
+                        .as_array()
+                        .is_some_and(|r| r.contains(&unresolved["why"]))
+                }) || ["before", "after"].iter().any(|side| {
+                    row[side]["reach"]["limits"]
+                        .as_array()
+                        .is_some_and(|l| l.iter().any(|x| x["why"] == unresolved["why"]))
+                });
+                assert!(stated, "{unresolved}");
+            }
+        }
+        for question in finding["questions"].as_array().expect("questions") {
+            for index in question["rows"].as_array().expect("question rows") {
+                assert!(finding["rows"].as_array().expect("rows").contains(index));
+            }
+        }
+    }
+    assert_eq!(covered.len(), rows.len(), "every row is in one finding");
+    for cause in summary["causes"].as_array().expect("causes") {
+        for index in cause["rows"].as_array().expect("cause rows") {
+            let row = &rows[index.as_u64().expect("index") as usize];
+            assert_eq!(row["change"], "not_established");
+        }
+    }
 }

@@ -31,6 +31,7 @@ pub const MAX_LIMITS: usize = 12;
 
 /// Sets the reach of every function tool the side binds.
 pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
+    let patches = http_patches(modules);
     let mut memo: BTreeMap<(String, u32), Option<Reach>> = BTreeMap::new();
     for binding in bindings {
         let Edge::Tool(definition) = &mut binding.edge else {
@@ -42,10 +43,68 @@ pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
         let key = (definition.source.clone(), line);
         let reach = memo
             .entry(key)
-            .or_insert_with(|| tool_reach(modules, &definition.source, line))
+            .or_insert_with(|| {
+                let mut reach = tool_reach(modules, &definition.source, line)?;
+                // A patched HTTP library is a limit on every tool that sends.
+                if !reach.calls.is_empty() {
+                    reach.limits.extend(patches.iter().cloned());
+                }
+                Some(reach)
+            })
             .clone();
         definition.reach = reach;
     }
+}
+
+/// The HTTP libraries an HTTP call goes through, and the modules below
+/// them a patch can change.
+const HTTP_STACK: &[&str] = &[
+    "requests", "httpx", "urllib3", "urllib", "http", "socket", "aiohttp",
+];
+
+/// Stores into an HTTP library anywhere in the scope (`requests.get =
+/// logged_get`, `setattr(requests, …)`, `urllib.request.Request.method =
+/// …`): what any request sends is then not established.
+fn http_patches(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
+    let mut limits = Vec::new();
+    for path in modules.paths() {
+        let Some(facts) = modules.facts(path) else {
+            continue;
+        };
+        for store in &facts.attribute_stores {
+            if !store.how.rebinds() || store.target.len() < 2 {
+                continue;
+            }
+            let Some(name) = crate::frameworks::imports::imported_name(
+                facts,
+                &Value::Attribute(store.target.clone()),
+                &store.scope,
+            ) else {
+                continue;
+            };
+            let library = name.split('.').next().unwrap_or(&name);
+            if !HTTP_STACK.contains(&library) {
+                continue;
+            }
+            // A plain tuning value (`requests.adapters.DEFAULT_RETRIES = 3`)
+            // is not a patch.
+            let attribute = store.target.last().map_or("", String::as_str);
+            if attribute
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_')
+            {
+                continue;
+            }
+            limits.push(model::ReachLimit {
+                at: model::Place {
+                    path: path.to_string(),
+                    line: store.line,
+                },
+                why: format!("patches {name}, so what the HTTP library sends is not established"),
+            });
+        }
+    }
+    limits
 }
 
 /// The reach of the function defined at `path:line`; `None` when it cannot
@@ -205,7 +264,7 @@ impl<'a> Frame<'a> {
     }
 
     /// The module's one top-level binding of `name`, if it binds it once.
-    fn module_binding(&self, name: &str) -> Option<&'a BindingFact> {
+    pub(super) fn module_binding(&self, name: &str) -> Option<&'a BindingFact> {
         let mut bindings = self.facts.module_bindings.iter().filter(|b| b.name == name);
         let first = bindings.next()?;
         bindings.next().is_none().then_some(first)

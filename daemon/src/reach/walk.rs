@@ -24,7 +24,13 @@ enum Role {
     Database(&'static str, &'static str, &'static str),
     /// A cloud, messaging or key-value client: `(family, library, service,
     /// host)`.
-    Service(&'static str, &'static str, String, Option<String>),
+    Service(
+        &'static str,
+        &'static str,
+        String,
+        Option<String>,
+        Vec<Credential>,
+    ),
     /// A `pathlib.Path`.
     Path(Value),
     /// Plain data: a literal, a response a recognised library returned, a
@@ -297,7 +303,7 @@ impl<'a> Walker<'a> {
             Role::Database(library, service, object) => {
                 self.database(frame, library, service, object, method, call)
             }
-            Role::Service(family, library, service, host) => {
+            Role::Service(family, library, service, host, credentials) => {
                 let operation = lib::service_method(library, method);
                 let effect = LibraryEffect {
                     family: family.to_string(),
@@ -311,7 +317,7 @@ impl<'a> Walker<'a> {
                     value_sha256: None,
                     service: (!service.is_empty()).then(|| service.clone()),
                     host: host.clone(),
-                    credentials: Vec::new(),
+                    credentials: credentials.clone(),
                     model_supplied: model_supplied(frame, call, "arguments"),
                 };
                 if operation.is_none() {
@@ -586,6 +592,18 @@ impl<'a> Walker<'a> {
         } else {
             call
         };
+        // A value read out of a module-level dict is never taken as written.
+        for value in url.into_iter().chain(argument(call, 0, "method")) {
+            if let Some(name) = module_dict_read(frame, value, 0) {
+                self.limit(
+                    frame,
+                    call.line,
+                    format!(
+                        "reads {name}[…] out of a module-level dict, which is not taken as written"
+                    ),
+                );
+            }
+        }
         let mut url_text = url.map_or_else(|| "{…}".to_string(), |u| frame.template(u));
         if let Some(base) = base_url {
             if !url_text.starts_with("http") {
@@ -727,6 +745,13 @@ impl<'a> Walker<'a> {
             );
         }
         model.sort_by(|a, b| a.0.cmp(&b.0));
+        let rank = |kind: &str| {
+            ["header", "auth", "query", "field", "userinfo"]
+                .iter()
+                .position(|k| *k == kind)
+                .unwrap_or(5)
+        };
+        credentials.sort_by_key(|c| rank(&c.kind));
         self.reach.calls.push(HttpCall {
             library: library.to_string(),
             method,
@@ -1276,7 +1301,16 @@ fn role_of_call(
                     .find(|(k, _)| k.as_deref() == Some("host"))
                     .map(|(_, v)| frame.template(v)),
             };
-            Some(Role::Service(family, library, service, host))
+            // Credentials the client is built with, by name only.
+            let credentials = keywords
+                .iter()
+                .filter_map(|(k, v)| {
+                    let k = k.as_deref()?;
+                    lib::is_credential_name(k)
+                        .then(|| credential("keyword", Some(k.to_string()), &frame.sources(v)))
+                })
+                .collect();
+            Some(Role::Service(family, library, service, host, credentials))
         } else if name == "pathlib.Path" {
             Some(Role::Path(
                 args.first().cloned().unwrap_or(Value::Other("path".into())),
@@ -1382,6 +1416,41 @@ fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
         };
     }
     false
+}
+
+/// The module-level name a value reads an item out of (`CONFIG["url"]`),
+/// followed through the function's own names and a helper's arguments.
+fn module_dict_read(frame: &Frame<'_>, value: &Value, depth: usize) -> Option<String> {
+    if depth > 8 {
+        return None;
+    }
+    let (value, at) = frame.resolved(value, 0);
+    match &value {
+        Value::Subscript { base, .. } => match base.as_ref() {
+            Value::Name(name)
+                if !at.params.contains_key(name)
+                    && !at.args.contains_key(name)
+                    && !at.locals().iter().any(|b| b.name == *name)
+                    && at
+                        .module_binding(name)
+                        .is_some_and(|b| b.kind != BindingKind::Function) =>
+            {
+                Some(name.clone())
+            }
+            _ => None,
+        },
+        Value::FString(parts) | Value::List(parts) | Value::Tuple(parts) => parts
+            .iter()
+            .find_map(|p| module_dict_read(&at, p, depth + 1)),
+        Value::Add { left, right } => module_dict_read(&at, left, depth + 1)
+            .or_else(|| module_dict_read(&at, right, depth + 1)),
+        Value::IfElse { body, orelse, .. } => module_dict_read(&at, body, depth + 1)
+            .or_else(|| module_dict_read(&at, orelse, depth + 1)),
+        Value::Call { args, .. } => args
+            .iter()
+            .find_map(|a| module_dict_read(&at, a, depth + 1)),
+        _ => None,
+    }
 }
 
 /// `log = logging.getLogger(...)` at module level.

@@ -634,6 +634,12 @@ fn effect_lines(out: &mut Out, effect: &Value) {
     if let Some(host) = non_null(effect, "host") {
         out.line(6, &one_line(&format!("host: {}", py_str(Some(host)))));
     }
+    for credential in items(effect, "credential_sources") {
+        out.line(
+            6,
+            &one_line(&format!("credential: {}", credential_text(credential))),
+        );
+    }
     let model: Vec<String> = items(effect, "model_supplied")
         .iter()
         .map(|m| format!("{} → {}", field(m, "param"), field(m, "into")))
@@ -803,16 +809,24 @@ fn credential_target(credential: &Value) -> String {
     let Some(map) = credential.as_object() else {
         return "an unnamed target".to_string();
     };
-    ["header", "auth", "query", "field", "userinfo", "env_entry"]
-        .iter()
-        .find_map(|kind| {
-            let label = kind.replace('_', " ");
-            map.get(*kind).map(|name| match name {
-                Value::Null => label,
-                other => format!("{label} {}", py_str(Some(other))),
-            })
+    [
+        "header",
+        "auth",
+        "query",
+        "field",
+        "userinfo",
+        "keyword",
+        "env_entry",
+    ]
+    .iter()
+    .find_map(|kind| {
+        let label = kind.replace('_', " ");
+        map.get(*kind).map(|name| match name {
+            Value::Null => label,
+            other => format!("{label} {}", py_str(Some(other))),
         })
-        .unwrap_or_else(|| "an unnamed target".to_string())
+    })
+    .unwrap_or_else(|| "an unnamed target".to_string())
 }
 
 /// `effect: <conservative> (<status label>[<basis>])`.
