@@ -578,3 +578,149 @@ fn a_patched_http_library_is_named_on_every_tool_that_sends() {
     assert_eq!(side(&doc, "status")["reach"]["effect"], Value::Null);
     assert_eq!(side(&doc, "refund")["reach"]["effect"], "write");
 }
+
+const SERVICES: &str = r##"import os
+
+from agents import Agent, function_tool
+from google.cloud import bigquery, firestore, storage
+from pymongo import MongoClient
+from sqlalchemy import create_engine, text
+from twilio.rest import Client
+
+
+@function_tool
+def upload(name: str, body: str) -> str:
+    client = storage.Client()
+    bucket = client.bucket("reports")
+    blob = bucket.blob(name)
+    blob.upload_from_string(body)
+    return "ok"
+
+
+@function_tool
+def fetch(name: str) -> str:
+    client = storage.Client()
+    return client.bucket("reports").blob(name).download_as_text()
+
+
+@function_tool
+def save_profile(user_id: str, data: dict) -> str:
+    db = firestore.Client()
+    db.collection("profiles").document(user_id).set(data)
+    return "ok"
+
+
+@function_tool
+def top_sales() -> list:
+    client = bigquery.Client()
+    return list(client.query("SELECT sku FROM sales ORDER BY total DESC LIMIT 5"))
+
+
+@function_tool
+def orders(email: str) -> list:
+    client = MongoClient(os.environ["MONGO_URL"])
+    coll = client["shop"]["orders"]
+    return list(coll.find({"email": email}))
+
+
+@function_tool
+def archive_old() -> int:
+    engine = create_engine("postgresql+psycopg2://shop@db/shop")
+    with engine.connect() as conn:
+        conn.execute(text("DELETE FROM orders WHERE created < now() - interval '1 year'"))
+    return 0
+
+
+@function_tool
+def text_customer(to: str, body: str) -> str:
+    client = Client(os.environ["TWILIO_SID"], os.environ["TWILIO_TOKEN"])
+    client.messages.create(to=to, from_="+15550000", body=body)
+    return "sent"
+
+
+support = Agent(name="support", tools=[upload, fetch, save_profile, top_sales, orders, archive_old, text_customer])
+"##;
+
+/// Cloud, database and messaging clients by their tables (spec "What a
+/// bound tool reaches beyond HTTP"): handles a client hands back (a
+/// bucket, a blob, a collection, a connection) keep the service, a SQL
+/// statement decides through SQLAlchemy and BigQuery as through a
+/// database driver. The reference (1.2.0) names each of these calls as a
+/// limit.
+#[test]
+fn cloud_database_and_messaging_clients_are_read_by_their_tables() {
+    let (doc, _) = added(SERVICES);
+    let effect = |tool: &str| -> (String, String, String, String, String) {
+        let e = &side(&doc, tool)["reach"]["effects"][0];
+        let text = |k: &str| e[k].as_str().unwrap_or("-").to_string();
+        (
+            text("family"),
+            text("operation"),
+            text("call"),
+            text("statement"),
+            text("service"),
+        )
+    };
+    let row = |a: &str, b: &str, c: &str, d: &str, e: &str| {
+        (
+            a.to_string(),
+            b.to_string(),
+            c.to_string(),
+            d.to_string(),
+            e.to_string(),
+        )
+    };
+    assert_eq!(
+        effect("upload"),
+        row(
+            "cloud",
+            "write",
+            "storage.upload_from_string",
+            "-",
+            "storage"
+        )
+    );
+    assert_eq!(
+        effect("fetch"),
+        row("cloud", "read", "storage.download_as_text", "-", "storage")
+    );
+    assert_eq!(
+        effect("save_profile"),
+        row("cloud", "write", "firestore.set", "-", "firestore")
+    );
+    assert_eq!(
+        effect("top_sales"),
+        row("database", "read", "client.query", "SELECT", "bigquery")
+    );
+    assert_eq!(
+        effect("orders"),
+        row("database", "read", "collection.find", "-", "mongodb")
+    );
+    assert_eq!(
+        effect("archive_old"),
+        row(
+            "database",
+            "write",
+            "connection.execute",
+            "DELETE",
+            "postgresql"
+        )
+    );
+    assert_eq!(
+        effect("text_customer"),
+        row("messaging", "write", "messages.create", "-", "twilio")
+    );
+    for tool in [
+        "upload",
+        "fetch",
+        "save_profile",
+        "top_sales",
+        "orders",
+        "archive_old",
+        "text_customer",
+    ] {
+        assert_eq!(side(&doc, tool)["reach"]["limits"], json!([]), "{tool}");
+    }
+    assert_eq!(side(&doc, "fetch")["reach"]["effect"], "read");
+    assert_eq!(side(&doc, "archive_old")["reach"]["effect"], "write");
+}

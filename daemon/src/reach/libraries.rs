@@ -117,8 +117,33 @@ pub fn service_client(name: &str) -> Option<(&'static str, &'static str, &'stati
         | "slack_sdk.webhook.WebhookClient" => ("messaging", "slack_sdk", "slack"),
         "redis.Redis" | "redis.StrictRedis" | "redis.from_url" => ("database", "redis", "redis"),
         "pymongo.MongoClient" => ("database", "pymongo", "mongodb"),
+        "sqlalchemy.create_engine" => ("database", "sqlalchemy", ""),
+        "google.cloud.storage.Client" => ("cloud", "google.cloud.storage", "storage"),
+        "google.cloud.firestore.Client" => ("cloud", "google.cloud.firestore", "firestore"),
+        "google.cloud.bigquery.Client" => ("cloud", "google.cloud.bigquery", "bigquery"),
+        "twilio.rest.Client" => ("messaging", "twilio", "twilio"),
+        "vertexai.Client"
+        | "google.adk.memory.VertexAiMemoryBankService"
+        | "google.cloud.aiplatform_v1beta1.MemoryBankServiceClient"
+        | "google.cloud.aiplatform_v1beta1.services.memory_bank_service.MemoryBankServiceClient" => {
+            ("cloud", "memory_bank", "memory_bank")
+        }
         _ => return None,
     })
+}
+
+/// Methods on a recognised client that hand back another object of the
+/// same service (`client.bucket("b")`, `db.collection("c")`,
+/// `engine.connect()`), so what is called on that object is still read.
+pub fn service_handle(library: &str, method: &str) -> bool {
+    match library {
+        "google.cloud.storage" => matches!(method, "bucket" | "get_bucket" | "blob" | "get_blob"),
+        "google.cloud.firestore" => matches!(method, "collection" | "document"),
+        "pymongo" => matches!(method, "get_database" | "get_collection"),
+        "sqlalchemy" => matches!(method, "connect" | "begin"),
+        "boto3" => matches!(method, "Table" | "Bucket" | "Object"),
+        _ => false,
+    }
 }
 
 /// What a method of a cloud or messaging client does (`None`: outside the
@@ -141,6 +166,75 @@ pub fn service_method(library: &str, method: &str) -> Option<&'static str> {
             "chat_postMessage" | "chat_postEphemeral" | "chat_update" | "files_upload"
             | "files_upload_v2" | "send" | "send_dict" => Some("write"),
             "conversations_history" | "conversations_list" | "users_info" => Some("read"),
+            _ => None,
+        },
+        "google.cloud.storage" => match method {
+            "upload_from_string"
+            | "upload_from_filename"
+            | "upload_from_file"
+            | "delete"
+            | "patch"
+            | "rename_blob"
+            | "copy_blob"
+            | "compose" => Some("write"),
+            "download_as_text"
+            | "download_as_bytes"
+            | "download_as_string"
+            | "download_to_filename"
+            | "exists"
+            | "list_blobs"
+            | "reload" => Some("read"),
+            _ => None,
+        },
+        "google.cloud.firestore" => match method {
+            "set" | "update" | "delete" | "add" | "create" => Some("write"),
+            "get" | "stream" | "list_documents" => Some("read"),
+            _ => None,
+        },
+        "google.cloud.bigquery" => match method {
+            "insert_rows"
+            | "insert_rows_json"
+            | "load_table_from_json"
+            | "delete_table"
+            | "create_table" => Some("write"),
+            "get_table" | "list_rows" | "list_tables" => Some("read"),
+            _ => None,
+        },
+        "twilio" => matches!(method, "create").then_some("write"),
+        "memory_bank" => {
+            if ["retrieve", "get", "list", "search"]
+                .iter()
+                .any(|p| method.starts_with(p))
+            {
+                Some("read")
+            } else if ["generate", "create", "update", "delete", "add"]
+                .iter()
+                .any(|p| method.starts_with(p))
+            {
+                Some("write")
+            } else {
+                None
+            }
+        }
+        "pymongo" => match method {
+            "find" | "find_one" | "count_documents" | "distinct" | "estimated_document_count" => {
+                Some("read")
+            }
+            "insert_one"
+            | "insert_many"
+            | "update_one"
+            | "update_many"
+            | "replace_one"
+            | "delete_one"
+            | "delete_many"
+            | "find_one_and_update"
+            | "find_one_and_delete"
+            | "bulk_write"
+            | "drop" => Some("write"),
+            _ => None,
+        },
+        "sqlalchemy" => match method {
+            "add" | "add_all" | "delete" | "merge" | "commit" => Some("write"),
             _ => None,
         },
         "redis" => match method {
@@ -214,6 +308,7 @@ pub fn is_pure_function(name: &str) -> bool {
     ) || matches!(
         name,
         "os.getenv"
+            | "sqlalchemy.text"
             | "os.environ.get"
             | "os.fspath"
             | "os.getcwd"

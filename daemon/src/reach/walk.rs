@@ -100,6 +100,11 @@ impl<'a> Walker<'a> {
             if plain_chain(frame, roles, call.chain.as_ref()) && lib::is_plain_data_method(method) {
                 return;
             }
+            // `client.bucket("b").blob("k").upload_from_string(…)`: handles
+            // of one service, then a method of its table.
+            if let Some(role) = service_chain(roles, call.chain.as_ref()) {
+                return self.role_method(frame, &role, "…", method, call);
+            }
             return self.method_on_result(frame, roles, receiver, method, call);
         }
         let spelled = call.callee.dotted().unwrap_or_else(|| "…".to_string());
@@ -121,6 +126,18 @@ impl<'a> Walker<'a> {
                     && matches!(method.as_str(), "update" | "setdefault" | "clear")
                 {
                     return;
+                }
+            }
+        }
+        // `client.messages.create(...)`: a method reached through a service.
+        if let Value::Attribute(parts) = &call.callee {
+            if parts.len() > 2 {
+                if let (Some(role @ Role::Service(..)), Some(method)) =
+                    (roles.get(&parts[0]), parts.last())
+                {
+                    let role = role.clone();
+                    let spelled = parts[..parts.len() - 1].join(".");
+                    return self.role_method(frame, &role, &spelled, method, call);
                 }
             }
         }
@@ -303,13 +320,32 @@ impl<'a> Walker<'a> {
             Role::Database(library, service, object) => {
                 self.database(frame, library, service, object, method, call)
             }
+            Role::Service(_, "sqlalchemy", service, ..)
+                if matches!(method, "execute" | "exec_driver_sql") =>
+            {
+                self.database(frame, "sqlalchemy", service, "connection", "execute", call)
+            }
+            Role::Service(_, "google.cloud.bigquery", ..) if method == "query" => self.database(
+                frame,
+                "google.cloud.bigquery",
+                "bigquery",
+                "client",
+                "query",
+                call,
+            ),
+            Role::Service(_, _, _, _, _) if lib::service_handle(service_library(role), method) => {}
             Role::Service(family, library, service, host, credentials) => {
                 let operation = lib::service_method(library, method);
                 let effect = LibraryEffect {
                     family: family.to_string(),
                     operation: operation.unwrap_or("unknown").to_string(),
                     library: library.to_string(),
-                    call: format!("{}.{method}", role_name(library)),
+                    // `messages.create` through `client.messages`, else the
+                    // object's role.
+                    call: match base.rsplit_once('.') {
+                        Some((_, last)) => format!("{last}.{method}"),
+                        None => format!("{}.{method}", role_name(library)),
+                    },
                     at: place(frame, call.line),
                     via: frame.via.clone(),
                     target: service_target(library, call),
@@ -1012,8 +1048,21 @@ impl<'a> Walker<'a> {
         call: &BodyCall,
     ) {
         match method {
-            "execute" | "executemany" | "executescript" | "fetch" | "fetchrow" | "fetchval" => {
+            "execute" | "executemany" | "executescript" | "fetch" | "fetchrow" | "fetchval"
+            | "query" => {
                 let statement = argument(call, 0, "query").or_else(|| argument(call, 0, "sql"));
+                // `text("SELECT …")` (SQLAlchemy) is its statement.
+                let statement = match statement {
+                    Some(Value::Call { callee, args, .. })
+                        if callee
+                            .dotted()
+                            .is_some_and(|c| c == "text" || c.ends_with(".text"))
+                            && args.len() == 1 =>
+                    {
+                        args.first()
+                    }
+                    other => other,
+                };
                 let (keyword, operation, digest_of, spliced) = match statement {
                     Some(Value::Str(sql)) => {
                         let (keyword, operation) = lib::sql_operation(sql);
@@ -1223,6 +1272,14 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
         if same != 1 || !matches!(binding.kind, BindingKind::Assignment | BindingKind::With) {
             continue;
         }
+        // `client["shop"]["orders"]`, `client.shop.orders`: a handle of
+        // the same service.
+        if let Some(root) = binding.value.as_ref().and_then(handle_root) {
+            if let Some(role @ Role::Service(..)) = roles.get(&root) {
+                roles.insert(binding.name.clone(), role.clone());
+                continue;
+            }
+        }
         let Some(Value::Call {
             callee,
             args,
@@ -1249,6 +1306,17 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
         }
     }
     roles
+}
+
+/// The name a subscript or attribute chain starts from (`client` in
+/// `client["shop"]["orders"]` or `client.shop.orders`).
+fn handle_root(value: &Value) -> Option<String> {
+    match value {
+        Value::Subscript { base, .. } => handle_root(base),
+        Value::Attribute(parts) if parts.len() > 1 => parts.first().cloned(),
+        Value::Name(name) => Some(name.clone()),
+        _ => None,
+    }
 }
 
 /// What a call builds, when it is a client, connection, path or plain
@@ -1291,6 +1359,13 @@ fn role_of_call(
         } else if let Some((family, library, service)) = lib::service_client(&name) {
             let service = match (library, args.first()) {
                 ("boto3", Some(Value::Str(s))) => s.clone(),
+                // `create_engine("postgresql+psycopg2://…")`: the dialect.
+                ("sqlalchemy", Some(Value::Str(url))) => url
+                    .split("://")
+                    .next()
+                    .and_then(|scheme| scheme.split('+').next())
+                    .unwrap_or("")
+                    .to_string(),
                 _ => service.to_string(),
             };
             // The host a client connects to, when its construction names it.
@@ -1331,6 +1406,18 @@ fn role_of_call(
                     Some(Role::Database(library, service, _)) if method == "cursor" => {
                         Some(Role::Database(library, service, "cursor"))
                     }
+                    // A handle the service hands back (`client.bucket("b")`).
+                    Some(Role::Service(family, library, service, host, credentials))
+                        if lib::service_handle(library, method) =>
+                    {
+                        Some(Role::Service(
+                            family,
+                            library,
+                            service.clone(),
+                            host.clone(),
+                            credentials.clone(),
+                        ))
+                    }
                     // What a plain value's read-only method returns.
                     Some(Role::Plain) if lib::is_plain_data_method(method) => Some(Role::Plain),
                     // A client's response (`async with session.get(u) as r`).
@@ -1348,6 +1435,31 @@ fn role_of_call(
             _ => None,
         }
     }
+}
+
+/// The service a chain of handle methods starts from
+/// (`client.bucket("b").blob("k")`).
+fn service_chain(
+    roles: &BTreeMap<String, Role>,
+    chain: Option<&(Value, Vec<String>)>,
+) -> Option<Role> {
+    let (root, methods) = chain?;
+    let (base, first) = match root {
+        Value::Call { callee, .. } => match callee.as_ref() {
+            Value::Attribute(parts) => match parts.as_slice() {
+                [base, first] => (base, first),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let role = roles.get(base)?;
+    let library = service_library(role);
+    (!library.is_empty()
+        && lib::service_handle(library, first)
+        && methods.iter().all(|m| lib::service_handle(library, m)))
+    .then(|| role.clone())
 }
 
 /// Whether a chain of method calls yields plain data: it starts from plain
@@ -1424,8 +1536,16 @@ fn module_dict_read(frame: &Frame<'_>, value: &Value, depth: usize) -> Option<St
     if depth > 8 {
         return None;
     }
-    let (value, at) = frame.resolved(value, 0);
-    match &value {
+    // Only a name is followed (a helper's argument, a local); anything else
+    // is read where it is, without copying the frame.
+    if let Value::Name(_) = value {
+        let (followed, at) = frame.resolved(value, 0);
+        if followed != *value {
+            return module_dict_read(&at, &followed, depth + 1);
+        }
+    }
+    let at = frame;
+    match value {
         Value::Subscript { base, .. } => match base.as_ref() {
             Value::Name(name)
                 if !at.params.contains_key(name)
@@ -1441,14 +1561,13 @@ fn module_dict_read(frame: &Frame<'_>, value: &Value, depth: usize) -> Option<St
         },
         Value::FString(parts) | Value::List(parts) | Value::Tuple(parts) => parts
             .iter()
-            .find_map(|p| module_dict_read(&at, p, depth + 1)),
-        Value::Add { left, right } => module_dict_read(&at, left, depth + 1)
-            .or_else(|| module_dict_read(&at, right, depth + 1)),
-        Value::IfElse { body, orelse, .. } => module_dict_read(&at, body, depth + 1)
-            .or_else(|| module_dict_read(&at, orelse, depth + 1)),
-        Value::Call { args, .. } => args
-            .iter()
-            .find_map(|a| module_dict_read(&at, a, depth + 1)),
+            .find_map(|p| module_dict_read(at, p, depth + 1)),
+        Value::Add { left, right } => {
+            module_dict_read(at, left, depth + 1).or_else(|| module_dict_read(at, right, depth + 1))
+        }
+        Value::IfElse { body, orelse, .. } => module_dict_read(at, body, depth + 1)
+            .or_else(|| module_dict_read(at, orelse, depth + 1)),
+        Value::Call { args, .. } => args.iter().find_map(|a| module_dict_read(at, a, depth + 1)),
         _ => None,
     }
 }
@@ -1503,6 +1622,13 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
     }
 }
 
+fn service_library(role: &Role) -> &'static str {
+    match role {
+        Role::Service(_, library, ..) => library,
+        _ => "",
+    }
+}
+
 fn role_name(library: &str) -> &'static str {
     match library {
         "boto3" => "client",
@@ -1510,6 +1636,12 @@ fn role_name(library: &str) -> &'static str {
         "slack_sdk" => "client",
         "redis" => "redis",
         "pymongo" => "collection",
+        "sqlalchemy" => "connection",
+        "google.cloud.storage" => "storage",
+        "google.cloud.firestore" => "firestore",
+        "google.cloud.bigquery" => "bigquery",
+        "twilio" => "client",
+        "memory_bank" => "memories",
         _ => "client",
     }
 }
