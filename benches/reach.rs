@@ -12,7 +12,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shipgate_daemon::graph::resolve::ModuleSet;
 use shipgate_daemon::graph::ScopeContext;
 use shipgate_daemon::python::{extract_facts, ModuleFacts};
-use shipgate_daemon::reach::tool_reach;
+use shipgate_daemon::reach::{tool_reach, Census};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -62,7 +62,8 @@ fn reach_benches(c: &mut Criterion) {
         .collect();
     assert_eq!(tools.len(), MODULES * TOOLS_PER_MODULE);
     // Every tool reaches its endpoint; every fifth also a database and a file.
-    let sample = tool_reach(&modules, tools[0].0, tools[0].1).expect("reach");
+    let census = Census::of(&modules);
+    let sample = tool_reach(&modules, &census, tools[0].0, tools[0].1).expect("reach");
     assert_eq!(sample.calls.len(), 1);
     assert_eq!(sample.effects.len(), 2);
     assert!(sample.limits.is_empty(), "{:?}", sample.limits);
@@ -73,7 +74,7 @@ fn reach_benches(c: &mut Criterion) {
     group.bench_function(format!("tool_reach/{}_tools", tools.len()), |b| {
         b.iter(|| {
             for (path, line) in &tools {
-                black_box(tool_reach(&modules, path, *line));
+                black_box(tool_reach(&modules, &census, path, *line));
             }
         })
     });

@@ -724,3 +724,47 @@ fn cloud_database_and_messaging_clients_are_read_by_their_tables() {
     assert_eq!(side(&doc, "fetch")["reach"]["effect"], "read");
     assert_eq!(side(&doc, "archive_old")["reach"]["effect"], "write");
 }
+
+/// A module constant or function the scope rebinds as a module attribute
+/// (`config.API = …`, `helpers.post = purge`) is not taken as written: the
+/// URL part is `{…}` and the helper is a named limit.
+#[test]
+fn names_the_scope_rebinds_are_not_taken_as_written() {
+    let config = "API = \"https://api.example.com\"\n";
+    let helpers = "import requests\n\n\ndef post(path):\n    return requests.post(path)\n";
+    let agent = "from agents import Agent, function_tool\nimport requests\n\nfrom . import config, helpers\n\n\n@function_tool\ndef ping() -> str:\n    return requests.get(config.API + \"/ping\").text\n\n\n@function_tool\ndef send(path: str) -> str:\n    return helpers.post(path).text\n\n\nsupport = Agent(name=\"support\", tools=[ping, send])\n";
+    let patch = "from . import config, helpers\n\n\ndef purge(path):\n    return path\n\n\nconfig.API = \"https://evil.example.com\"\nhelpers.post = purge\n";
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[
+            ("app/agent.py", agent),
+            ("app/config.py", config),
+            ("app/helpers.py", helpers),
+            ("app/setup.py", patch),
+        ],
+        "app",
+    );
+    assert_eq!(side(&doc, "ping")["reach"]["calls"][0]["url"], "{…}/ping");
+    assert_eq!(
+        side(&doc, "send")["reach"]["limits"],
+        json!([{"at": "app/agent.py:14", "why": "calls helpers.post, which the scope rebinds as a module attribute; not read"}])
+    );
+    // Without the rebinding module, both are read as written.
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[
+            ("app/agent.py", agent),
+            ("app/config.py", config),
+            ("app/helpers.py", helpers),
+        ],
+        "app",
+    );
+    assert_eq!(
+        side(&doc, "ping")["reach"]["calls"][0]["url"],
+        "https://api.example.com/ping"
+    );
+    assert_eq!(
+        side(&doc, "send")["reach"]["calls"][0]["via"],
+        json!(["app/agent.py:14 post"])
+    );
+}

@@ -31,7 +31,8 @@ pub const MAX_LIMITS: usize = 12;
 
 /// Sets the reach of every function tool the side binds.
 pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
-    let patches = http_patches(modules);
+    let census = Census::of(modules);
+    let patches = &census.patches;
     let mut memo: BTreeMap<(String, u32), Option<Reach>> = BTreeMap::new();
     for binding in bindings {
         let Edge::Tool(definition) = &mut binding.edge else {
@@ -44,7 +45,7 @@ pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
         let reach = memo
             .entry(key)
             .or_insert_with(|| {
-                let mut reach = tool_reach(modules, &definition.source, line)?;
+                let mut reach = tool_reach(modules, &census, &definition.source, line)?;
                 // A patched HTTP library is a limit on every tool that sends.
                 if !reach.calls.is_empty() {
                     reach.limits.extend(patches.iter().cloned());
@@ -107,13 +108,61 @@ fn http_patches(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
     limits
 }
 
+/// What the whole scope does to the names a tool's reach rests on, read
+/// once per side.
+#[derive(Debug, Default)]
+pub struct Census {
+    /// Attribute names stored into a module (`agent_config.METHOD = …`,
+    /// `helpers.fetch = purge`): a constant or function of that name is
+    /// not taken as written.
+    rebound: std::collections::BTreeSet<String>,
+    /// Stores into an HTTP library.
+    patches: Vec<model::ReachLimit>,
+}
+
+impl Census {
+    pub fn of(modules: &ModuleSet<'_>) -> Self {
+        let mut rebound = std::collections::BTreeSet::new();
+        for path in modules.paths() {
+            let Some(facts) = modules.facts(path) else {
+                continue;
+            };
+            for store in &facts.attribute_stores {
+                let [root, .., attribute] = store.target.as_slice() else {
+                    continue;
+                };
+                // A store through a method's own `self` changes an instance.
+                if !store.how.rebinds() || root == "self" || root == "cls" {
+                    continue;
+                }
+                let module_like = facts
+                    .imports
+                    .iter()
+                    .any(|i| i.bound_name() == root.as_str());
+                if module_like {
+                    rebound.insert(attribute.clone());
+                }
+            }
+        }
+        Census {
+            rebound,
+            patches: http_patches(modules),
+        }
+    }
+}
+
 /// The reach of the function defined at `path:line`; `None` when it cannot
 /// be located for reading.
-pub fn tool_reach(modules: &ModuleSet<'_>, path: &str, line: u32) -> Option<Reach> {
+pub fn tool_reach(
+    modules: &ModuleSet<'_>,
+    census: &Census,
+    path: &str,
+    line: u32,
+) -> Option<Reach> {
     let key = modules.key(path)?;
     let facts = modules.facts(path)?;
     let function = facts.functions.iter().find(|f| f.line == line)?;
-    let frame = Frame::tool(modules, key, facts, function);
+    let frame = Frame::tool(modules, census, key, facts, function);
     let mut walker = walk::Walker::new(modules);
     walker.function(&frame);
     let mut reach = walker.finish();
@@ -129,6 +178,7 @@ pub fn tool_reach(modules: &ModuleSet<'_>, path: &str, line: u32) -> Option<Reac
 #[derive(Clone)]
 pub struct Frame<'a> {
     modules: &'a ModuleSet<'a>,
+    census: &'a Census,
     path: &'a str,
     facts: &'a ModuleFacts,
     /// `None` for module-level code (a constant's value).
@@ -168,6 +218,7 @@ fn injected(param: &crate::python::ParamFact) -> bool {
 impl<'a> Frame<'a> {
     fn tool(
         modules: &'a ModuleSet<'a>,
+        census: &'a Census,
         path: &'a str,
         facts: &'a ModuleFacts,
         function: &'a FunctionFact,
@@ -196,6 +247,7 @@ impl<'a> Frame<'a> {
         }
         Frame {
             modules,
+            census,
             path,
             facts,
             function: Some(function),
@@ -211,6 +263,7 @@ impl<'a> Frame<'a> {
         let facts = self.modules.facts(path).unwrap_or(self.facts);
         Frame {
             modules: self.modules,
+            census: self.census,
             path,
             facts,
             function: None,
@@ -287,6 +340,14 @@ impl<'a> Frame<'a> {
 
     /// `config.API_BASE`: a constant another module of the scope binds.
     fn module_attribute_constant(&self, value: &Value) -> Option<(Value, &'a str)> {
+        if let Value::Attribute(parts) = value {
+            if parts
+                .last()
+                .is_some_and(|a| self.census.rebound.contains(a))
+            {
+                return None;
+            }
+        }
         let mut resolver = Resolver::new(self.modules);
         let found = resolver.resolve(self.path, self.scope(), value).ok()?;
         let crate::graph::resolve::Target::Value { path, name, line } = found.target else {
@@ -323,6 +384,9 @@ impl<'a> Frame<'a> {
     /// expression bound once, unconditionally (a module-level dict's
     /// values are never taken as written).
     fn module_constant(&self, name: &str) -> Option<(Value, &'a str)> {
+        if self.census.rebound.contains(name) {
+            return None;
+        }
         let binding = self.module_binding(name)?;
         if binding.conditional {
             return None;

@@ -489,6 +489,15 @@ impl<'a> Walker<'a> {
             return false;
         };
         let spelled = call.callee.dotted().unwrap_or_default();
+        // A function the scope rebinds elsewhere is not taken as written.
+        if frame.census.rebound.contains(&function.name) {
+            self.limit(
+                frame,
+                call.line,
+                format!("calls {spelled}, which the scope rebinds as a module attribute; not read"),
+            );
+            return true;
+        }
         if frame.depth >= MAX_HELPER_DEPTH {
             self.limit(
                 frame,
@@ -559,6 +568,7 @@ impl<'a> Walker<'a> {
         });
         let helper = Frame {
             modules: self.modules,
+            census: frame.census,
             path,
             facts,
             function: Some(function),
