@@ -768,3 +768,23 @@ fn names_the_scope_rebinds_are_not_taken_as_written() {
         json!(["app/agent.py:14 post"])
     );
 }
+
+/// What a helper returns is read: a connection a repository helper builds
+/// is still a database (named, since it is built outside the tool), and an
+/// aggregation that ends in `$out` writes.
+#[test]
+fn a_connection_a_helper_returns_and_an_aggregation_that_writes() {
+    let agent = "import sqlite3\n\nfrom agents import Agent, function_tool\nfrom pymongo import MongoClient\n\n\ndef get_conn():\n    return sqlite3.connect(\"shop.db\")\n\n\n@function_tool\ndef count() -> int:\n    conn = get_conn()\n    return conn.execute(\"SELECT count(*) FROM orders\").fetchone()[0]\n\n\n@function_tool\ndef snapshot() -> str:\n    client = MongoClient()\n    orders = client[\"shop\"][\"orders\"]\n    orders.aggregate([{\"$match\": {}}, {\"$out\": \"orders_copy\"}])\n    return \"ok\"\n\n\nsupport = Agent(name=\"support\", tools=[count, snapshot])\n";
+    let (doc, _) = added(agent);
+    let count = &side(&doc, "count")["reach"];
+    assert_eq!(count["effects"][0]["operation"], "read");
+    assert_eq!(count["effects"][0]["statement"], "SELECT");
+    assert_eq!(
+        count["limits"],
+        json!([{"at": "app/agent.py:14", "why": "sends through conn, built by get_conn outside this function; its configuration is not read"}])
+    );
+    let snapshot = &side(&doc, "snapshot")["reach"];
+    assert_eq!(snapshot["effects"][0]["call"], "collection.aggregate");
+    assert_eq!(snapshot["effects"][0]["operation"], "write");
+    assert_eq!(snapshot["effect"], "write");
+}

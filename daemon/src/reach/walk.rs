@@ -36,6 +36,10 @@ enum Role {
     /// Plain data: a literal, a response a recognised library returned, a
     /// file this function opened.
     Plain,
+    /// A client or connection a repository helper builds and returns
+    /// (`conn = get_pool()`): read, one call past the helper bound, and
+    /// named, since it is built outside the function that uses it.
+    Elsewhere(Box<Role>, String),
 }
 
 pub struct Walker<'a> {
@@ -144,6 +148,14 @@ impl<'a> Walker<'a> {
         // `name.method(...)` on something the function built.
         if let Value::Attribute(parts) = &call.callee {
             if let [base, method] = parts.as_slice() {
+                if let Some(Role::Elsewhere(role, helper)) = roles.get(base) {
+                    self.limit(
+                        frame,
+                        call.line,
+                        format!("sends through {base}, built by {helper} outside this function; its configuration is not read"),
+                    );
+                    return self.role_method(frame, role, base, method, call);
+                }
                 if let Some(role) = roles.get(base) {
                     return self.role_method(frame, role, base, method, call);
                 }
@@ -289,6 +301,7 @@ impl<'a> Walker<'a> {
         call: &BodyCall,
     ) {
         match role {
+            Role::Elsewhere(inner, _) => self.role_method(frame, inner, base, method, call),
             Role::HttpClient(library, base_url, settings) => match lib::http_verb(method) {
                 Some(verb) => {
                     self.hooks(frame, &settings.hooks, settings.line);
@@ -324,6 +337,51 @@ impl<'a> Walker<'a> {
                 if matches!(method, "execute" | "exec_driver_sql") =>
             {
                 self.database(frame, "sqlalchemy", service, "connection", "execute", call)
+            }
+            Role::Service(family, "pymongo", service, host, credentials)
+                if method == "aggregate" =>
+            {
+                // An aggregation that ends in `$out` or `$merge` writes.
+                let stages = match call.args.first() {
+                    Some(Value::List(stages)) => Some(stages),
+                    _ => None,
+                };
+                let writes = stages.is_some_and(|stages| {
+                    stages.iter().any(|stage| {
+                        matches!(stage, Value::Dict(entries) if entries.iter().any(|(k, _)| {
+                            matches!(k, Some(Value::Str(k)) if k == "$out" || k == "$merge")
+                        }))
+                    })
+                });
+                let operation = match (stages.is_some(), writes) {
+                    (true, true) => "write",
+                    (true, false) => "read",
+                    _ => "unknown",
+                };
+                if stages.is_none() {
+                    self.limit(
+                        frame,
+                        call.line,
+                        format!(
+                            "calls {base}.aggregate with a pipeline that is not a literal list"
+                        ),
+                    );
+                }
+                self.reach.effects.push(LibraryEffect {
+                    family: family.to_string(),
+                    operation: operation.into(),
+                    library: "pymongo".into(),
+                    call: "collection.aggregate".into(),
+                    at: place(frame, call.line),
+                    via: frame.via.clone(),
+                    target: None,
+                    statement: None,
+                    value_sha256: None,
+                    service: Some(service.clone()),
+                    host: host.clone(),
+                    credentials: credentials.clone(),
+                    model_supplied: model_supplied(frame, call, "arguments"),
+                });
             }
             Role::Service(_, "google.cloud.bigquery", ..) if method == "query" => self.database(
                 frame,
@@ -429,9 +487,23 @@ impl<'a> Walker<'a> {
         call: &BodyCall,
     ) {
         if let Value::Call { callee, .. } = receiver {
-            // A response from a client's request is plain data.
+            // A response from a client's request is plain data, and so
+            // are the rows a database call returns.
             if let Value::Attribute(parts) = callee.as_ref() {
                 if let [base, verb] = parts.as_slice() {
+                    let database = match roles.get(base) {
+                        Some(Role::Database(..)) => true,
+                        Some(Role::Elsewhere(inner, _)) => {
+                            matches!(inner.as_ref(), Role::Database(..))
+                        }
+                        _ => false,
+                    };
+                    if database
+                        && matches!(verb.as_str(), "execute" | "executemany")
+                        && matches!(method, "fetchone" | "fetchall" | "fetchmany")
+                    {
+                        return;
+                    }
                     let client = match roles.get(base) {
                         Some(role) => Some(role.clone()),
                         None => module_role(frame, base),
@@ -1310,12 +1382,46 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
             }
             continue;
         };
-        let role = role_of_call(frame, callee, args, keywords, &roles, binding.line);
+        let role = role_of_call(frame, callee, args, keywords, &roles, binding.line)
+            .or_else(|| returned_role(frame, callee));
         if let Some(role) = role {
             roles.insert(binding.name.clone(), role);
         }
     }
     roles
+}
+
+/// What a repository helper builds and returns from its one return: a
+/// client, connection or service object (a pool a helper builds).
+fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
+    let mut resolver = Resolver::new(frame.modules);
+    let found = resolver.resolve(frame.path, frame.scope(), callee).ok()?;
+    let Target::Function { path, function } = found.target else {
+        return None;
+    };
+    let [only] = function.returns_found.as_slice() else {
+        return None;
+    };
+    if only.conditional {
+        return None;
+    }
+    let Some(Value::Call {
+        callee: inner,
+        args,
+        keywords,
+    }) = &only.value
+    else {
+        return None;
+    };
+    let module = frame.at_module(path);
+    let role = role_of_call(&module, inner, args, keywords, &BTreeMap::new(), only.line)?;
+    match role {
+        Role::Plain | Role::Path(_) => None,
+        role => Some(Role::Elsewhere(
+            Box::new(role),
+            callee.dotted().unwrap_or_default(),
+        )),
+    }
 }
 
 /// The name a subscript or attribute chain starts from (`client` in
