@@ -788,3 +788,56 @@ fn a_connection_a_helper_returns_and_an_aggregation_that_writes() {
     assert_eq!(snapshot["effects"][0]["operation"], "write");
     assert_eq!(snapshot["effect"], "write");
 }
+
+/// Where a database statement goes is read off the connection: its host,
+/// and its credentials by name (a connection string's password is a
+/// literal, never printed).
+#[test]
+fn a_connection_names_its_host_and_credentials() {
+    let agent = "import os\n\nimport psycopg2\nfrom agents import Agent, function_tool\n\n\n@function_tool\ndef count() -> int:\n    conn = psycopg2.connect(host=\"db.internal\", password=os.environ[\"DB_PASSWORD\"])\n    cur = conn.cursor()\n    cur.execute(\"SELECT count(*) FROM orders\")\n    return cur.fetchone()[0]\n\n\n@function_tool\ndef purge() -> int:\n    conn = psycopg2.connect(\"postgresql://shop:s3cret-pw@db.example.com:5432/shop\")\n    conn.cursor().execute(\"DELETE FROM carts\")\n    return 0\n\n\nsupport = Agent(name=\"support\", tools=[count, purge])\n";
+    let (doc, text) = added(agent);
+    let count = &side(&doc, "count")["reach"]["effects"][0];
+    assert_eq!(count["host"], "db.internal");
+    assert_eq!(
+        count["credential_sources"],
+        json!([{"keyword": "password", "env": ["DB_PASSWORD"]}])
+    );
+    let purge = &side(&doc, "purge")["reach"];
+    assert!(
+        !serde_json::to_string(&doc)
+            .expect("json")
+            .contains("s3cret-pw")
+            && !text.contains("s3cret-pw")
+    );
+    // `conn.cursor().execute(...)` on a connection the tool builds.
+    assert_eq!(purge["effects"][0]["statement"], "DELETE");
+    assert_eq!(purge["effects"][0]["host"], "db.example.com");
+    assert_eq!(
+        purge["effects"][0]["credential_sources"],
+        json!([{"keyword": "dsn", "literal": true}])
+    );
+}
+
+/// A call that installs or instruments the HTTP stack anywhere in the
+/// scope is a limit on every tool that sends.
+#[test]
+fn installing_an_http_stack_is_named_on_every_tool_that_sends() {
+    let setup =
+        "import urllib.request\n\nurllib.request.install_opener(urllib.request.build_opener())\n";
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", HTTP), ("app/setup.py", setup)],
+        "app",
+    );
+    let why = "calls urllib.request.install_opener, which installs or instruments the HTTP stack, so what a request sends is not established";
+    let limits = side(&doc, "status")["reach"]["limits"].clone();
+    assert!(
+        limits
+            .as_array()
+            .expect("limits")
+            .iter()
+            .any(|l| l["why"] == why && l["at"] == "app/setup.py:3"),
+        "{limits}"
+    );
+    assert_eq!(side(&doc, "status")["reach"]["effect"], Value::Null);
+}

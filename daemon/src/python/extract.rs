@@ -271,9 +271,10 @@ impl Collector<'_> {
     /// A call in a function's own body, for what the function reaches.
     fn record_body_call(&mut self, call: &ast::ExprCall) {
         let line = self.line_of(call);
-        let Some(function) = self.current_function() else {
+        let at_module = self.at_module_level();
+        if self.current_function().is_none() && !at_module {
             return;
-        };
+        }
         let receiver = match call.func.as_ref() {
             Expr::Attribute(attr) => match value_of(&attr.value, 0) {
                 Value::Name(_) | Value::Attribute(_) => None,
@@ -285,7 +286,7 @@ impl Collector<'_> {
             Expr::Attribute(attr) => method_chain(&attr.value),
             _ => None,
         };
-        function.body_calls.push(BodyCall {
+        let fact = BodyCall {
             callee: value_of(&call.func, 0),
             receiver,
             chain,
@@ -302,7 +303,11 @@ impl Collector<'_> {
                 })
                 .collect(),
             line,
-        });
+        };
+        match self.current_function() {
+            Some(function) => function.body_calls.push(fact),
+            None => self.facts.module_calls.push(fact),
+        }
     }
 
     fn record_setattr(&mut self, call: &ast::ExprCall) {

@@ -33,6 +33,9 @@ pub struct ModuleFacts {
     /// Modules imported by a literal name at run time:
     /// `importlib.import_module("app.tools")`.
     pub dynamic_imports: Vec<String>,
+    /// Calls made at module level (not in a function or class body): what
+    /// runs on import, for the reach census (`install_opener(...)`).
+    pub module_calls: Vec<BodyCall>,
     /// Additions to a list a plain name holds: `tools.append(x)`,
     /// `.extend([...])`, `.insert(i, x)`, `tools += [...]`.
     pub list_additions: Vec<ListAddition>,

@@ -63,6 +63,52 @@ const HTTP_STACK: &[&str] = &[
     "requests", "httpx", "urllib3", "urllib", "http", "socket", "aiohttp",
 ];
 
+/// Calls that install or instrument an HTTP stack anywhere in the scope
+/// (`install_opener(...)`, `monkey.patch_all()`, `ddtrace.patch(...)`,
+/// `RequestsInstrumentor().instrument()`): a limit on every tool that sends.
+fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
+    let mut limits = Vec::new();
+    for path in modules.paths() {
+        let Some(facts) = modules.facts(path) else {
+            continue;
+        };
+        let in_functions = facts
+            .functions
+            .iter()
+            .flat_map(|f| f.body_calls.iter().map(move |c| (f.qualname.as_str(), c)));
+        let at_module = facts.module_calls.iter().map(|c| ("", c));
+        for (scope, call) in at_module.chain(in_functions) {
+            let name = crate::frameworks::imports::imported_name(facts, &call.callee, scope)
+                .unwrap_or_else(|| call.callee.dotted().unwrap_or_default());
+            let last = name.rsplit('.').next().unwrap_or(&name);
+            let installs = matches!(last, "install_opener" | "patch_all" | "monkey_patch" | "install_cache")
+                || name == "ddtrace.patch"
+                || last.starts_with("instrument_")
+                || call.receiver.as_ref().is_some_and(|(receiver, method)| {
+                    method == "instrument"
+                        && matches!(receiver, Value::Call { callee, .. } if callee.dotted().is_some_and(|c| c.ends_with("Instrumentor")))
+                });
+            if installs {
+                let spelled = if name.is_empty() {
+                    "…".to_string()
+                } else {
+                    name.clone()
+                };
+                limits.push(model::ReachLimit {
+                    at: model::Place {
+                        path: path.to_string(),
+                        line: call.line,
+                    },
+                    why: format!(
+                        "calls {spelled}, which installs or instruments the HTTP stack, so what a request sends is not established"
+                    ),
+                });
+            }
+        }
+    }
+    limits
+}
+
 /// Stores into an HTTP library anywhere in the scope (`requests.get =
 /// logged_get`, `setattr(requests, …)`, `urllib.request.Request.method =
 /// …`): what any request sends is then not established.
@@ -144,10 +190,9 @@ impl Census {
                 }
             }
         }
-        Census {
-            rebound,
-            patches: http_patches(modules),
-        }
+        let mut patches = http_patches(modules);
+        patches.extend(stack_installs(modules));
+        Census { rebound, patches }
     }
 }
 

@@ -20,8 +20,9 @@ enum Role {
     /// its hooks (set where it is built, on that line) run on every request
     /// it sends.
     HttpClient(&'static str, Option<Value>, ClientSettings),
-    /// A database connection or cursor: `(library, service, role)`.
-    Database(&'static str, &'static str, &'static str),
+    /// A database connection or cursor: `(library, service, role, where
+    /// it connects)`.
+    Database(&'static str, &'static str, &'static str, Connection),
     /// A cloud, messaging or key-value client: `(family, library, service,
     /// host)`.
     Service(
@@ -108,6 +109,23 @@ impl<'a> Walker<'a> {
             // of one service, then a method of its table.
             if let Some(role) = service_chain(roles, call.chain.as_ref()) {
                 return self.role_method(frame, &role, "…", method, call);
+            }
+            // `conn.cursor().execute(...)`: what the inner call builds.
+            if let Some((
+                Value::Call {
+                    callee,
+                    args,
+                    keywords,
+                },
+                methods,
+            )) = &call.chain
+            {
+                if methods.is_empty() {
+                    match role_of_call(frame, callee, args, keywords, roles, call.line) {
+                        Some(Role::Plain | Role::Path(_)) | None => {}
+                        Some(role) => return self.role_method(frame, &role, "…", method, call),
+                    }
+                }
             }
             return self.method_on_result(frame, roles, receiver, method, call);
         }
@@ -330,8 +348,15 @@ impl<'a> Walker<'a> {
                     format!("calls {base}.{method}, which is not read"),
                 ),
             },
-            Role::Database(library, service, object) => {
-                self.database(frame, library, service, object, method, call)
+            Role::Database(library, service, object, connection) => {
+                self.database(frame, library, service, object, method, call);
+                // Where the statement goes, read off the connection.
+                if let Some(effect) = self.reach.effects.last_mut() {
+                    if effect.at.line == call.line && effect.family == "database" {
+                        effect.host = connection.host.clone();
+                        effect.credentials = connection.credentials.clone();
+                    }
+                }
             }
             Role::Service(_, "sqlalchemy", service, ..)
                 if matches!(method, "execute" | "exec_driver_sql") =>
@@ -1317,6 +1342,73 @@ fn collect_functions(value: &Value, out: &mut Vec<Value>) {
     }
 }
 
+/// Where a database connection goes, read off its construction: the host,
+/// and the credentials by name (a connection string's password is a
+/// literal, never printed).
+#[derive(Debug, Clone, Default)]
+struct Connection {
+    host: Option<String>,
+    credentials: Vec<Credential>,
+}
+
+impl Connection {
+    fn of(frame: &Frame<'_>, args: &[Value], keywords: &[(Option<String>, Value)]) -> Self {
+        let mut connection = Connection::default();
+        for (key, value) in keywords {
+            match key.as_deref() {
+                Some("host") => connection.host = Some(frame.template(value)),
+                Some(name) if lib::is_credential_name(name) => connection.credentials.push(
+                    credential("keyword", Some(name.to_string()), &frame.sources(value)),
+                ),
+                _ => {}
+            }
+        }
+        let dsn = args.first().or_else(|| {
+            keywords
+                .iter()
+                .find(|(k, _)| matches!(k.as_deref(), Some("dsn" | "database")))
+                .map(|(_, v)| v)
+        });
+        if let Some(Value::Str(dsn)) = dsn {
+            // `postgresql://user:pw@host:5432/db` or `host=db password=x`.
+            if let Some((_, rest)) = dsn.split_once("://") {
+                let authority = rest.split('/').next().unwrap_or(rest);
+                if let Some((userinfo, host)) = authority.rsplit_once('@') {
+                    connection.host = connection
+                        .host
+                        .or_else(|| Some(host.split(':').next().unwrap_or(host).to_string()));
+                    if userinfo.contains(':') {
+                        connection.credentials.push(literal_credential("dsn"));
+                    }
+                }
+            } else {
+                for pair in dsn.split_whitespace() {
+                    match pair.split_once('=') {
+                        Some(("host", host)) => {
+                            connection.host = connection.host.or_else(|| Some(host.to_string()))
+                        }
+                        Some(("password", _)) => {
+                            connection.credentials.push(literal_credential("dsn"))
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        connection
+    }
+}
+
+fn literal_credential(name: &str) -> Credential {
+    Credential {
+        kind: "keyword".into(),
+        name: Some(name.into()),
+        env: Vec::new(),
+        from: Vec::new(),
+        literal: true,
+    }
+}
+
 /// What a client is built with that applies to every request it sends.
 #[derive(Debug, Clone)]
 struct ClientSettings {
@@ -1471,7 +1563,12 @@ fn role_of_call(
                 },
             ))
         } else if let Some((library, service)) = lib::database_connect(&name) {
-            Some(Role::Database(library, service, "connection"))
+            Some(Role::Database(
+                library,
+                service,
+                "connection",
+                Connection::of(frame, args, keywords),
+            ))
         } else if let Some((family, library, service)) = lib::service_client(&name) {
             let service = match (library, args.first()) {
                 ("boto3", Some(Value::Str(s))) => s.clone(),
@@ -1519,8 +1616,13 @@ fn role_of_call(
             // `cur = conn.cursor()` on a connection the function built.
             Value::Attribute(parts) => match parts.as_slice() {
                 [base, method] => match roles.get(base) {
-                    Some(Role::Database(library, service, _)) if method == "cursor" => {
-                        Some(Role::Database(library, service, "cursor"))
+                    Some(Role::Database(library, service, _, connection)) if method == "cursor" => {
+                        Some(Role::Database(
+                            library,
+                            service,
+                            "cursor",
+                            connection.clone(),
+                        ))
                     }
                     // A handle the service hands back (`client.bucket("b")`).
                     Some(Role::Service(family, library, service, host, credentials))
