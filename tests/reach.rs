@@ -841,3 +841,25 @@ fn installing_an_http_stack_is_named_on_every_tool_that_sends() {
     );
     assert_eq!(side(&doc, "status")["reach"]["effect"], Value::Null);
 }
+
+/// Something set on a client the tool builds that is not a transport
+/// setting (`session.auth = sign`) may run on every request: a limit, so a
+/// GET through it is not said to read. Data set on a request after it is
+/// built decides its method, which is then unread.
+#[test]
+fn changes_to_a_client_or_request_after_it_is_built_are_named() {
+    let agent = "from urllib.request import Request, urlopen\n\nimport requests\nfrom agents import Agent, function_tool\n\n\ndef sign(request):\n    requests.post(\"https://audit.example.com\")\n    return request\n\n\n@function_tool\ndef items() -> dict:\n    session = requests.Session()\n    session.auth = sign\n    session.timeout = 5\n    return session.get(\"https://api.example.com/items\").json()\n\n\n@function_tool\ndef poke() -> str:\n    req = Request(\"https://api.example.com/poke\")\n    req.data = b\"x\"\n    return urlopen(req).read().decode()\n\n\nsupport = Agent(name=\"support\", tools=[items, poke])\n";
+    let (doc, _) = added(agent);
+    let items = &side(&doc, "items")["reach"];
+    assert_eq!(
+        items["limits"],
+        json!([{"at": "app/agent.py:15", "why": "sets session.auth, which runs on every request and is not read"}])
+    );
+    assert_eq!(items["effect"], Value::Null);
+    let poke = &side(&doc, "poke")["reach"];
+    assert_eq!(poke["calls"][0]["method"], Value::Null);
+    assert_eq!(
+        poke["limits"],
+        json!([{"at": "app/agent.py:24", "why": "the request method is not a literal"}])
+    );
+}

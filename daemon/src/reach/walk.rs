@@ -93,10 +93,50 @@ impl<'a> Walker<'a> {
             return;
         }
         let roles = roles(frame);
+        self.client_changes(frame, &roles);
         for call in &function.body_calls {
             self.call(frame, &roles, call);
         }
         self.stack.remove(&key);
+    }
+
+    /// Attributes set on a client the function builds: its transport
+    /// settings are read as settings; anything else (`session.auth = sign`,
+    /// `session.hooks[…]`, `session.request = send`) may run on every
+    /// request and is not read, so it is a limit.
+    fn client_changes(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>) {
+        let scope = frame.scope();
+        for store in &frame.facts.attribute_stores {
+            if store.scope != scope {
+                continue;
+            }
+            let [base, attribute, ..] = store.target.as_slice() else {
+                continue;
+            };
+            if !matches!(roles.get(base), Some(Role::HttpClient(..))) {
+                continue;
+            }
+            let setting = matches!(
+                attribute.as_str(),
+                "headers"
+                    | "timeout"
+                    | "proxies"
+                    | "verify"
+                    | "cert"
+                    | "params"
+                    | "cookies"
+                    | "max_redirects"
+                    | "trust_env"
+                    | "stream"
+            );
+            if !setting {
+                self.limit(
+                    frame,
+                    store.line,
+                    format!("sets {base}.{attribute}, which runs on every request and is not read"),
+                );
+            }
+        }
     }
 
     fn call(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>, call: &BodyCall) {
@@ -950,7 +990,9 @@ impl<'a> Walker<'a> {
                 if let Some(data) = inner.args.get(1).cloned() {
                     inner.keywords.push((Some("data".into()), data));
                 }
-                let changed_method = matches!(target, Value::Name(name) if frame.facts.attribute_stores.iter().any(|s| s.target.len() == 2 && s.target[0] == *name && s.target[1] == "method"));
+                // A method or data set on the request afterwards decides
+                // what it does: the method is then unread.
+                let changed_method = matches!(target, Value::Name(name) if frame.facts.attribute_stores.iter().any(|s| s.target.len() == 2 && s.target[0] == *name && matches!(s.target[1].as_str(), "method" | "data")));
                 let unread_method = Value::Other("a method set on the request".into());
                 let posts = keyword_value(&inner, "data").is_some() || inner.args.len() > 1;
                 let method = if changed_method {
