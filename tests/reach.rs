@@ -863,3 +863,38 @@ fn changes_to_a_client_or_request_after_it_is_built_are_named() {
         json!([{"at": "app/agent.py:24", "why": "the request method is not a literal"}])
     );
 }
+
+/// A namespace change the read cannot tie to one name (`globals()` used,
+/// a computed `setattr` on a module) leaves no module constant taken as
+/// written; SQLAlchemy statement objects decide as their statement; a
+/// Memory Bank call names the resource its literal `name` gives.
+#[test]
+fn namespace_changes_statement_objects_and_memory_bank_targets() {
+    let agent = "import requests\nfrom agents import Agent, function_tool\nfrom google.cloud import aiplatform_v1beta1\nfrom sqlalchemy import create_engine, delete, select\n\nAPI = \"https://api.example.com\"\nMEMORY = \"projects/p/locations/us-central1/reasoningEngines/e/memories/m\"\n\n\n@function_tool\ndef ping() -> str:\n    return requests.get(API + \"/ping\").text\n\n\n@function_tool\ndef prune(table: str) -> int:\n    engine = create_engine(\"sqlite:///shop.db\")\n    with engine.connect() as conn:\n        conn.execute(select(table))\n        conn.execute(delete(table))\n    return 0\n\n\n@function_tool\ndef forget() -> str:\n    client = aiplatform_v1beta1.MemoryBankServiceClient()\n    client.delete_memory(name=\"projects/p/locations/us-central1/reasoningEngines/e/memories/m\")\n    return \"ok\"\n\n\nsupport = Agent(name=\"support\", tools=[ping, prune, forget])\n";
+    let (doc, _) = added(agent);
+    assert_eq!(
+        side(&doc, "ping")["reach"]["calls"][0]["url"],
+        "https://api.example.com/ping"
+    );
+    let prune = &side(&doc, "prune")["reach"]["effects"];
+    assert_eq!(prune[0]["statement"], "SELECT");
+    assert_eq!(prune[0]["operation"], "read");
+    assert_eq!(prune[1]["statement"], "DELETE");
+    assert_eq!(prune[1]["operation"], "write");
+    assert_eq!(prune[0]["service"], "sqlite");
+    let forget = &side(&doc, "forget")["reach"]["effects"][0];
+    assert_eq!(forget["operation"], "write");
+    assert_eq!(
+        forget["target"],
+        "projects/p/locations/us-central1/reasoningEngines/e/memories/m"
+    );
+    // Once any module reaches names through `globals()`, the constant is
+    // not taken as written.
+    let setup = "def install(values):\n    globals().update(values)\n";
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", agent), ("app/setup.py", setup)],
+        "app",
+    );
+    assert_eq!(side(&doc, "ping")["reach"]["calls"][0]["url"], "{…}/ping");
+}

@@ -63,6 +63,33 @@ const HTTP_STACK: &[&str] = &[
     "requests", "httpx", "urllib3", "urllib", "http", "socket", "aiohttp",
 ];
 
+/// Whether any module changes a namespace under names the read cannot see:
+/// a computed `setattr` on an imported module, a store into
+/// `sys.modules`, or `globals()`/`vars()` used at all (read conservatively:
+/// even a reader withholds every module-scope value).
+fn namespace_changes(modules: &ModuleSet<'_>) -> bool {
+    modules.paths().any(|path| {
+        let Some(facts) = modules.facts(path) else {
+            return false;
+        };
+        let uses = |name: &str| facts.name_uses.get(name).copied().unwrap_or(0) > 0;
+        let bound = |name: &str| facts.module_bindings.iter().any(|b| b.name == name);
+        (uses("globals") && !bound("globals"))
+            || (uses("vars") && !bound("vars"))
+            || facts.attribute_stores.iter().any(|store| {
+                let computed = store.target.last().is_some_and(|a| a == "*")
+                    && facts
+                        .imports
+                        .iter()
+                        .any(|i| Some(i.bound_name()) == store.target.first().map(String::as_str));
+                let sys_modules = store.target.len() >= 2
+                    && store.target[0] == "sys"
+                    && store.target[1] == "modules";
+                computed || sys_modules
+            })
+    })
+}
+
 /// Calls that install or instrument an HTTP stack anywhere in the scope
 /// (`install_opener(...)`, `monkey.patch_all()`, `ddtrace.patch(...)`,
 /// `RequestsInstrumentor().instrument()`): a limit on every tool that sends.
@@ -162,6 +189,10 @@ pub struct Census {
     /// `helpers.fetch = purge`): a constant or function of that name is
     /// not taken as written.
     rebound: std::collections::BTreeSet<String>,
+    /// A namespace change the read cannot tie to one name (a computed
+    /// `setattr` on a module, a store into `sys.modules`, `globals()` or
+    /// `vars()` used anywhere): no module-scope value is taken as written.
+    namespace_changed: bool,
     /// Stores into an HTTP library.
     patches: Vec<model::ReachLimit>,
 }
@@ -192,7 +223,11 @@ impl Census {
         }
         let mut patches = http_patches(modules);
         patches.extend(stack_installs(modules));
-        Census { rebound, patches }
+        Census {
+            rebound,
+            namespace_changed: namespace_changes(modules),
+            patches,
+        }
     }
 }
 
@@ -385,6 +420,9 @@ impl<'a> Frame<'a> {
 
     /// `config.API_BASE`: a constant another module of the scope binds.
     fn module_attribute_constant(&self, value: &Value) -> Option<(Value, &'a str)> {
+        if self.census.namespace_changed {
+            return None;
+        }
         if let Value::Attribute(parts) = value {
             if parts
                 .last()
@@ -429,7 +467,7 @@ impl<'a> Frame<'a> {
     /// expression bound once, unconditionally (a module-level dict's
     /// values are never taken as written).
     fn module_constant(&self, name: &str) -> Option<(Value, &'a str)> {
-        if self.census.rebound.contains(name) {
+        if self.census.namespace_changed || self.census.rebound.contains(name) {
             return None;
         }
         let binding = self.module_binding(name)?;

@@ -1200,6 +1200,27 @@ impl<'a> Walker<'a> {
             "execute" | "executemany" | "executescript" | "fetch" | "fetchrow" | "fetchval"
             | "query" => {
                 let statement = argument(call, 0, "query").or_else(|| argument(call, 0, "sql"));
+                // SQLAlchemy's `select(...)`/`insert(...)`/… decide as
+                // their statement.
+                let constructed = statement.and_then(|st| match st {
+                    Value::Call { callee, .. } => frame
+                        .library_name(callee)
+                        .filter(|n| n.starts_with("sqlalchemy"))
+                        .and_then(|n| {
+                            let last = n.rsplit('.').next().unwrap_or(&n).to_ascii_uppercase();
+                            matches!(last.as_str(), "SELECT" | "INSERT" | "UPDATE" | "DELETE")
+                                .then_some(last)
+                        }),
+                    _ => None,
+                });
+                let constructed_sql;
+                let statement = match constructed {
+                    Some(keyword) => {
+                        constructed_sql = Value::Str(keyword);
+                        Some(&constructed_sql)
+                    }
+                    None => statement,
+                };
                 // `text("SELECT …")` (SQLAlchemy) is its statement.
                 let statement = match statement {
                     Some(Value::Call { callee, args, .. })
@@ -1920,6 +1941,29 @@ fn service_target(library: &str, call: &BodyCall) -> Option<String> {
             Some(Value::Str(s)) if printable_name(s) => Some(s.clone()),
             _ => None,
         },
+        // A Memory Bank resource named by a literal `parent`/`name`, or an
+        // update's inline `memory={"name": …}`.
+        "memory_bank" => {
+            let resource = |key: &str| match keyword_value(call, key) {
+                Some(Value::Str(s)) if printable_path(s) => Some(s.clone()),
+                _ => None,
+            };
+            resource("parent").or_else(|| resource("name")).or_else(|| {
+                match keyword_value(call, "memory") {
+                    Some(Value::Dict(entries)) => {
+                        entries.iter().rev().find_map(|(k, v)| match (k, v) {
+                            (Some(Value::Str(k)), Value::Str(name))
+                                if k == "name" && printable_path(name) =>
+                            {
+                                Some(name.clone())
+                            }
+                            _ => None,
+                        })
+                    }
+                    _ => None,
+                }
+            })
+        }
         _ => None,
     }
 }
