@@ -898,3 +898,20 @@ fn namespace_changes_statement_objects_and_memory_bank_targets() {
     );
     assert_eq!(side(&doc, "ping")["reach"]["calls"][0]["url"], "{…}/ping");
 }
+
+/// A URL built with `str.format` or `%` reads as the template it spells.
+/// The reference reads `str.format` the same way; it leaves a `%` URL
+/// `{…}`, which the spec's template rule reads.
+#[test]
+fn formatted_urls_read_as_templates() {
+    let agent = "import requests\nfrom agents import Agent, function_tool\n\n\n@function_tool\ndef item(item_id: str) -> str:\n    return requests.get(\"https://fmt.example.com/items/{}\".format(item_id)).text\n\n\n@function_tool\ndef order(order_id: str, page: int) -> str:\n    return requests.get(\"https://pct.example.com/orders/%s?page=%d\" % (order_id, page)).text\n\n\nsupport = Agent(name=\"support\", tools=[item, order])\n";
+    let (doc, _) = added(agent);
+    assert_eq!(
+        side(&doc, "item")["reach"]["calls"][0],
+        json!({"library": "requests", "method": "GET", "url": "https://fmt.example.com/items/{item_id}", "effect": "read", "at": "app/agent.py:7", "via": [], "model_supplied": [{"param": "item_id", "into": "url"}]})
+    );
+    assert_eq!(
+        side(&doc, "order")["reach"]["calls"][0]["url"],
+        "https://pct.example.com/orders/{order_id}?page={page}"
+    );
+}

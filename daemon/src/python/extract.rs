@@ -633,6 +633,126 @@ fn is_type_checking(test: &Expr) -> bool {
     }
 }
 
+/// `"a/{}/{name}".format(x, name=y)` as the f-string `a/{x}/{y}`: `None`
+/// when the template is not a literal or a field is not plainly named
+/// (a spread, an index, an attribute, a missing argument).
+fn format_call(call: &ast::ExprCall, depth: usize) -> Option<Value> {
+    let Expr::Attribute(attr) = call.func.as_ref() else {
+        return None;
+    };
+    let Expr::StringLiteral(template) = attr.value.as_ref() else {
+        return None;
+    };
+    if attr.attr.id.as_str() != "format" {
+        return None;
+    }
+    if call
+        .arguments
+        .args
+        .iter()
+        .any(|a| matches!(a, Expr::Starred(_)))
+        || call.arguments.keywords.iter().any(|k| k.arg.is_none())
+    {
+        return None;
+    }
+    let template = template.value.to_str();
+    let mut parts = Vec::new();
+    let mut literal = String::new();
+    let mut next_positional = 0usize;
+    let mut chars = template.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                literal.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                literal.push('}');
+            }
+            '{' => {
+                let mut field = String::new();
+                for f in chars.by_ref() {
+                    if f == '}' {
+                        break;
+                    }
+                    field.push(f);
+                }
+                let name = field.split([':', '!']).next().unwrap_or("");
+                let value = if name.is_empty() {
+                    let value = call.arguments.args.get(next_positional)?;
+                    next_positional += 1;
+                    value
+                } else if let Ok(index) = name.parse::<usize>() {
+                    call.arguments.args.get(index)?
+                } else if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    &call
+                        .arguments
+                        .keywords
+                        .iter()
+                        .find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == name))?
+                        .value
+                } else {
+                    return None;
+                };
+                if !literal.is_empty() {
+                    parts.push(Value::Str(std::mem::take(&mut literal)));
+                }
+                parts.push(value_of(value, depth));
+            }
+            other => literal.push(other),
+        }
+    }
+    if !literal.is_empty() {
+        parts.push(Value::Str(literal));
+    }
+    Some(Value::FString(parts))
+}
+
+/// `"a/%s/%d" % (x, y)` as the f-string `a/{x}/{y}`: only `%s`/`%d`/`%i`/
+/// `%r` and `%%`, with as many values as fields.
+fn percent_format(binop: &ast::ExprBinOp, depth: usize) -> Option<Value> {
+    if binop.op != ast::Operator::Mod {
+        return None;
+    }
+    let Expr::StringLiteral(template) = binop.left.as_ref() else {
+        return None;
+    };
+    let values: Vec<&Expr> = match binop.right.as_ref() {
+        Expr::Tuple(tuple) => tuple.elts.iter().collect(),
+        Expr::Dict(_) => return None,
+        one => vec![one],
+    };
+    let template = template.value.to_str();
+    let mut parts = Vec::new();
+    let mut literal = String::new();
+    let mut values = values.into_iter();
+    let mut chars = template.chars();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            literal.push(c);
+            continue;
+        }
+        match chars.next()? {
+            '%' => literal.push('%'),
+            's' | 'd' | 'i' | 'r' => {
+                if !literal.is_empty() {
+                    parts.push(Value::Str(std::mem::take(&mut literal)));
+                }
+                parts.push(value_of(values.next()?, depth));
+            }
+            _ => return None,
+        }
+    }
+    if values.next().is_some() {
+        return None;
+    }
+    if !literal.is_empty() {
+        parts.push(Value::Str(literal));
+    }
+    Some(Value::FString(parts))
+}
+
 /// `q.strip().lower()` as `(q, [strip, lower])`: a chain of method calls
 /// and what it starts from; `None` when the expression is no such chain.
 fn method_chain(expr: &Expr) -> Option<(Value, Vec<String>)> {
@@ -1001,6 +1121,10 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::List(list) => Value::List(members(&list.elts)),
         Expr::Tuple(tuple) => Value::Tuple(members(&tuple.elts)),
         Expr::Starred(starred) => Value::Starred(Box::new(value_of(&starred.value, next))),
+        // `"…/{}".format(x)` reads as the f-string it spells.
+        Expr::Call(call) if format_call(call, next).is_some() => {
+            format_call(call, next).unwrap_or(Value::Other("call".into()))
+        }
         Expr::Call(call) => Value::Call {
             callee: Box::new(value_of(&call.func, next)),
             args: members(&call.arguments.args),
@@ -1031,6 +1155,10 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         },
         Expr::BoolOp(bool_op) if bool_op.op == ast::BoolOp::Or => {
             Value::Or(members(&bool_op.values))
+        }
+        // `"…/%s" % x` reads as the f-string it spells.
+        Expr::BinOp(binop) if percent_format(binop, next).is_some() => {
+            percent_format(binop, next).unwrap_or(Value::Other("binary operation".into()))
         }
         Expr::BinOp(binop) if binop.op == ast::Operator::Add => Value::Add {
             left: Box::new(value_of(&binop.left, next)),
