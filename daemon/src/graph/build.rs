@@ -833,9 +833,7 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = Ways::new();
-        let read_some = members
-            .iter()
-            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        let read_some = list_exprs::any_read(&members);
         for (
             index,
             list_exprs::Member {
@@ -1485,9 +1483,7 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = Ways::new();
-        let read_some = members
-            .iter()
-            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        let read_some = list_exprs::any_read(&members);
         for list_exprs::Member {
             member,
             scope,

@@ -1122,10 +1122,7 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::Tuple(tuple) => Value::Tuple(members(&tuple.elts)),
         Expr::Starred(starred) => Value::Starred(Box::new(value_of(&starred.value, next))),
         // `"…/{}".format(x)` reads as the f-string it spells.
-        Expr::Call(call) if format_call(call, next).is_some() => {
-            format_call(call, next).unwrap_or(Value::Other("call".into()))
-        }
-        Expr::Call(call) => Value::Call {
+        Expr::Call(call) => format_call(call, next).unwrap_or_else(|| Value::Call {
             callee: Box::new(value_of(&call.func, next)),
             args: members(&call.arguments.args),
             keywords: call
@@ -1140,7 +1137,7 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
                     )
                 })
                 .collect(),
-        },
+        }),
         Expr::Subscript(sub) => Value::Subscript {
             base: Box::new(value_of(&sub.value, next)),
             index: match sub.slice.as_ref() {
@@ -1157,8 +1154,8 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
             Value::Or(members(&bool_op.values))
         }
         // `"…/%s" % x` reads as the f-string it spells.
-        Expr::BinOp(binop) if percent_format(binop, next).is_some() => {
-            percent_format(binop, next).unwrap_or(Value::Other("binary operation".into()))
+        Expr::BinOp(binop) if binop.op == ast::Operator::Mod => {
+            percent_format(binop, next).unwrap_or_else(|| Value::Other(kind_name(expr).to_string()))
         }
         Expr::BinOp(binop) if binop.op == ast::Operator::Add => Value::Add {
             left: Box::new(value_of(&binop.left, next)),

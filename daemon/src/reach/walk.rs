@@ -1086,16 +1086,7 @@ impl<'a> Walker<'a> {
             Value::Str(program) => Some(program_name(program)),
             _ => None,
         });
-        let mut model = Vec::new();
-        for value in call.args.iter().chain(call.keywords.iter().map(|(_, v)| v)) {
-            for p in frame.sources(value).params {
-                let entry = (p, "command".to_string());
-                if !model.contains(&entry) {
-                    model.push(entry);
-                }
-            }
-        }
-        model.sort();
+        let model = model_supplied(frame, call, "command");
         self.reach.effects.push(LibraryEffect {
             family: "process".into(),
             operation: "execute".into(),
@@ -1267,16 +1258,7 @@ impl<'a> Walker<'a> {
                         ),
                     );
                 }
-                let mut model: Vec<(String, String)> = Vec::new();
-                for value in call.args.iter() {
-                    for p in frame.sources(value).params {
-                        let entry = (p, "statement".to_string());
-                        if !model.contains(&entry) {
-                            model.push(entry);
-                        }
-                    }
-                }
-                model.sort();
+                let model = params_into(frame, call.args.iter(), "statement");
                 self.reach.effects.push(LibraryEffect {
                     family: "database".into(),
                     operation: operation.into(),
@@ -2004,8 +1986,18 @@ fn digest(text: &str) -> String {
 
 /// Which parameters flow into a call's arguments.
 fn model_supplied(frame: &Frame<'_>, call: &BodyCall, into: &str) -> Vec<(String, String)> {
+    let values = call.args.iter().chain(call.keywords.iter().map(|(_, v)| v));
+    params_into(frame, values, into)
+}
+
+/// Which parameters flow into `values`, each as `(param, into)`, sorted.
+fn params_into<'v>(
+    frame: &Frame<'_>,
+    values: impl Iterator<Item = &'v Value>,
+    into: &str,
+) -> Vec<(String, String)> {
     let mut model: Vec<(String, String)> = Vec::new();
-    for value in call.args.iter().chain(call.keywords.iter().map(|(_, v)| v)) {
+    for value in values {
         for p in frame.sources(value).params {
             let entry = (p, into.to_string());
             if !model.contains(&entry) {

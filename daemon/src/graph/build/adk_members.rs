@@ -137,9 +137,7 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = super::Ways::new();
-        let read_some = members
-            .iter()
-            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        let read_some = super::list_exprs::any_read(&members);
         for (
             index,
             super::list_exprs::Member {
@@ -503,9 +501,7 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = super::Ways::new();
-        let read_some = members
-            .iter()
-            .any(|m| !matches!(m.member, ListMember::Unread(_)));
+        let read_some = super::list_exprs::any_read(&members);
         for super::list_exprs::Member {
             member,
             scope,

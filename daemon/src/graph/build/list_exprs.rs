@@ -44,6 +44,14 @@ impl Member {
 
 pub(super) type Members = Vec<Member>;
 
+/// Whether any member was read (else the list is not read at all): what a
+/// limit on an unread member says, "reads only in part" or "does not read".
+pub(super) fn any_read(members: &[Member]) -> bool {
+    members
+        .iter()
+        .any(|m| !matches!(m.member, ListMember::Unread(_)))
+}
+
 /// Nesting followed through names and operands, at most.
 const MAX_DEPTH: usize = 16;
 /// Members read from one list, at most.
