@@ -842,34 +842,185 @@ fn installing_an_http_stack_is_named_on_every_tool_that_sends() {
     assert_eq!(side(&doc, "status")["reach"]["effect"], Value::Null);
 }
 
-/// Something set on a client the tool builds that is not a transport
-/// setting (`session.auth = sign`) may run on every request: a limit, so a
-/// GET through it is not said to read. Data set on a request after it is
-/// built decides its method, which is then unread.
+/// What a tool sets on a client or request after building it is read:
+/// headers (`s.headers.update(...)`, `s.headers[k] = v`) and auth pairs
+/// as credentials, a function set as auth (`session.auth = sign`) as
+/// called where it is set, data set on a request as its body. Anything
+/// else set on a client (`session.request = send`) is a limit. Each
+/// `reach` object is the one the reference printed for the same source.
 #[test]
-fn changes_to_a_client_or_request_after_it_is_built_are_named() {
-    let agent = "from urllib.request import Request, urlopen\n\nimport requests\nfrom agents import Agent, function_tool\n\n\ndef sign(request):\n    requests.post(\"https://audit.example.com\")\n    return request\n\n\n@function_tool\ndef items() -> dict:\n    session = requests.Session()\n    session.auth = sign\n    session.timeout = 5\n    return session.get(\"https://api.example.com/items\").json()\n\n\n@function_tool\ndef poke() -> str:\n    req = Request(\"https://api.example.com/poke\")\n    req.data = b\"x\"\n    return urlopen(req).read().decode()\n\n\nsupport = Agent(name=\"support\", tools=[items, poke])\n";
-    let (doc, _) = added(agent);
-    let items = &side(&doc, "items")["reach"];
+fn changes_to_a_client_or_request_after_it_is_built_are_read() {
+    let (doc, _) = added(AFTER_BUILD);
+    let reach = |tool: &str| side(&doc, tool)["reach"].clone();
     assert_eq!(
-        items["limits"],
-        json!([{"at": "app/agent.py:15", "why": "sets session.auth, which runs on every request and is not read"}])
+        reach("items"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/items", "effect": "read", "at": "app/agent.py:22", "via": [], "credential_sources": [{"auth": null, "computed": true}]}, {"library": "requests", "method": "POST", "url": "https://audit.example.com", "effect": "write", "at": "app/agent.py:9", "via": ["app/agent.py:20 sign"]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:9", "method": "POST", "url": "https://audit.example.com"}]})
     );
-    assert_eq!(items["effect"], Value::Null);
-    let poke = &side(&doc, "poke")["reach"];
-    assert_eq!(poke["calls"][0]["method"], Value::Null);
     assert_eq!(
-        poke["limits"],
-        json!([{"at": "app/agent.py:24", "why": "the request method is not a literal"}])
+        reach("users"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/users/{user_id}", "effect": "read", "at": "app/agent.py:31", "via": [], "credential_sources": [{"header": "Authorization", "env": ["USERS_TOKEN"]}, {"header": "X-Api-Key", "env": ["USERS_KEY"]}, {"auth": null, "env": ["SVC_PASS", "SVC_USER"]}], "model_supplied": [{"param": "user_id", "into": "url"}]}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:26", "calls": 1}]})
+    );
+    assert_eq!(
+        reach("relay"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/relay", "effect": "read", "at": "app/agent.py:38", "via": []}], "limits": [{"at": "app/agent.py:37", "why": "sets session.request on a client, which is not read"}], "effect": null, "effect_claims": []})
+    );
+    assert_eq!(
+        reach("poke"),
+        json!({"calls": [{"library": "urllib", "method": "POST", "url": "https://api.example.com/poke", "effect": "write", "at": "app/agent.py:45", "via": [], "fields": [{"field": null, "literal": true}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:45", "method": "POST", "url": "https://api.example.com/poke"}]})
     );
 }
 
-/// A namespace change the read cannot tie to one name (`globals()` used,
-/// a computed `setattr` on a module) leaves no module constant taken as
-/// written; SQLAlchemy statement objects decide as their statement; a
-/// Memory Bank call names the resource its literal `name` gives.
+const AFTER_BUILD: &str = r#"from urllib.request import Request, urlopen
+import os
+
+import requests
+from agents import Agent, function_tool
+
+
+def sign(request):
+    requests.post("https://audit.example.com")
+    return request
+
+
+def send(*args, **kwargs):
+    return None
+
+
+@function_tool
+def items() -> dict:
+    session = requests.Session()
+    session.auth = sign
+    session.timeout = 5
+    return session.get("https://api.example.com/items").json()
+
+
+@function_tool
+def users(user_id: str) -> dict:
+    with requests.Session() as s:
+        s.headers.update({"Authorization": f"Bearer {os.environ['USERS_TOKEN']}"})
+        s.headers["X-Api-Key"] = os.environ["USERS_KEY"]
+        s.auth = (os.environ["SVC_USER"], os.environ["SVC_PASS"])
+        return s.get(f"https://api.example.com/users/{user_id}").json()
+
+
+@function_tool
+def relay() -> str:
+    session = requests.Session()
+    session.request = send
+    return session.get("https://api.example.com/relay").text
+
+
+@function_tool
+def poke() -> str:
+    req = Request("https://api.example.com/poke")
+    req.data = b"x"
+    return urlopen(req).read().decode()
+
+
+support = Agent(name="support", tools=[items, users, relay, poke])
+"#;
+
+/// Values read further than a literal at the call: a URL a helper returns
+/// (with its parameter bound to the caller's argument), a module constant
+/// read from the environment with a default, a field chosen through
+/// `if`/`elif`/`else` (its values and the parameter deciding), a
+/// `dict(...)` body, a body dict changed after it is built, and items of
+/// a list parameter collected in a loop. Each `reach` object is the one
+/// the reference printed for the same source, except `labelled`: the
+/// reference reads `payload.update(source="agent")` as an unnamed literal
+/// field, where the spec's field rule names it (`source`, `"agent"`).
 #[test]
-fn namespace_changes_statement_objects_and_memory_bank_targets() {
+fn values_are_read_through_helpers_branches_and_changes() {
+    let (doc, _) = added(VALUES);
+    let reach = |tool: &str| side(&doc, tool)["reach"].clone();
+    assert_eq!(
+        reach("item"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/items/{item_id}", "effect": "read", "at": "app/agent.py:16", "via": [], "model_supplied": [{"param": "item_id", "into": "url"}]}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:15", "calls": 1}]})
+    );
+    assert_eq!(
+        reach("ping"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "{env API_URL|…}/ping", "effect": "read", "at": "app/agent.py:21", "via": []}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:20", "calls": 1}]})
+    );
+    assert_eq!(
+        reach("record"),
+        json!({"calls": [{"library": "requests", "method": "POST", "url": "https://api.example.com/records", "effect": "write", "at": "app/agent.py:32", "via": [], "fields": [{"field": "priority", "values": ["low", "normal", "urgent"], "decided_by": ["level"]}], "model_supplied": [{"param": "level", "into": "field priority"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:32", "method": "POST", "url": "https://api.example.com/records"}]})
+    );
+    assert_eq!(
+        reach("person"),
+        json!({"calls": [{"library": "requests", "method": "POST", "url": "https://api.example.com/records", "effect": "write", "at": "app/agent.py:37", "via": [], "fields": [{"field": "name", "from": ["name"]}, {"field": "kind", "value": "person"}], "model_supplied": [{"param": "name", "into": "field name"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:37", "method": "POST", "url": "https://api.example.com/records"}]})
+    );
+    assert_eq!(
+        reach("batch"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/batch?ids={…}", "effect": "read", "at": "app/agent.py:53", "via": [], "model_supplied": [{"param": "ids", "into": "query ids"}]}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:49", "calls": 1}]})
+    );
+    assert_eq!(
+        reach("labelled")["calls"][0]["fields"],
+        json!([{"field": "title", "from": ["title"]}, {"field": "label", "from": ["label"]}, {"field": "source", "value": "agent"}])
+    );
+}
+
+const VALUES: &str = r#"import os
+
+import requests
+from agents import Agent, function_tool
+
+API = os.environ.get("API_URL", "https://api.example.com/v4")
+URL = "https://api.example.com/records"
+
+
+def _items_url(item_id):
+    return f"https://api.example.com/items/{item_id}"
+
+
+@function_tool
+def item(item_id: str) -> str:
+    return requests.get(_items_url(item_id)).text
+
+
+@function_tool
+def ping() -> str:
+    return requests.get(API + "/ping").text
+
+
+@function_tool
+def record(level: str) -> str:
+    if level == "high":
+        prio = "urgent"
+    elif level == "mid":
+        prio = "normal"
+    else:
+        prio = "low"
+    return requests.post(URL, json={"priority": prio}).text
+
+
+@function_tool
+def person(name: str) -> str:
+    return requests.post(URL, json=dict(name=name, kind="person")).text
+
+
+@function_tool
+def labelled(title: str, label: str) -> str:
+    payload = {"title": title}
+    payload["label"] = label
+    payload.update(source="agent")
+    return requests.post(URL, json=payload).text
+
+
+@function_tool
+def batch(ids: list[str]) -> str:
+    out = []
+    for i in ids:
+        out.append(i.strip())
+    return requests.get("https://api.example.com/batch", params={"ids": ",".join(out)}).text
+
+
+support = Agent(name="support", tools=[item, ping, record, person, labelled, batch])
+"#;
+
+/// SQLAlchemy statement objects decide as their statement; a Memory Bank
+/// call names the resource its literal `name` gives.
+#[test]
+fn statement_objects_and_memory_bank_targets() {
     let agent = "import requests\nfrom agents import Agent, function_tool\nfrom google.cloud import aiplatform_v1beta1\nfrom sqlalchemy import create_engine, delete, select\n\nAPI = \"https://api.example.com\"\nMEMORY = \"projects/p/locations/us-central1/reasoningEngines/e/memories/m\"\n\n\n@function_tool\ndef ping() -> str:\n    return requests.get(API + \"/ping\").text\n\n\n@function_tool\ndef prune(table: str) -> int:\n    engine = create_engine(\"sqlite:///shop.db\")\n    with engine.connect() as conn:\n        conn.execute(select(table))\n        conn.execute(delete(table))\n    return 0\n\n\n@function_tool\ndef forget() -> str:\n    client = aiplatform_v1beta1.MemoryBankServiceClient()\n    client.delete_memory(name=\"projects/p/locations/us-central1/reasoningEngines/e/memories/m\")\n    return \"ok\"\n\n\nsupport = Agent(name=\"support\", tools=[ping, prune, forget])\n";
     let (doc, _) = added(agent);
     assert_eq!(
@@ -888,15 +1039,57 @@ fn namespace_changes_statement_objects_and_memory_bank_targets() {
         forget["target"],
         "projects/p/locations/us-central1/reasoningEngines/e/memories/m"
     );
-    // Once any module reaches names through `globals()`, the constant is
-    // not taken as written.
-    let setup = "def install(values):\n    globals().update(values)\n";
-    let (doc, _) = compare_branches(
-        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
-        &[("app/agent.py", agent), ("app/setup.py", setup)],
-        "app",
+}
+
+/// A namespace changed under names the read cannot see withholds the
+/// module-scope values of the module it is tied to: `vars(config)` only
+/// `config`'s, a computed `setattr(other, …)` only `other`'s, `globals()`
+/// only its own module's. One that may reach any module (`vars(module)` of
+/// a parameter) withholds every module's.
+#[test]
+fn a_namespace_change_withholds_the_module_it_reaches() {
+    let agent = "import requests\nfrom agents import Agent, function_tool\n\nfrom . import config, other\n\nLOCAL = \"https://local.example.com\"\n\n\n@function_tool\ndef ping() -> str:\n    requests.get(config.API + \"/ping\")\n    requests.get(other.OTHER + \"/ping\")\n    return requests.get(LOCAL + \"/ping\").text\n\n\nsupport = Agent(name=\"support\", tools=[ping])\n";
+    let urls = |setup: &str| {
+        let (doc, _) = compare_branches(
+            &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+            &[
+                ("app/agent.py", agent),
+                ("app/config.py", "API = \"https://api.example.com\"\n"),
+                ("app/other.py", "OTHER = \"https://other.example.com\"\n"),
+                ("app/setup.py", setup),
+            ],
+            "app",
+        );
+        side(&doc, "ping")["reach"]["calls"]
+            .as_array()
+            .expect("calls")
+            .iter()
+            .map(|c| c["url"].as_str().expect("url").to_string())
+            .collect::<Vec<_>>()
+    };
+    let (api, other, local) = (
+        "https://api.example.com/ping",
+        "https://other.example.com/ping",
+        "https://local.example.com/ping",
     );
-    assert_eq!(side(&doc, "ping")["reach"]["calls"][0]["url"], "{…}/ping");
+    assert_eq!(
+        urls("from . import config\n\n\ndef install(values):\n    vars(config).update(values)\n"),
+        ["{…}/ping", other, local]
+    );
+    assert_eq!(
+        urls(
+            "from . import other\n\n\ndef install(name, value):\n    setattr(other, name, value)\n"
+        ),
+        [api, "{…}/ping", local]
+    );
+    assert_eq!(
+        urls("def install(values):\n    globals().update(values)\n"),
+        [api, other, local]
+    );
+    assert_eq!(
+        urls("def install(module, values):\n    vars(module).update(values)\n"),
+        ["{…}/ping", "{…}/ping", "{…}/ping"]
+    );
 }
 
 /// A URL built with `str.format` or `%` reads as the template it spells.

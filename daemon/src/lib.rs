@@ -32,7 +32,7 @@ pub mod store;
 /// whenever `python/`, `frameworks/` or `graph/` would produce a different
 /// value for the same bytes: cached entries of another version are never
 /// read as current.
-pub const ENGINE_FACTS_VERSION: u32 = 22;
+pub const ENGINE_FACTS_VERSION: u32 = 23;
 
 /// The daemon's release, as reported by `Status` and compared by the client.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

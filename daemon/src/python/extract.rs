@@ -134,6 +134,7 @@ impl Collector<'_> {
             conditional: self.conditional(),
             type_checking: self.type_checking_depth > 0,
             value,
+            guard: self.guard(),
         };
         if self.at_module_level() {
             self.facts.module_bindings.push(fact);
@@ -204,6 +205,38 @@ impl Collector<'_> {
                 line,
                 scope,
                 how,
+            });
+        }
+    }
+
+    /// Records `object.name = value` and `object[key] = value` in a
+    /// function's body, with the value, when the object is a name or a
+    /// dotted path: what a request body or a client holds after it is built.
+    fn record_value_store(&mut self, target: &Expr, value: &Expr) {
+        let (object, under) = match target {
+            Expr::Attribute(attr) => (
+                value_of(&attr.value, 0),
+                StoredUnder::Attribute(attr.attr.id.to_string()),
+            ),
+            Expr::Subscript(subscript) => (
+                value_of(&subscript.value, 0),
+                StoredUnder::Key(value_of(&subscript.slice, 0)),
+            ),
+            _ => return,
+        };
+        let object = match object {
+            Value::Name(name) => vec![name],
+            Value::Attribute(parts) => parts,
+            _ => return,
+        };
+        let line = self.line_of(target);
+        let value = value_of(value, 0);
+        if let Some(function) = self.current_function() {
+            function.stores.push(ValueStore {
+                object,
+                under,
+                value,
+                line,
             });
         }
     }
@@ -351,6 +384,7 @@ impl Collector<'_> {
                 conditional: false,
                 type_checking: false,
                 value: None,
+                guard: Some(Vec::new()),
             })
             .collect();
         let fact = FunctionFact {
@@ -374,6 +408,8 @@ impl Collector<'_> {
             ends_with_return: matches!(def.body.last(), Some(Stmt::Return(_))),
             is_generator: false,
             body_calls: Vec::new(),
+            stores: Vec::new(),
+            loops: Vec::new(),
         };
         self.facts.functions.push(fact);
         self.facts.functions.len() - 1
@@ -510,6 +546,9 @@ impl Collector<'_> {
             for target in &assign.targets {
                 self.bind_target(target, BindingKind::Assignment);
             }
+        }
+        for target in &assign.targets {
+            self.record_value_store(target, &assign.value);
         }
         self.visit_expr(&assign.value);
         // Reads inside targets (`TOOLS[0] = x` reads `TOOLS`) are uses too.
@@ -949,6 +988,16 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.conditional_depth += 1;
                 if let Stmt::For(for_stmt) = stmt {
                     self.bind_target(&for_stmt.target, BindingKind::Other);
+                    if let Expr::Name(name) = for_stmt.target.as_ref() {
+                        let target = LoopTarget {
+                            name: name.id.to_string(),
+                            iterable: value_of(&for_stmt.iter, 0),
+                            line: self.line_of(name),
+                        };
+                        if let Some(function) = self.current_function() {
+                            function.loops.push(target);
+                        }
+                    }
                 }
                 if let Stmt::With(with) = stmt {
                     // The names a `with` binds exist before its body runs,
@@ -1107,6 +1156,10 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
             Value::Attribute(mut parts) => {
                 parts.push(attr.attr.id.to_string());
                 Value::Attribute(parts)
+            }
+            // `",".join(ids)`: a string's own method, by name.
+            _ if matches!(attr.value.as_ref(), Expr::StringLiteral(_)) => {
+                Value::Other(format!("{STRING_METHOD}{}", attr.attr.id))
             }
             _ => Value::Other("attribute of an expression".to_string()),
         },

@@ -211,6 +211,40 @@ pub struct FunctionFact {
     /// Every call the body makes (not a nested definition's), in source
     /// order: what `reach/` reads a tool's effects from.
     pub body_calls: Vec<BodyCall>,
+    /// Values the body stores into objects it names (`s.auth = v`,
+    /// `payload["k"] = v`, `s.headers["k"] = v`), in source order: a
+    /// request body or a client's settings changed after they are built.
+    pub stores: Vec<ValueStore>,
+    /// `for name in iterable` loops of the body with a plain-name target:
+    /// what the name holds is an item of the iterable.
+    pub loops: Vec<LoopTarget>,
+}
+
+/// One `for name in iterable` of a function's body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopTarget {
+    pub name: String,
+    pub iterable: Value,
+    pub line: u32,
+}
+
+/// One value stored into an object a function names.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ValueStore {
+    /// The object written into: `["payload"]`, `["s", "headers"]`.
+    pub object: Vec<String>,
+    pub under: StoredUnder,
+    pub value: Value,
+    pub line: u32,
+}
+
+/// What a value is stored under.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum StoredUnder {
+    /// `object.name = value`
+    Attribute(String),
+    /// `object[key] = value`
+    Key(Value),
 }
 
 /// One call in a function's body.
@@ -304,7 +338,15 @@ pub struct BindingFact {
     pub type_checking: bool,
     /// For a single-target assignment, the value assigned.
     pub value: Option<Value>,
+    /// The `if`/`elif` tests the binding runs under within its scope;
+    /// `None` inside a loop, handler or case (bound a number of times no
+    /// test decides).
+    pub guard: Option<Vec<Condition>>,
 }
+
+/// How `Value::Other` spells a method of a string literal: `",".join` is
+/// `Other("method of a string literal: join")`.
+pub const STRING_METHOD: &str = "method of a string literal: ";
 
 /// A small, bounded model of an expression: enough to follow names and read
 /// literal structure, never the whole AST.

@@ -18,7 +18,7 @@ pub use model::{Claim, Reach};
 
 use crate::graph::resolve::{ModuleSet, Resolver};
 use crate::graph::{Binding, Edge};
-use crate::python::{BindingFact, BindingKind, FunctionFact, ModuleFacts, Value};
+use crate::python::{BindingFact, BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
 use std::collections::BTreeMap;
 use values::Sources;
 
@@ -63,31 +63,159 @@ const HTTP_STACK: &[&str] = &[
     "requests", "httpx", "urllib3", "urllib", "http", "socket", "aiohttp",
 ];
 
-/// Whether any module changes a namespace under names the read cannot see:
-/// a computed `setattr` on an imported module, a store into
-/// `sys.modules`, or `globals()`/`vars()` used at all (read conservatively:
-/// even a reader withholds every module-scope value).
-fn namespace_changes(modules: &ModuleSet<'_>) -> bool {
-    modules.paths().any(|path| {
+/// Modules whose namespace the scope changes under names the read cannot
+/// see: module-scope values read there are not taken as written.
+#[derive(Debug, Default)]
+struct NamespaceChanges {
+    /// A change the read cannot tie to one module (a store into
+    /// `sys.modules`, `vars` handed on as a value, `vars(x)` or a computed
+    /// `setattr` on something that may be any module): every module.
+    every_module: bool,
+    /// Module files changed: one using `globals()`, `exec`/`eval` or
+    /// `vars()` on itself, and one another module changes through
+    /// `vars(m)`, `m.__dict__[…]` or a computed `setattr(m, name, …)`.
+    modules: std::collections::BTreeSet<String>,
+}
+
+impl NamespaceChanges {
+    fn of(modules: &ModuleSet<'_>) -> Self {
+        let mut changes = NamespaceChanges::default();
+        for path in modules.paths() {
+            let Some(facts) = modules.facts(path) else {
+                continue;
+            };
+            let builtin = |name: &str| {
+                facts.name_uses.get(name).copied().unwrap_or(0) > 0
+                    && !facts.module_bindings.iter().any(|b| b.name == name)
+            };
+            // The module's own namespace, whatever is done with it.
+            if ["globals", "exec", "eval"].into_iter().any(builtin) {
+                changes.modules.insert(path.to_string());
+            }
+            // `globals` or `vars` handed on as a value is called elsewhere,
+            // where it is that module's namespace.
+            for name in ["globals", "vars"] {
+                if builtin(name)
+                    && builtin_calls(facts, name) < facts.name_uses.get(name).copied().unwrap_or(0)
+                {
+                    changes.every_module = true;
+                }
+            }
+            if builtin("vars") {
+                changes.vars_calls(modules, path, facts);
+            }
+            for store in &facts.attribute_stores {
+                match store.target.as_slice() {
+                    [sys, modules_attr, ..] if sys == "sys" && modules_attr == "modules" => {
+                        changes.every_module = true;
+                    }
+                    [root, attribute, ..] if attribute == "*" || attribute == "__dict__" => {
+                        changes.object(modules, path, &store.scope, root);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        changes
+    }
+
+    /// `vars()` is the calling module's namespace, `vars(m)` the one `m`
+    /// names; `vars` used other than as a call may be handed any module.
+    fn vars_calls(&mut self, modules: &ModuleSet<'_>, path: &str, facts: &ModuleFacts) {
+        let at_module = facts.module_calls.iter().map(|c| ("", c));
+        let in_functions = facts
+            .functions
+            .iter()
+            .flat_map(|f| f.body_calls.iter().map(move |c| (f.qualname.as_str(), c)));
+        for (scope, call) in at_module.chain(in_functions) {
+            if !matches!(&call.callee, Value::Name(n) if n == "vars") {
+                continue;
+            }
+            match call.args.as_slice() {
+                [] => {
+                    self.modules.insert(path.to_string());
+                }
+                [Value::Name(object)] => self.object(modules, path, scope, object),
+                _ => self.every_module = true,
+            }
+        }
+    }
+
+    /// A namespace changed through the object `name` names in `path`: an
+    /// imported module of the scope is that module; a library is none of
+    /// the scope's; anything else may be any module (a parameter is not
+    /// followed to its callers), so every module.
+    fn object(&mut self, modules: &ModuleSet<'_>, path: &str, scope: &str, name: &str) {
         let Some(facts) = modules.facts(path) else {
-            return false;
+            self.every_module = true;
+            return;
         };
-        let uses = |name: &str| facts.name_uses.get(name).copied().unwrap_or(0) > 0;
-        let bound = |name: &str| facts.module_bindings.iter().any(|b| b.name == name);
-        (uses("globals") && !bound("globals"))
-            || (uses("vars") && !bound("vars"))
-            || facts.attribute_stores.iter().any(|store| {
-                let computed = store.target.last().is_some_and(|a| a == "*")
-                    && facts
-                        .imports
-                        .iter()
-                        .any(|i| Some(i.bound_name()) == store.target.first().map(String::as_str));
-                let sys_modules = store.target.len() >= 2
-                    && store.target[0] == "sys"
-                    && store.target[1] == "modules";
-                computed || sys_modules
-            })
+        // A method's own instance changes an instance, not a module.
+        if name == "self" || name == "cls" {
+            return;
+        }
+        let function = facts.functions.iter().find(|f| f.qualname == scope);
+        let locals = function.map_or(&[][..], |f| f.locals.as_slice());
+        let bindings: Vec<_> = if locals.iter().any(|b| b.name == name) {
+            locals.iter().filter(|b| b.name == name).collect()
+        } else {
+            facts.module_bindings.iter().filter(|b| b.name == name).collect()
+        };
+        // A name bound once to a call's result (an ORM row, a settings
+        // object) is taken as not a module; a parameter is not followed
+        // to its callers, so it may be any module.
+        if let [one] = bindings.as_slice() {
+            if one.kind == BindingKind::Assignment
+                && matches!(&one.value, Some(Value::Call { callee, .. }) if !is_module_loader(callee))
+            {
+                return;
+            }
+        }
+        let Some(import) = facts.imports.iter().find(|i| i.bound_name() == name) else {
+            self.every_module = true;
+            return;
+        };
+        let mut resolver = Resolver::new(modules);
+        match resolver.resolve(path, scope, &Value::Name(name.to_string())) {
+            Ok(found) => match found.target {
+                crate::graph::resolve::Target::Module(loc) => match loc.file {
+                    Some(file) => {
+                        self.modules.insert(file);
+                    }
+                    None => self.every_module = true,
+                },
+                _ => self.every_module = true,
+            },
+            Err(_) if import.level == 0 && modules.is_outside_repository_module(&import.module) => {
+            }
+            Err(_) => self.every_module = true,
+        }
+    }
+
+    fn withholds(&self, path: &str) -> bool {
+        self.every_module || self.modules.contains(path)
+    }
+}
+
+/// A call that hands back a module (`importlib.import_module(...)`,
+/// `__import__(...)`), spelled however it is imported.
+fn is_module_loader(callee: &Value) -> bool {
+    callee.dotted().is_some_and(|name| {
+        let last = name.rsplit('.').next().unwrap_or(&name);
+        matches!(last, "import_module" | "__import__" | "reload" | "module_from_spec")
     })
+}
+
+/// How many calls of the builtin `name` the module makes where calls are
+/// kept (at module level and in function bodies).
+fn builtin_calls(facts: &ModuleFacts, name: &str) -> u32 {
+    let at_module = facts.module_calls.iter();
+    let in_functions = facts.functions.iter().flat_map(|f| f.body_calls.iter());
+    let calls = at_module
+        .chain(in_functions)
+        .filter(|c| matches!(&c.callee, Value::Name(n) if n == name))
+        .count();
+    u32::try_from(calls).unwrap_or(u32::MAX)
 }
 
 /// Calls that install or instrument an HTTP stack anywhere in the scope
@@ -189,10 +317,10 @@ pub struct Census {
     /// `helpers.fetch = purge`): a constant or function of that name is
     /// not taken as written.
     rebound: std::collections::BTreeSet<String>,
-    /// A namespace change the read cannot tie to one name (a computed
-    /// `setattr` on a module, a store into `sys.modules`, `globals()` or
-    /// `vars()` used anywhere): no module-scope value is taken as written.
-    namespace_changed: bool,
+    /// Modules whose namespace changes under names the read cannot see
+    /// (`globals()`, `vars(m)`, a computed `setattr(m, …)`, a store into
+    /// `sys.modules`): their module-scope values are not taken as written.
+    namespaces: NamespaceChanges,
     /// Stores into an HTTP library.
     patches: Vec<model::ReachLimit>,
 }
@@ -225,7 +353,7 @@ impl Census {
         patches.extend(stack_installs(modules));
         Census {
             rebound,
-            namespace_changed: namespace_changes(modules),
+            namespaces: NamespaceChanges::of(modules),
             patches,
         }
     }
@@ -354,6 +482,108 @@ impl<'a> Frame<'a> {
         }
     }
 
+    /// The frame of `function` called from this one: its parameters hold
+    /// what the call passes (read in this frame, so a URL or a body dict
+    /// reads as written here), or their defaults; a parameter given
+    /// nothing (or a `*` spread) holds what the read does not name.
+    fn callee(
+        &self,
+        path: &'a str,
+        facts: &'a ModuleFacts,
+        function: &'a FunctionFact,
+        args: &[Value],
+        keywords: &[(Option<String>, Value)],
+    ) -> Frame<'a> {
+        let mut params = BTreeMap::new();
+        let mut passed_args = BTreeMap::new();
+        let positional: Vec<_> = function
+            .params
+            .iter()
+            .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
+            .collect();
+        for param in &function.params {
+            // A parameter the function rebinds is read as what rebinds it.
+            let rebound = function
+                .locals
+                .iter()
+                .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
+            if rebound {
+                continue;
+            }
+            let passed = positional
+                .iter()
+                .position(|p| p.name == param.name)
+                .and_then(|i| args.get(i))
+                .filter(|a| !matches!(a, Value::Starred(_)))
+                .or_else(|| {
+                    keywords
+                        .iter()
+                        .find(|(k, _)| k.as_deref() == Some(param.name.as_str()))
+                        .map(|(_, v)| v)
+                });
+            match (passed, &param.default) {
+                (Some(value), _) => {
+                    passed_args.insert(param.name.clone(), (value.clone(), Box::new(self.clone())));
+                }
+                (None, Some(default)) => {
+                    passed_args.insert(
+                        param.name.clone(),
+                        (default.clone(), Box::new(self.at_module(path))),
+                    );
+                }
+                (None, None) => {
+                    params.insert(param.name.clone(), Sources::computed());
+                }
+            }
+        }
+        Frame {
+            modules: self.modules,
+            census: self.census,
+            path,
+            facts,
+            function: Some(function),
+            params,
+            args: passed_args,
+            via: self.via.clone(),
+            depth: self.depth,
+        }
+    }
+
+    /// What a call of a repository function returns, when the function
+    /// has one unconditional return, its last statement (not decorated,
+    /// async, a generator or rebound elsewhere): that value, in the
+    /// function's frame with its parameters bound to the call's
+    /// arguments (`_items_url(item_id)` returning an f-string).
+    fn returned(
+        &self,
+        callee: &Value,
+        args: &[Value],
+        keywords: &[(Option<String>, Value)],
+    ) -> Option<(Value, Frame<'a>)> {
+        let mut resolver = Resolver::new(self.modules);
+        let found = resolver.resolve(self.path, self.scope(), callee).ok()?;
+        let crate::graph::resolve::Target::Function { path, function } = found.target else {
+            return None;
+        };
+        if self.census.rebound.contains(&function.name)
+            || !function.decorators.is_empty()
+            || function.is_async
+            || function.is_generator
+            || !function.ends_with_return
+        {
+            return None;
+        }
+        let [only] = function.returns_found.as_slice() else {
+            return None;
+        };
+        if only.conditional {
+            return None;
+        }
+        let value = only.value.clone()?;
+        let facts = self.modules.facts(path)?;
+        Some((value, self.callee(path, facts, function, args, keywords)))
+    }
+
     /// Follows a name to the value it holds where that is written: a
     /// helper's argument (in its caller's frame) or the function's own
     /// single assignment; anything else stays as it is.
@@ -420,9 +650,6 @@ impl<'a> Frame<'a> {
 
     /// `config.API_BASE`: a constant another module of the scope binds.
     fn module_attribute_constant(&self, value: &Value) -> Option<(Value, &'a str)> {
-        if self.census.namespace_changed {
-            return None;
-        }
         if let Value::Attribute(parts) = value {
             if parts
                 .last()
@@ -441,11 +668,28 @@ impl<'a> Frame<'a> {
             b.name == name && b.line == line && b.kind == BindingKind::Assignment && !b.conditional
         })?;
         let value = bound.value.clone()?;
-        matches!(
-            value,
-            Value::Str(_) | Value::Number(_) | Value::FString(_) | Value::Add { .. }
-        )
-        .then_some((value, path))
+        self.is_constant(&value, path).then_some((value, path))
+    }
+
+    /// Whether a module-level value bound once is read as a constant: a
+    /// string, number or string expression, or an environment variable
+    /// read there (`os.environ.get("API_URL", "https://…")`).
+    fn is_constant(&self, value: &Value, path: &'a str) -> bool {
+        // A namespace changed under names the read cannot see.
+        if self.census.namespaces.withholds(path) || self.census.namespaces.withholds(self.path) {
+            return false;
+        }
+        match value {
+            Value::Str(_)
+            | Value::Number(_)
+            | Value::Bool(_)
+            | Value::FString(_)
+            | Value::Add { .. } => true,
+            Value::Call { .. } | Value::Subscript { .. } => {
+                self.at_module(path).env_name(value).is_some()
+            }
+            _ => false,
+        }
     }
 
     /// The absolute library name a callee or value spells, when an import
@@ -467,7 +711,7 @@ impl<'a> Frame<'a> {
     /// expression bound once, unconditionally (a module-level dict's
     /// values are never taken as written).
     fn module_constant(&self, name: &str) -> Option<(Value, &'a str)> {
-        if self.census.namespace_changed || self.census.rebound.contains(name) {
+        if self.census.rebound.contains(name) {
             return None;
         }
         let binding = self.module_binding(name)?;
@@ -495,14 +739,6 @@ impl<'a> Frame<'a> {
             }
             _ => return None,
         };
-        matches!(
-            value,
-            Value::Str(_)
-                | Value::Number(_)
-                | Value::Bool(_)
-                | Value::FString(_)
-                | Value::Add { .. }
-        )
-        .then_some((value, path))
+        self.is_constant(&value, path).then_some((value, path))
     }
 }

@@ -4,7 +4,7 @@
 //! the function's own single assignments and the module's constants.
 
 use super::Frame;
-use crate::python::{BindingKind, Value};
+use crate::python::{BindingFact, BindingKind, Value, STRING_METHOD};
 
 /// What one value is made from.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -148,6 +148,19 @@ impl Frame<'_> {
                     }
                 }
             }
+            // A test is made from what it compares.
+            Value::Compare { left, right, .. } => {
+                let mut out = self.sources_at(left, next);
+                out.join(self.sources_at(right, next));
+                out
+            }
+            Value::Or(parts) => {
+                let mut out = Sources::default();
+                for part in parts {
+                    out.join(self.sources_at(part, next));
+                }
+                out
+            }
             Value::Subscript { base, .. } => match self.env_name(value) {
                 Some(name) => Sources {
                     env: vec![name],
@@ -187,6 +200,8 @@ impl Frame<'_> {
                 let pure = self
                     .library_name(callee)
                     .is_some_and(|n| super::libraries::is_pure_function(&n));
+                // `",".join(ids)`: a string's read-only method.
+                let string_method = matches!(callee.as_ref(), Value::Other(kind) if kind.strip_prefix(STRING_METHOD).is_some_and(super::libraries::is_plain_data_method));
                 let method_of = match callee.as_ref() {
                     Value::Attribute(parts)
                         if parts.len() >= 2
@@ -204,7 +219,7 @@ impl Frame<'_> {
                     }
                     _ => None,
                 };
-                if conversion || pure || method_of.is_some() {
+                if conversion || pure || string_method || method_of.is_some() {
                     let mut out = Sources::default();
                     if let Some(receiver) = &method_of {
                         out.join(self.sources_at(receiver, next));
@@ -216,6 +231,10 @@ impl Frame<'_> {
                         out.join(self.sources_at(v, next));
                     }
                     return out;
+                }
+                // A repository helper's one return, read as it is called.
+                if let Some((returned, frame)) = self.returned(callee, args, keywords) {
+                    return frame.sources_at(&returned, next);
                 }
                 Sources::computed()
             }
@@ -237,16 +256,100 @@ impl Frame<'_> {
             return match locals.as_slice() {
                 [one] if one.kind == BindingKind::Assignment && !one.conditional => {
                     match &one.value {
-                        Some(value) => self.sources_at(value, depth),
+                        Some(value) => {
+                            let mut out = self.sources_at(value, depth);
+                            // What the function adds to its own list.
+                            for added in self.additions(name) {
+                                out.join(self.sources_at(added, depth));
+                            }
+                            out
+                        }
                         None => Sources::computed(),
                     }
                 }
-                _ => Sources::computed(),
+                _ => match self.loop_item(name, &locals, depth) {
+                    Some(item) => item,
+                    None => self.chosen(name, &locals, depth),
+                },
             };
         }
         match self.module_constant(name) {
             Some((value, module)) => self.at_module(module).sources_at(&value, depth),
             None => Sources::computed(),
+        }
+    }
+
+    /// What the function adds to a list `name` holds (`out.append(x)`,
+    /// `out.extend(xs)`, `out.insert(i, x)`).
+    fn additions(&self, name: &str) -> impl Iterator<Item = &Value> {
+        let scope = self.scope().to_string();
+        let in_function = self.function.is_some();
+        let name = name.to_string();
+        self.facts
+            .list_additions
+            .iter()
+            .filter(move |a| in_function && a.scope == scope && a.target == name)
+            .map(|a| &a.value)
+    }
+
+    /// A name bound only as the target of `for name in iterable` loops:
+    /// an item of each iterable, made from what that is made from.
+    fn loop_item(&self, name: &str, bindings: &[&BindingFact], depth: usize) -> Option<Sources> {
+        let function = self.function?;
+        let loops: Vec<_> = function.loops.iter().filter(|l| l.name == name).collect();
+        if loops.len() != bindings.len() || bindings.iter().any(|b| b.kind != BindingKind::Other) {
+            return None;
+        }
+        let mut out = Sources::default();
+        for target in loops {
+            let mut item = self.sources_at(&target.iterable, depth + 1);
+            item.exact = None;
+            item.computed |= item.params.is_empty() && !item.literal;
+            out.join(item);
+        }
+        Some(out)
+    }
+
+    /// A local the function binds more than once, each time to a string
+    /// literal under `if`/`elif`/`else` tests (or unconditionally, as a
+    /// default): one of those literals, decided by the parameters the
+    /// tests read. Anything else it could hold (a parameter of that name,
+    /// another kind of binding, a binding in a loop or handler, a nested
+    /// function that rebinds it) leaves it unnamed.
+    fn chosen(&self, name: &str, bindings: &[&BindingFact], depth: usize) -> Sources {
+        let rebound_inside = self.function.is_some_and(|f| {
+            let nested = format!("{}.", f.qualname);
+            f.globals.iter().any(|g| g == name)
+                || self.facts.functions.iter().any(|g| {
+                    g.qualname.starts_with(&nested) && g.nonlocals.iter().any(|n| n == name)
+                })
+        });
+        if rebound_inside || bindings.len() < 2 {
+            return Sources::computed();
+        }
+        let mut values = Vec::new();
+        let mut decided_by: Vec<String> = Vec::new();
+        for binding in bindings {
+            let (BindingKind::Assignment, Some(Value::Str(literal)), Some(guard)) =
+                (&binding.kind, &binding.value, &binding.guard)
+            else {
+                return Sources::computed();
+            };
+            for condition in guard {
+                for param in self.sources_at(&condition.test, depth + 1).params {
+                    if !decided_by.contains(&param) {
+                        decided_by.push(param);
+                    }
+                }
+            }
+            values.push(literal.clone());
+        }
+        values.sort();
+        values.dedup();
+        Sources {
+            choices: Some((values, decided_by)),
+            literal: true,
+            ..Sources::default()
         }
     }
 
@@ -316,7 +419,11 @@ impl Frame<'_> {
                     None => "{…}".into(),
                 }
             }
-            Value::Call { callee, args, .. } => {
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            } => {
                 if let Some(name) = self.env_name(value) {
                     // `os.getenv("X", default)`: the variable, or a default.
                     return if args.len() > 1 {
@@ -329,7 +436,10 @@ impl Frame<'_> {
                     matches!(callee.as_ref(), Value::Name(n) if n == "str" && !self.shadows(n));
                 match (conversion, args.as_slice()) {
                     (true, [one]) => self.template_at(one, next),
-                    _ => "{…}".into(),
+                    _ => match self.returned(callee, args, keywords) {
+                        Some((returned, frame)) => frame.template_at(&returned, next),
+                        None => "{…}".into(),
+                    },
                 }
             }
             Value::Subscript { .. } => match self.env_name(value) {

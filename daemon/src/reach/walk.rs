@@ -9,7 +9,7 @@ use super::model::{
 use super::values::{Literal, Sources};
 use super::{Frame, MAX_HELPER_DEPTH, MAX_LIMITS};
 use crate::graph::resolve::{ModuleSet, Resolver, Target};
-use crate::python::{BindingKind, BodyCall, Value};
+use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -119,6 +119,7 @@ impl<'a> Walker<'a> {
             let setting = matches!(
                 attribute.as_str(),
                 "headers"
+                    | "auth"
                     | "timeout"
                     | "proxies"
                     | "verify"
@@ -133,7 +134,7 @@ impl<'a> Walker<'a> {
                 self.limit(
                     frame,
                     store.line,
-                    format!("sets {base}.{attribute}, which runs on every request and is not read"),
+                    format!("sets {base}.{attribute} on a client, which is not read"),
                 );
             }
         }
@@ -315,7 +316,8 @@ impl<'a> Walker<'a> {
                     argument(call, 1, "url"),
                 ),
             };
-            return self.http(frame, library, method, url, None, call);
+            self.http(frame, library, method, url, None, call);
+            return self.request_hooks(frame, call);
         }
         if name == "urllib.request.urlopen" {
             return self.urlopen(frame, call);
@@ -363,23 +365,27 @@ impl<'a> Walker<'a> {
             Role::HttpClient(library, base_url, settings) => match lib::http_verb(method) {
                 Some(verb) => {
                     self.hooks(frame, &settings.hooks, settings.line);
-                    let call = with_defaults(call, settings);
-                    let url = argument(&call, 0, "url");
+                    let sent = with_defaults(call, settings);
+                    let url = argument(&sent, 0, "url");
                     self.http(
                         frame,
                         library,
                         Method::Fixed(verb),
                         url,
                         base_url.as_ref(),
-                        &call,
+                        &sent,
                     );
+                    self.request_hooks(frame, call);
+                    self.later_hooks(frame, settings);
                 }
                 None if method == "request" => {
                     self.hooks(frame, &settings.hooks, settings.line);
-                    let call = with_defaults(call, settings);
-                    let verb = Method::Spelled(argument(&call, 0, "method"));
-                    let url = argument(&call, 1, "url");
-                    self.http(frame, library, verb, url, base_url.as_ref(), &call);
+                    let sent = with_defaults(call, settings);
+                    let verb = Method::Spelled(argument(&sent, 0, "method"));
+                    let url = argument(&sent, 1, "url");
+                    self.http(frame, library, verb, url, base_url.as_ref(), &sent);
+                    self.request_hooks(frame, call);
+                    self.later_hooks(frame, settings);
                 }
                 None if matches!(method, "close" | "aclose" | "mount") => {}
                 None => self.limit(
@@ -656,64 +662,14 @@ impl<'a> Walker<'a> {
         let Some(facts) = self.modules.facts(path) else {
             return false;
         };
-        // The helper's parameters hold what this call passes.
-        let mut params = BTreeMap::new();
-        let mut args = BTreeMap::new();
-        let positional: Vec<_> = function
-            .params
-            .iter()
-            .filter(|p| {
-                matches!(
-                    p.kind,
-                    crate::python::ParamKind::PositionalOnly | crate::python::ParamKind::Normal
-                )
-            })
-            .collect();
-        for param in &function.params {
-            let passed = positional
-                .iter()
-                .position(|p| p.name == param.name)
-                .and_then(|i| call.args.get(i))
-                .filter(|a| !matches!(a, Value::Starred(_)))
-                .or_else(|| {
-                    call.keywords
-                        .iter()
-                        .find(|(k, _)| k.as_deref() == Some(param.name.as_str()))
-                        .map(|(_, v)| v)
-                });
-            match passed {
-                Some(value) => {
-                    args.insert(param.name.clone(), (value.clone(), Box::new(frame.clone())));
-                }
-                None => match &param.default {
-                    Some(default) => {
-                        args.insert(
-                            param.name.clone(),
-                            (default.clone(), Box::new(frame.at_module(path))),
-                        );
-                    }
-                    None => {
-                        params.insert(param.name.clone(), Sources::computed());
-                    }
-                },
-            }
-        }
         let mut via = frame.via.clone();
         via.push(Hop {
             at: place(frame, call.line),
             name: function.name.clone(),
         });
-        let helper = Frame {
-            modules: self.modules,
-            census: frame.census,
-            path,
-            facts,
-            function: Some(function),
-            params,
-            args,
-            via,
-            depth: frame.depth + 1,
-        };
+        let mut helper = frame.callee(path, facts, function, &call.args, &call.keywords);
+        helper.via = via;
+        helper.depth = frame.depth + 1;
         self.function(&helper);
         true
     }
@@ -812,85 +768,79 @@ impl<'a> Walker<'a> {
             let Some(body) = keyword_value(call, keyword) else {
                 continue;
             };
-            let (body, frame) = frame.resolved(body, 0);
-            let frame = &frame;
-            match &body {
-                Value::Dict(entries) => {
-                    for (key, value) in entries {
-                        let key = match key {
-                            Some(Value::Str(k)) => Some(k.clone()),
-                            _ => None,
-                        };
-                        let sources = frame.sources(value);
-                        if let Some(k) = &key {
-                            push_model(&sources.params, format!("field {k}"));
-                            if let Some((_, deciding)) = &sources.choices {
-                                push_model(deciding, format!("field {k}"));
-                            }
-                            if lib::is_credential_name(k) {
-                                credentials.push(credential("field", Some(k.clone()), &sources));
-                            }
-                        } else {
-                            push_model(&sources.params, "body".into());
-                        }
-                        fields.push(field(key, &sources));
+            let Some(entries) = dict_entries(frame, body, 0) else {
+                let (other, frame) = frame.resolved(body, 0);
+                let sources = frame.sources(&other);
+                push_model(&sources.params, "body".into());
+                fields.push(field(None, &sources));
+                continue;
+            };
+            for Entry { key, value, frame } in entries {
+                let key = match key {
+                    Some(Value::Str(k)) => Some(k),
+                    _ => None,
+                };
+                let sources = frame.sources(&value);
+                if let Some(k) = &key {
+                    push_model(&sources.params, format!("field {k}"));
+                    if let Some((_, deciding)) = &sources.choices {
+                        push_model(deciding, format!("field {k}"));
                     }
-                }
-                other => {
-                    let sources = frame.sources(other);
+                    if lib::is_credential_name(k) {
+                        credentials.push(credential("field", Some(k.clone()), &sources));
+                    }
+                } else {
                     push_model(&sources.params, "body".into());
-                    fields.push(field(None, &sources));
                 }
+                fields.push(field(key, &sources));
             }
         }
-        if let Some(headers) = keyword_value(call, "headers") {
-            let (headers, frame) = frame.resolved(headers, 0);
-            let frame = &frame;
-            match &headers {
-                Value::Dict(entries) => {
-                    for (key, value) in entries {
-                        let sources = frame.sources(value);
-                        match key {
-                            Some(Value::Str(k)) if lib::is_credential_name(k) => {
-                                push_model(&sources.params, "headers".into());
-                                credentials.push(credential("header", Some(k.clone()), &sources))
-                            }
-                            _ => push_model(&sources.params, "headers".into()),
-                        }
+        // Headers the call and its client's settings give: a client's are
+        // sent with every request, beside the call's own.
+        for headers in keyword_values(call, "headers") {
+            let Some(entries) = dict_entries(frame, headers, 0) else {
+                let (other, frame) = frame.resolved(headers, 0);
+                push_model(&frame.sources(&other).params, "headers".into());
+                continue;
+            };
+            for Entry { key, value, frame } in entries {
+                let sources = frame.sources(&value);
+                push_model(&sources.params, "headers".into());
+                match key {
+                    Some(Value::Str(k)) if lib::is_credential_name(&k) => {
+                        credentials.push(credential("header", Some(k), &sources))
                     }
+                    _ => {}
                 }
-                other => push_model(&frame.sources(other).params, "headers".into()),
             }
         }
         if let Some(auth) = keyword_value(call, "auth") {
             credentials.push(credential("auth", None, &frame.sources(auth)));
         }
-        if let Some(query) = keyword_value(call, "params") {
-            let (query, frame) = frame.resolved(query, 0);
-            let frame = &frame;
-            match &query {
-                Value::Dict(entries) => {
-                    let mut pieces = Vec::new();
-                    for (key, value) in entries {
-                        let sources = frame.sources(value);
-                        match key {
-                            Some(Value::Str(k)) if lib::is_credential_name(k) => {
-                                credentials.push(credential("query", Some(k.clone()), &sources));
-                                pieces.push(format!("{k}={REDACTED}"));
-                            }
-                            Some(Value::Str(k)) => {
-                                push_model(&sources.params, format!("query {k}"));
-                                pieces.push(format!("{k}={}", frame.template(value)));
-                            }
-                            _ => push_model(&sources.params, "query".into()),
-                        }
+        for query in keyword_values(call, "params") {
+            let Some(entries) = dict_entries(frame, query, 0) else {
+                let (other, frame) = frame.resolved(query, 0);
+                push_model(&frame.sources(&other).params, "query".into());
+                continue;
+            };
+            let mut pieces = Vec::new();
+            for Entry { key, value, frame } in entries {
+                let sources = frame.sources(&value);
+                match key {
+                    Some(Value::Str(k)) if lib::is_credential_name(&k) => {
+                        credentials.push(credential("query", Some(k.clone()), &sources));
+                        pieces.push(format!("{k}={REDACTED}"));
                     }
-                    if !pieces.is_empty() {
-                        let joiner = if url_text.contains('?') { '&' } else { '?' };
-                        url_text = format!("{url_text}{joiner}{}", pieces.join("&"));
+                    Some(Value::Str(k)) => {
+                        push_model(&sources.params, format!("query {k}"));
+                        pieces.push(format!("{k}={}", frame.template(&value)));
                     }
+                    _ => push_model(&sources.params, "query".into()),
                 }
-                other => push_model(&frame.sources(other).params, "query".into()),
+            }
+            if !pieces.is_empty() {
+                let joiner = if url_text.contains('?') { '&' } else { '?' };
+                url_text = format!("{url_text}{joiner}{}", pieces.join("&"));
             }
         }
         // A value spliced into the URL's userinfo is a credential.
@@ -946,11 +896,23 @@ impl<'a> Walker<'a> {
             credentials,
             model_supplied: model,
         });
-        // A function set as the request's hook or auth runs on its response.
+    }
+
+    /// A function the call itself sets as its request's hook or auth runs
+    /// on its response (a client's own are read where the client is).
+    fn request_hooks(&mut self, frame: &Frame<'_>, call: &BodyCall) {
         for key in ["hooks", "auth"] {
             if let Some(value) = keyword_value(call, key) {
                 self.hooks(frame, std::slice::from_ref(value), call.line);
             }
+        }
+    }
+
+    /// A function set as a client's auth after it is built
+    /// (`session.auth = sign`), read where it is set.
+    fn later_hooks(&mut self, frame: &Frame<'_>, settings: &ClientSettings) {
+        for (hook, line) in &settings.later_hooks {
+            self.hooks(frame, std::slice::from_ref(hook), *line);
         }
     }
 
@@ -990,9 +952,12 @@ impl<'a> Walker<'a> {
                 if let Some(data) = inner.args.get(1).cloned() {
                     inner.keywords.push((Some("data".into()), data));
                 }
-                // A method or data set on the request afterwards decides
-                // what it does: the method is then unread.
-                let changed_method = matches!(target, Value::Name(name) if frame.facts.attribute_stores.iter().any(|s| s.target.len() == 2 && s.target[0] == *name && matches!(s.target[1].as_str(), "method" | "data")));
+                // Data and headers set on the request afterwards are read as
+                // sent; a method set on it leaves the method unread.
+                if let Value::Name(name) = target {
+                    inner.keywords.extend(request_changes(frame, name));
+                }
+                let changed_method = matches!(target, Value::Name(name) if frame.facts.attribute_stores.iter().any(|s| s.scope == frame.scope() && s.target.len() == 2 && s.target[0] == *name && s.target[1] == "method"));
                 let unread_method = Value::Other("a method set on the request".into());
                 let posts = keyword_value(&inner, "data").is_some() || inner.args.len() > 1;
                 let method = if changed_method {
@@ -1454,6 +1419,38 @@ fn literal_credential(name: &str) -> Credential {
     }
 }
 
+/// What the function sets on a `urllib.request.Request` it built, as the
+/// keywords it amounts to: `req.data = …` (a body), `req.add_header(k, v)`
+/// and `req.headers[k] = v` (headers).
+fn request_changes(frame: &Frame<'_>, name: &str) -> Vec<(Option<String>, Value)> {
+    let Some(function) = frame.function else {
+        return Vec::new();
+    };
+    let mut changes: Vec<(u32, (Option<String>, Value))> = Vec::new();
+    for store in &function.stores {
+        match (store.object.as_slice(), &store.under) {
+            ([o], StoredUnder::Attribute(a)) if o == name && a == "data" => {
+                changes.push((store.line, (Some("data".into()), store.value.clone())));
+            }
+            ([o, headers], StoredUnder::Key(key)) if o == name && headers == "headers" => {
+                let one = Value::Dict(vec![(Some(key.clone()), store.value.clone())]);
+                changes.push((store.line, (Some("headers".into()), one)));
+            }
+            _ => {}
+        }
+    }
+    for call in &function.body_calls {
+        if let (Value::Attribute(parts), [key, value]) = (&call.callee, call.args.as_slice()) {
+            if matches!(parts.as_slice(), [o, m] if o == name && m == "add_header") {
+                let one = Value::Dict(vec![(Some(key.clone()), value.clone())]);
+                changes.push((call.line, (Some("headers".into()), one)));
+            }
+        }
+    }
+    changes.sort_by_key(|(line, _)| *line);
+    changes.into_iter().map(|(_, change)| change).collect()
+}
+
 /// What a client is built with that applies to every request it sends.
 #[derive(Debug, Clone)]
 struct ClientSettings {
@@ -1463,13 +1460,83 @@ struct ClientSettings {
     hooks: Vec<Value>,
     /// `headers=`, `auth=`, `params=`: sent with every request.
     defaults: Vec<(Option<String>, Value)>,
+    /// A function set as its auth after it is built, and where.
+    later_hooks: Vec<(Value, u32)>,
+}
+
+impl ClientSettings {
+    /// Transport settings the function gives the client `name` after it
+    /// is built: `s.headers.update({...})`, `s.headers["K"] = v`,
+    /// `s.headers = {...}`, `s.params[...]`, and `s.auth = …`, a
+    /// credential pair or a function run on every request.
+    fn read_changes(&mut self, function: &crate::python::FunctionFact, name: &str) {
+        // In statement order, so credentials list as the code sets them.
+        let mut changes: Vec<(u32, (Option<String>, Value))> = Vec::new();
+        for store in &function.stores {
+            match (store.object.as_slice(), &store.under) {
+                ([o], StoredUnder::Attribute(setting)) if o == name => match setting.as_str() {
+                    "headers" | "params" => {
+                        changes.push((store.line, (Some(setting.clone()), store.value.clone())));
+                    }
+                    "auth" => {
+                        changes.push((store.line, (Some("auth".into()), store.value.clone())));
+                        self.later_hooks.push((store.value.clone(), store.line));
+                    }
+                    _ => {}
+                },
+                ([o, setting], StoredUnder::Key(key))
+                    if o == name && matches!(setting.as_str(), "headers" | "params") =>
+                {
+                    let one = Value::Dict(vec![(Some(key.clone()), store.value.clone())]);
+                    changes.push((store.line, (Some(setting.clone()), one)));
+                }
+                _ => {}
+            }
+        }
+        for call in &function.body_calls {
+            let Value::Attribute(parts) = &call.callee else {
+                continue;
+            };
+            let [o, setting, method] = parts.as_slice() else {
+                continue;
+            };
+            if o != name || !matches!(setting.as_str(), "headers" | "params") {
+                continue;
+            }
+            match (method.as_str(), call.args.as_slice()) {
+                ("update", args) => {
+                    for arg in args {
+                        changes.push((call.line, (Some(setting.clone()), arg.clone())));
+                    }
+                    let named: Vec<_> = call
+                        .keywords
+                        .iter()
+                        .map(|(k, v)| (k.clone().map(Value::Str), v.clone()))
+                        .collect();
+                    if !named.is_empty() {
+                        changes.push((call.line, (Some(setting.clone()), Value::Dict(named))));
+                    }
+                }
+                ("setdefault", [key, value]) => {
+                    let one = Value::Dict(vec![(Some(key.clone()), value.clone())]);
+                    changes.push((call.line, (Some(setting.clone()), one)));
+                }
+                _ => {}
+            }
+        }
+        changes.sort_by_key(|(line, _)| *line);
+        self.defaults
+            .extend(changes.into_iter().map(|(_, change)| change));
+    }
 }
 
 /// A call with the client's defaults added where the call gives none.
 fn with_defaults(call: &BodyCall, settings: &ClientSettings) -> BodyCall {
     let mut call = call.clone();
     for (key, value) in &settings.defaults {
-        if !call.keywords.iter().any(|(k, _)| k == key) {
+        // A client's headers and query are merged with the call's own.
+        let merged = matches!(key.as_deref(), Some("headers" | "params"));
+        if merged || !call.keywords.iter().any(|(k, _)| k == key) {
             call.keywords.push((key.clone(), value.clone()));
         }
     }
@@ -1521,7 +1588,10 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
         };
         let role = role_of_call(frame, callee, args, keywords, &roles, binding.line)
             .or_else(|| returned_role(frame, callee));
-        if let Some(role) = role {
+        if let Some(mut role) = role {
+            if let Role::HttpClient(_, _, settings) = &mut role {
+                settings.read_changes(function, &binding.name);
+            }
             roles.insert(binding.name.clone(), role);
         }
     }
@@ -1605,6 +1675,7 @@ fn role_of_call(
                     line,
                     hooks,
                     defaults,
+                    later_hooks: Vec::new(),
                 },
             ))
         } else if let Some((library, service)) = lib::database_connect(&name) {
@@ -1774,6 +1845,14 @@ fn plain_chain(
 fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
     if let Some(sources) = frame.params.get(name) {
         return !sources.computed && !sources.params.is_empty();
+    }
+    // An item of a loop over plain data (`for i in ids: i.strip()`).
+    let bindings = frame.locals().iter().filter(|b| b.name == name).count();
+    let loops = frame
+        .function
+        .map_or(0, |f| f.loops.iter().filter(|l| l.name == name).count());
+    if bindings > 0 && bindings == loops {
+        return !frame.sources(&Value::Name(name.to_string())).computed;
     }
     if frame.args.contains_key(name) {
         let (value, caller) = frame.resolved(&Value::Name(name.to_string()), 0);
@@ -1964,6 +2043,108 @@ fn argument<'c>(call: &'c BodyCall, index: usize, name: &str) -> Option<&'c Valu
         .get(index)
         .filter(|a| !matches!(a, Value::Starred(_)))
         .or_else(|| keyword_value(call, name))
+}
+
+/// Every value given under keyword `name` (a call's own, then its
+/// client's defaults).
+fn keyword_values<'c>(call: &'c BodyCall, name: &'c str) -> impl Iterator<Item = &'c Value> {
+    call.keywords
+        .iter()
+        .filter(move |(k, _)| k.as_deref() == Some(name))
+        .map(|(_, v)| v)
+}
+
+/// One entry of a dict a call sends (a body, its headers, its query),
+/// with the frame its value is read in.
+struct Entry<'f> {
+    key: Option<Value>,
+    value: Value,
+    frame: Frame<'f>,
+}
+
+/// The entries of a dict a call is given, when the read can list them: a
+/// dict display or `dict(k=v, …)` that the function (or, for a helper's
+/// parameter, its caller) builds, with what that function stores into it
+/// afterwards (`payload["k"] = v`, `payload.update(…)`,
+/// `payload.setdefault(k, v)`). A module-level dict is not one: its
+/// values are never taken as written.
+fn dict_entries<'f>(frame: &Frame<'f>, value: &Value, depth: usize) -> Option<Vec<Entry<'f>>> {
+    if depth > 8 {
+        return None;
+    }
+    let entry = |key: Option<Value>, value: &Value| Entry {
+        key,
+        value: value.clone(),
+        frame: frame.clone(),
+    };
+    match value {
+        Value::Dict(entries) => Some(entries.iter().map(|(k, v)| entry(k.clone(), v)).collect()),
+        Value::Call {
+            callee,
+            args,
+            keywords,
+        } if args.is_empty()
+            && matches!(callee.as_ref(), Value::Name(n) if n == "dict" && !frame.shadows(n)) =>
+        {
+            Some(
+                keywords
+                    .iter()
+                    .map(|(k, v)| entry(k.clone().map(Value::Str), v))
+                    .collect(),
+            )
+        }
+        Value::Name(name) => {
+            if let Some((passed, caller)) = frame.args.get(name) {
+                return dict_entries(caller, passed, depth + 1);
+            }
+            if frame.params.contains_key(name) {
+                return None;
+            }
+            let locals: Vec<_> = frame.locals().iter().filter(|b| b.name == *name).collect();
+            let [one] = locals.as_slice() else {
+                return None;
+            };
+            if one.kind != BindingKind::Assignment || one.conditional {
+                return None;
+            }
+            let mut entries = dict_entries(frame, one.value.as_ref()?, depth + 1)?;
+            let function = frame.function?;
+            let own = |object: &[String]| matches!(object, [o] if o == name);
+            for store in &function.stores {
+                if let (true, StoredUnder::Key(key)) = (own(&store.object), &store.under) {
+                    entries.push(entry(Some(key.clone()), &store.value));
+                }
+            }
+            for call in &function.body_calls {
+                let Value::Attribute(parts) = &call.callee else {
+                    continue;
+                };
+                let [object @ .., method] = parts.as_slice() else {
+                    continue;
+                };
+                if !own(object) {
+                    continue;
+                }
+                match (method.as_str(), call.args.as_slice()) {
+                    ("update", args) => {
+                        for arg in args {
+                            match dict_entries(frame, arg, depth + 1) {
+                                Some(more) => entries.extend(more),
+                                None => entries.push(entry(None, arg)),
+                            }
+                        }
+                        for (k, v) in &call.keywords {
+                            entries.push(entry(k.clone().map(Value::Str), v));
+                        }
+                    }
+                    ("setdefault", [key, value]) => entries.push(entry(Some(key.clone()), value)),
+                    _ => {}
+                }
+            }
+            Some(entries)
+        }
+        _ => None,
+    }
 }
 
 fn keyword_value<'c>(call: &'c BodyCall, name: &str) -> Option<&'c Value> {
