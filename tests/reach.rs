@@ -1108,3 +1108,125 @@ fn formatted_urls_read_as_templates() {
         "https://pct.example.com/orders/{order_id}?page={page}"
     );
 }
+
+/// More of the spec's rules, none of which the reference reads:
+/// - GraphQL is named by the variable a URL comes from (`GRAPHQL_URL`),
+///   and its document read from a constant or from a dict the function
+///   builds; a query over POST reads (the reference answers `write` with
+///   no `graphql` for `gql_var`, and `unknown` for `gql_local`);
+/// - a lazily built module global (`_pool`, set to `None` or one kind of
+///   connection by its module's functions) holds that connection, named
+///   as built outside the tool;
+/// - a file the module opens is written where the tool writes it, by
+///   `print(..., file=LOG)` too;
+/// - a recognised object's method outside its table is an effect of
+///   unknown direction, and a limit;
+/// - a pure library function the scope replaces (`json.dumps = audited`)
+///   is a limit where the tool calls it.
+#[test]
+fn graphql_names_lazy_pools_module_files_and_replaced_functions() {
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", SPEC_RULES), ("app/patch.py", PATCH_JSON)],
+        "app",
+    );
+    let reach = |tool: &str| side(&doc, tool)["reach"].clone();
+    assert_eq!(
+        reach("gql_var"),
+        json!({"calls": [{"library": "requests", "method": "POST", "url": "https://api.example.com/v4", "graphql": "query", "effect": "read", "at": "app/agent.py:23", "via": [], "fields": [{"field": "query", "literal": true}]}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:22", "calls": 1}]})
+    );
+    assert_eq!(
+        reach("gql_local"),
+        json!({"calls": [{"library": "requests", "method": "POST", "url": "https://api.example.com/graphql", "graphql": "mutation", "effect": "write", "at": "app/agent.py:29", "via": [], "fields": [{"field": "query", "literal": true}, {"field": "variables", "from": ["login"]}], "model_supplied": [{"param": "login", "into": "field variables"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:29", "method": "POST", "url": "https://api.example.com/graphql", "graphql": "mutation"}]})
+    );
+    assert_eq!(
+        reach("pooled"),
+        json!({"calls": [], "effects": [{"family": "database", "operation": "read", "library": "psycopg2", "call": "cursor.execute", "at": "app/agent.py:35", "via": [], "statement": "SELECT", "value_sha256": "a82418a16c77ffbd4e34a013e06efa56f567f38d6ca800f21af95b60cb34c41e", "service": "postgresql", "host": "db.internal"}], "limits": [{"at": "app/agent.py:34", "why": "sends through _pool, built outside this function; its configuration is not read"}, {"at": "app/agent.py:35", "why": "sends through cur, built by _pool outside this function; its configuration is not read"}, {"at": "app/agent.py:36", "why": "sends through cur, built by _pool outside this function; its configuration is not read"}], "effect": null, "effect_claims": []})
+    );
+    assert_eq!(
+        reach("logged"),
+        json!({"calls": [], "effects": [{"family": "filesystem", "operation": "write", "library": "builtins", "call": "print", "at": "app/agent.py:41", "via": [], "target": "app.log"}, {"family": "filesystem", "operation": "write", "library": "builtins", "call": "file.write", "at": "app/agent.py:42", "via": [], "target": "app.log"}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:41"}, {"effect": "write", "at": "app/agent.py:42"}]})
+    );
+    assert_eq!(
+        reach("odd"),
+        json!({"calls": [], "effects": [{"family": "database", "operation": "unknown", "library": "sqlite3", "call": "connection.backup", "at": "app/agent.py:55", "via": [], "service": "sqlite"}], "limits": [{"at": "app/agent.py:55", "why": "calls connection.backup, a sqlite3 method whose direction is not read"}], "effect": null, "effect_claims": []})
+    );
+    assert_eq!(
+        reach("dumped"),
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.example.com/d?q={…}", "effect": "read", "at": "app/agent.py:61", "via": []}], "limits": [{"at": "app/agent.py:61", "why": "calls json.dumps, which the scope replaces; not read"}], "effect": null, "effect_claims": []})
+    );
+}
+
+const SPEC_RULES: &str = r#"import json
+import sqlite3
+
+import psycopg2
+import requests
+from agents import Agent, function_tool
+
+GRAPHQL_URL = "https://api.example.com/v4"
+VIEWER = "query { viewer { login } }"
+LOG = open("app.log", "a")
+_pool = None
+
+
+def get_pool():
+    global _pool
+    if _pool is None:
+        _pool = psycopg2.connect(host="db.internal")
+    return _pool
+
+
+@function_tool
+def gql_var() -> dict:
+    return requests.post(GRAPHQL_URL, json={"query": VIEWER}).json()
+
+
+@function_tool
+def gql_local(login: str) -> dict:
+    body = {"query": "mutation { follow(login: $l) { ok } }", "variables": {"l": login}}
+    return requests.post("https://api.example.com/graphql", json=body).json()
+
+
+@function_tool
+def pooled() -> int:
+    cur = _pool.cursor()
+    cur.execute("SELECT count(*) FROM orders")
+    return cur.fetchone()[0]
+
+
+@function_tool
+def logged(msg: str) -> str:
+    print(msg, file=LOG)
+    LOG.write(msg)
+    return msg
+
+
+@function_tool
+def spliced(table: str) -> int:
+    conn = sqlite3.connect("shop.db")
+    return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+
+@function_tool
+def odd() -> int:
+    conn = sqlite3.connect("shop.db")
+    conn.backup(None)
+    return 0
+
+
+@function_tool
+def dumped(x: str) -> str:
+    return requests.get("https://api.example.com/d", params={"q": json.dumps(x)}).text
+
+
+support = Agent(name="support", tools=[gql_var, gql_local, pooled, logged, spliced, odd, dumped])
+"#;
+
+const PATCH_JSON: &str = r#"import json
+
+def audited(x):
+    return x
+
+json.dumps = audited
+"#;

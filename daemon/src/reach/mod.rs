@@ -159,7 +159,11 @@ impl NamespaceChanges {
         let bindings: Vec<_> = if locals.iter().any(|b| b.name == name) {
             locals.iter().filter(|b| b.name == name).collect()
         } else {
-            facts.module_bindings.iter().filter(|b| b.name == name).collect()
+            facts
+                .module_bindings
+                .iter()
+                .filter(|b| b.name == name)
+                .collect()
         };
         // A name bound once to a call's result (an ORM row, a settings
         // object) is taken as not a module; a parameter is not followed
@@ -202,7 +206,10 @@ impl NamespaceChanges {
 fn is_module_loader(callee: &Value) -> bool {
     callee.dotted().is_some_and(|name| {
         let last = name.rsplit('.').next().unwrap_or(&name);
-        matches!(last, "import_module" | "__import__" | "reload" | "module_from_spec")
+        matches!(
+            last,
+            "import_module" | "__import__" | "reload" | "module_from_spec"
+        )
     })
 }
 
@@ -216,6 +223,53 @@ fn builtin_calls(facts: &ModuleFacts, name: &str) -> u32 {
         .filter(|c| matches!(&c.callee, Value::Name(n) if n == name))
         .count();
     u32::try_from(calls).unwrap_or(u32::MAX)
+}
+
+/// Library functions the read takes as pure that the scope replaces
+/// (`json.dumps = audited`, `setattr(re, "sub", …)`), and builtins it
+/// rebinds through `builtins` (`builtins.print = send_log`).
+#[allow(clippy::type_complexity)]
+fn replaced_functions(
+    modules: &ModuleSet<'_>,
+) -> (
+    std::collections::BTreeSet<String>,
+    Option<std::collections::BTreeSet<String>>,
+) {
+    let mut replaced = std::collections::BTreeSet::new();
+    let mut rebuilt = Some(std::collections::BTreeSet::new());
+    for path in modules.paths() {
+        let Some(facts) = modules.facts(path) else {
+            continue;
+        };
+        for store in &facts.attribute_stores {
+            if store.target.len() < 2 {
+                continue;
+            }
+            let Some(name) = crate::frameworks::imports::imported_name(
+                facts,
+                &Value::Attribute(store.target.clone()),
+                &store.scope,
+            ) else {
+                continue;
+            };
+            if let Some(builtin) = name.strip_prefix("builtins.") {
+                let unseen = builtin.starts_with("__dict__") || builtin.contains('*');
+                let plain = store.how.rebinds() && !unseen && !builtin.contains('.');
+                match &mut rebuilt {
+                    Some(set) if plain => {
+                        set.insert(builtin.to_string());
+                    }
+                    _ if unseen => rebuilt = None,
+                    _ => {}
+                }
+                continue;
+            }
+            if store.how.rebinds() && libraries::is_pure_function(&name) {
+                replaced.insert(name);
+            }
+        }
+    }
+    (replaced, rebuilt)
 }
 
 /// Calls that install or instrument an HTTP stack anywhere in the scope
@@ -323,6 +377,13 @@ pub struct Census {
     namespaces: NamespaceChanges,
     /// Stores into an HTTP library.
     patches: Vec<model::ReachLimit>,
+    /// Library functions the read takes as pure, replaced somewhere in the
+    /// scope (`json.dumps = audited`): a limit where a tool calls one.
+    replaced: std::collections::BTreeSet<String>,
+    /// Builtins rebound through `builtins` (`builtins.print = send_log`):
+    /// not read as the builtin. `None` in the set's place when one is
+    /// rebound under a name the read cannot see (`builtins.__dict__[…]`).
+    rebuilt: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Census {
@@ -351,7 +412,10 @@ impl Census {
         }
         let mut patches = http_patches(modules);
         patches.extend(stack_installs(modules));
+        let (replaced, rebuilt) = replaced_functions(modules);
         Census {
+            replaced,
+            rebuilt,
             rebound,
             namespaces: NamespaceChanges::of(modules),
             patches,
@@ -690,6 +754,24 @@ impl<'a> Frame<'a> {
             }
             _ => false,
         }
+    }
+
+    /// A library function the read takes as pure, not replaced anywhere in
+    /// the scope.
+    pub(super) fn pure_function(&self, name: &str) -> bool {
+        libraries::is_pure_function(name) && !self.census.replaced.contains(name)
+    }
+
+    /// A builtin with no effect outside the process, that neither this
+    /// module nor the scope (through `builtins`) rebinds.
+    pub(super) fn pure_builtin(&self, name: &str) -> bool {
+        libraries::is_pure_builtin(name)
+            && !self.shadows(name)
+            && self
+                .census
+                .rebuilt
+                .as_ref()
+                .is_some_and(|set| !set.contains(name))
     }
 
     /// The absolute library name a callee or value spells, when an import

@@ -196,10 +196,10 @@ impl Frame<'_> {
                 // A conversion, a read-only method or a pure library
                 // function keeps what it is given (`body.encode()`,
                 // `json.dumps(payload)`, `str(n)`).
-                let conversion = matches!(callee.as_ref(), Value::Name(n) if matches!(n.as_str(), "str" | "int" | "float" | "bool") && !self.shadows(n));
+                let conversion = matches!(callee.as_ref(), Value::Name(n) if matches!(n.as_str(), "str" | "int" | "float" | "bool") && self.pure_builtin(n));
                 let pure = self
                     .library_name(callee)
-                    .is_some_and(|n| super::libraries::is_pure_function(&n));
+                    .is_some_and(|n| self.pure_function(&n));
                 // `",".join(ids)`: a string's read-only method.
                 let string_method = matches!(callee.as_ref(), Value::Other(kind) if kind.strip_prefix(STRING_METHOD).is_some_and(super::libraries::is_plain_data_method));
                 let method_of = match callee.as_ref() {

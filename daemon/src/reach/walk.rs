@@ -34,6 +34,10 @@ enum Role {
     ),
     /// A `pathlib.Path`.
     Path(Value),
+    /// A file the module opens at import (`LOG = open("app.log", "a")`):
+    /// its path, read in the module's frame. A tool's writes to it are
+    /// named where the tool makes them.
+    File(Value),
     /// Plain data: a literal, a response a recognised library returned, a
     /// file this function opened.
     Plain,
@@ -223,11 +227,13 @@ impl<'a> Walker<'a> {
                         return;
                     }
                     if let Some(role) = module_role(frame, base) {
-                        self.limit(
-                            frame,
-                            call.line,
-                            format!("sends through {base}, built outside this function; its configuration is not read"),
-                        );
+                        if !matches!(role, Role::File(_)) {
+                            self.limit(
+                                frame,
+                                call.line,
+                                format!("sends through {base}, built outside this function; its configuration is not read"),
+                            );
+                        }
                         return self.role_method(frame, &role, base, method, call);
                     }
                 }
@@ -247,7 +253,12 @@ impl<'a> Walker<'a> {
                 if matches!(name.as_str(), "map" | "filter") {
                     return self.handed_on(frame, call);
                 }
-                if lib::is_pure_builtin(name) {
+                if name == "print" && frame.pure_builtin(name) {
+                    if let Some(file) = keyword_value(call, "file") {
+                        return self.print_to(frame, roles, file, call);
+                    }
+                }
+                if frame.pure_builtin(name) {
                     return;
                 }
             }
@@ -268,6 +279,50 @@ impl<'a> Walker<'a> {
         );
     }
 
+    /// `print(..., file=f)` writes to its file: standard output and error
+    /// and a file the function opened (whose `open` is its effect) are
+    /// read; a file the module opened is a write named here; any other is
+    /// a limit.
+    fn print_to(
+        &mut self,
+        frame: &Frame<'_>,
+        roles: &BTreeMap<String, Role>,
+        file: &Value,
+        call: &BodyCall,
+    ) {
+        if matches!(file, Value::None)
+            || frame
+                .library_name(file)
+                .is_some_and(|n| matches!(n.as_str(), "sys.stdout" | "sys.stderr"))
+        {
+            return;
+        }
+        if let Value::Name(name) = file {
+            if matches!(roles.get(name), Some(Role::Plain)) {
+                return;
+            }
+            if !frame.locals().iter().any(|b| b.name == *name) {
+                if let Some(Role::File(path)) = module_role(frame, name) {
+                    let module = frame.at_module(frame.path);
+                    return self.file_effect(
+                        &module,
+                        "builtins",
+                        "print",
+                        "write",
+                        Some(&path),
+                        call,
+                    );
+                }
+            }
+        }
+        let spelled = file.dotted().unwrap_or_else(|| "…".into());
+        self.limit(
+            frame,
+            call.line,
+            format!("prints to {spelled}, which is not read"),
+        );
+    }
+
     /// `map(f, xs)`, `filter(f, xs)`: the function handed on runs; a
     /// repository function is read as called, any other is a limit.
     fn handed_on(&mut self, frame: &Frame<'_>, call: &BodyCall) {
@@ -278,13 +333,13 @@ impl<'a> Walker<'a> {
             return;
         }
         if let Value::Name(name) = function {
-            if lib::is_pure_builtin(name) && !frame.shadows(name) {
+            if frame.pure_builtin(name) {
                 return;
             }
         }
         if frame
             .library_name(function)
-            .is_some_and(|n| lib::is_pure_function(&n))
+            .is_some_and(|n| frame.pure_function(&n))
         {
             return;
         }
@@ -308,6 +363,14 @@ impl<'a> Walker<'a> {
 
     /// A call of a library function, by its absolute name.
     fn library_call(&mut self, frame: &Frame<'_>, name: &str, call: &BodyCall) {
+        if frame.census.replaced.contains(name) {
+            let spelled = call.callee.dotted().unwrap_or_else(|| name.to_string());
+            return self.limit(
+                frame,
+                call.line,
+                format!("calls {spelled}, which the scope replaces; not read"),
+            );
+        }
         if let Some((library, method)) = lib::http_function(name) {
             let (method, url) = match method {
                 Some(method) => (Method::Fixed(method), argument(call, 0, "url")),
@@ -339,7 +402,7 @@ impl<'a> Walker<'a> {
             || lib::database_connect(name).is_some()
             || lib::service_client(name).is_some()
             || name == "urllib.request.Request"
-            || lib::is_pure_function(name)
+            || frame.pure_function(name)
         {
             return;
         }
@@ -496,6 +559,23 @@ impl<'a> Walker<'a> {
                 }
                 self.reach.effects.push(effect);
             }
+            Role::File(path) => {
+                let operation = match method {
+                    "write" | "writelines" | "truncate" => "write",
+                    "read" | "readline" | "readlines" => "read",
+                    "flush" | "close" | "seek" | "tell" | "fileno" | "isatty" => return,
+                    _ => {
+                        return self.limit(
+                            frame,
+                            call.line,
+                            format!("calls {base}.{method}, which is not read"),
+                        )
+                    }
+                };
+                let module = frame.at_module(frame.path);
+                let name = format!("file.{method}");
+                self.file_effect(&module, "builtins", &name, operation, Some(path), call)
+            }
             Role::Path(path) => match lib::path_method(method) {
                 Some(Some(writes)) => {
                     let operation = if writes { "write" } else { "read" };
@@ -589,7 +669,7 @@ impl<'a> Walker<'a> {
             }
             if let Some(name) = frame.library_name(callee) {
                 let plain_result = lib::http_function(&name).is_some()
-                    || lib::is_pure_function(&name)
+                    || frame.pure_function(&name)
                     || name == "urllib.request.urlopen";
                 if name == "pathlib.Path" {
                     if let Value::Call { args, .. } = receiver {
@@ -602,8 +682,7 @@ impl<'a> Walker<'a> {
                 }
             }
             if let Value::Name(n) = callee.as_ref() {
-                if lib::is_pure_builtin(n) && !frame.shadows(n) && lib::is_plain_data_method(method)
-                {
+                if frame.pure_builtin(n) && lib::is_plain_data_method(method) {
                     return;
                 }
             }
@@ -849,20 +928,32 @@ impl<'a> Walker<'a> {
                 credentials.push(credential("userinfo", None, &userinfo));
             }
         }
-        let graphql = url_text.to_ascii_lowercase().contains("graphql").then(|| {
-            let document = keyword_value(call, "json").and_then(|body| match body {
-                Value::Dict(entries) => entries.iter().find_map(|(k, v)| match (k, v) {
-                    (Some(Value::Str(k)), Value::Str(doc)) if k == "query" => Some(doc.clone()),
-                    _ => None,
-                }),
-                _ => None,
+        // A GraphQL endpoint: the URL, or the variable it comes from, says
+        // so; the literal document (written in the call, in a dict the
+        // function builds, or as a constant) says query or mutation.
+        let spelled_graphql = url
+            .and_then(Value::dotted)
+            .is_some_and(|name| name.to_ascii_lowercase().contains("graphql"));
+        let graphql =
+            (spelled_graphql || url_text.to_ascii_lowercase().contains("graphql")).then(|| {
+                let document = keyword_value(call, "json")
+                    .and_then(|body| dict_entries(frame, body, 0))
+                    .and_then(|entries| {
+                        entries.iter().rev().find_map(|e| match &e.key {
+                            Some(Value::Str(k)) if k == "query" => {
+                                Some(e.frame.sources(&e.value).exact)
+                            }
+                            _ => None,
+                        })
+                    });
+                match document {
+                    Some(Some(Literal::Str(doc))) if doc.trim_start().starts_with("mutation") => {
+                        "mutation".to_string()
+                    }
+                    Some(Some(Literal::Str(_))) => "query".to_string(),
+                    _ => "unknown".to_string(),
+                }
             });
-            match document {
-                Some(doc) if doc.trim_start().starts_with("mutation") => "mutation".to_string(),
-                Some(_) => "query".to_string(),
-                None => "unknown".to_string(),
-            }
-        });
         if method.is_none() {
             self.limit(
                 frame,
@@ -1241,11 +1332,31 @@ impl<'a> Walker<'a> {
                 });
             }
             "cursor" | "fetchone" | "fetchall" | "fetchmany" | "commit" | "rollback" | "close" => {}
-            other => self.limit(
-                frame,
-                call.line,
-                format!("calls {object}.{other}, a {library} method whose direction is not read"),
-            ),
+            // The family is established, the direction is not.
+            other => {
+                self.limit(
+                    frame,
+                    call.line,
+                    format!(
+                        "calls {object}.{other}, a {library} method whose direction is not read"
+                    ),
+                );
+                self.reach.effects.push(LibraryEffect {
+                    family: "database".into(),
+                    operation: "unknown".into(),
+                    library: library.into(),
+                    call: format!("{object}.{other}"),
+                    at: place(frame, call.line),
+                    via: frame.via.clone(),
+                    target: None,
+                    statement: None,
+                    value_sha256: None,
+                    service: Some(service.into()),
+                    host: None,
+                    credentials: Vec::new(),
+                    model_supplied: model_supplied(frame, call, "arguments"),
+                });
+            }
         }
     }
 }
@@ -1612,6 +1723,14 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     if only.conditional {
         return None;
     }
+    let module = frame.at_module(path);
+    // `return _pool`: a lazily built module global.
+    if let Some(Value::Name(global)) = &only.value {
+        if !function.locals.iter().any(|b| b.name == *global) || function.globals.contains(global) {
+            return lazy_global(&module, global)
+                .map(|role| Role::Elsewhere(Box::new(role), callee.dotted().unwrap_or_default()));
+        }
+    }
     let Some(Value::Call {
         callee: inner,
         args,
@@ -1620,7 +1739,6 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     else {
         return None;
     };
-    let module = frame.at_module(path);
     let role = role_of_call(&module, inner, args, keywords, &BTreeMap::new(), only.line)?;
     match role {
         Role::Plain | Role::Path(_) => None,
@@ -1720,7 +1838,7 @@ fn role_of_call(
                 args.first().cloned().unwrap_or(Value::Other("path".into())),
             ))
         } else if lib::http_function(&name).is_some()
-            || lib::is_pure_function(&name)
+            || frame.pure_function(&name)
             || name == "urllib.request.urlopen"
         {
             Some(Role::Plain)
@@ -1728,6 +1846,21 @@ fn role_of_call(
             None
         }
     } else {
+        // `cur = _pool.cursor()` on a module's object: what it hands back
+        // is built outside the function too.
+        if let Value::Attribute(parts) = callee {
+            if let [base, _] = parts.as_slice() {
+                let outside =
+                    !roles.contains_key(base) && !frame.locals().iter().any(|b| b.name == *base);
+                if let Some(held) = outside.then(|| module_role(frame, base)).flatten() {
+                    let held = BTreeMap::from([(base.clone(), held)]);
+                    return match role_of_call(frame, callee, args, keywords, &held, line)? {
+                        Role::Plain => Some(Role::Plain),
+                        role => Some(Role::Elsewhere(Box::new(role), base.clone())),
+                    };
+                }
+            }
+        }
         match callee {
             // `cur = conn.cursor()` on a connection the function built.
             Value::Attribute(parts) => match parts.as_slice() {
@@ -1765,7 +1898,7 @@ fn role_of_call(
                 _ => None,
             },
             Value::Name(n) if n == "open" && !frame.shadows(n) => Some(Role::Plain),
-            Value::Name(n) if lib::is_pure_builtin(n) && !frame.shadows(n) => Some(Role::Plain),
+            Value::Name(n) if frame.pure_builtin(n) => Some(Role::Plain),
             _ => None,
         }
     }
@@ -1817,11 +1950,11 @@ fn plain_chain(
         Value::Call { callee, .. } => match frame.library_name(callee) {
             Some(name) => {
                 lib::http_function(&name).is_some()
-                    || lib::is_pure_function(&name)
+                    || frame.pure_function(&name)
                     || name == "urllib.request.urlopen"
             }
             None => match callee.as_ref() {
-                Value::Name(n) => lib::is_pure_builtin(n) && !frame.shadows(n),
+                Value::Name(n) => frame.pure_builtin(n),
                 // `q.strip()`, `r.json()` on plain data or a response.
                 Value::Attribute(parts) => match parts.as_slice() {
                     [base, method] => {
@@ -1938,6 +2071,9 @@ fn is_log_method(method: &str) -> bool {
 /// A client or connection the module builds at top level: a call through
 /// it is read, and named as a limit, since anything may configure it.
 fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
+    if let Some(role) = lazy_global(&frame.at_module(frame.path), name) {
+        return Some(role);
+    }
     let binding = frame.module_binding(name)?;
     let Some(Value::Call {
         callee,
@@ -1947,10 +2083,28 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
     else {
         return None;
     };
-    if binding.kind != BindingKind::Assignment {
+    if binding.kind != BindingKind::Assignment || frame.census.rebound.contains(name) {
         return None;
     }
     let module = frame.at_module(frame.path);
+    // A file the module opens at import.
+    let opens = match callee.as_ref() {
+        Value::Name(n) => n == "open" && !module.shadows(n),
+        other => module
+            .library_name(other)
+            .is_some_and(|n| matches!(n.as_str(), "io.open" | "codecs.open")),
+    };
+    if opens {
+        let path = args.first().or_else(|| {
+            keywords
+                .iter()
+                .find(|(k, _)| k.as_deref() == Some("file"))
+                .map(|(_, v)| v)
+        });
+        return Some(Role::File(
+            path.cloned().unwrap_or(Value::Other("file".into())),
+        ));
+    }
     match role_of_call(
         &module,
         callee,
@@ -1962,6 +2116,67 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
         Some(Role::Plain | Role::Path(_)) | None => None,
         role => role,
     }
+}
+
+/// The lazy pool pattern: a module global set, at module level and by the
+/// module's own functions (`global _pool`), only to `None` or to one kind
+/// of recognised object, and stored into by nothing else in the scope,
+/// holds that object.
+fn lazy_global(module: &Frame<'_>, name: &str) -> Option<Role> {
+    if module.census.rebound.contains(name) {
+        return None;
+    }
+    let at_module = module
+        .facts
+        .module_bindings
+        .iter()
+        .filter(|b| b.name == name);
+    let in_functions = module
+        .facts
+        .functions
+        .iter()
+        .filter(|f| f.globals.iter().any(|g| g == name))
+        .flat_map(|f| f.locals.iter().filter(|b| b.name == name));
+    let mut kind: Option<Role> = None;
+    let mut sets = 0;
+    for binding in at_module.chain(in_functions) {
+        sets += 1;
+        if binding.kind != BindingKind::Assignment {
+            return None;
+        }
+        match &binding.value {
+            Some(Value::None) => {}
+            Some(Value::Call {
+                callee,
+                args,
+                keywords,
+            }) => {
+                let role = role_of_call(
+                    module,
+                    callee,
+                    args,
+                    keywords,
+                    &BTreeMap::new(),
+                    binding.line,
+                )?;
+                let same = match (&kind, &role) {
+                    (_, Role::Plain | Role::Path(_) | Role::File(_) | Role::Elsewhere(..)) => false,
+                    (None, _) => true,
+                    (Some(known), role) => {
+                        std::mem::discriminant(known) == std::mem::discriminant(role)
+                            && service_library(known) == service_library(role)
+                    }
+                };
+                if !same {
+                    return None;
+                }
+                kind.get_or_insert(role);
+            }
+            _ => return None,
+        }
+    }
+    // Set by at least one function besides its module-level `None`.
+    (sets > 1).then_some(kind).flatten()
 }
 
 fn service_library(role: &Role) -> &'static str {
