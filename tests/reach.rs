@@ -1230,3 +1230,92 @@ def audited(x):
 
 json.dumps = audited
 "#;
+
+/// A tool nested in a factory reads the factory's constants as written,
+/// but not the state its closures share (`state["method"]`); a store into
+/// a module through a parameter (`mod.API = …`) withholds the name; a
+/// recursive helper is followed twice as called, then once with every
+/// parameter unnamed, and is then read in full.
+#[test]
+fn closures_recursion_and_stores_through_parameters() {
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[
+            ("app/agent.py", CLOSURES),
+            ("app/config.py", "API = \"https://api.example.com\"\n"),
+            (
+                "app/setup.py",
+                "def configure(mod):\n    mod.API = \"https://evil.example.com\"\n",
+            ),
+        ],
+        "app",
+    );
+    let stateful = &side(&doc, "stateful")["reach"];
+    assert_eq!(stateful["calls"][0]["url"], "https://api.example.com/state");
+    assert_eq!(
+        stateful["limits"],
+        json!([{"at": "app/agent.py:13", "why": "the request method is not a literal"}])
+    );
+    assert_eq!(side(&doc, "cfg")["reach"]["calls"][0]["url"], "{…}/cfg");
+    let recursive = &side(&doc, "recursive")["reach"];
+    let urls: Vec<&str> = recursive["calls"]
+        .as_array()
+        .expect("calls")
+        .iter()
+        .map(|c| c["url"].as_str().expect("url"))
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            "https://api.example.com{…}",
+            "https://api.example.com{path}/x/x",
+            "https://api.example.com{path}/x",
+            "https://api.example.com{path}",
+        ]
+    );
+    assert_eq!(recursive["limits"], json!([]));
+    assert_eq!(recursive["effect"], "read");
+}
+
+const CLOSURES: &str = r#"import requests
+from agents import Agent, function_tool
+
+from . import config
+
+
+def make_tool():
+    state = {"method": "GET"}
+    url = "https://api.example.com/state"
+
+    @function_tool
+    def stateful() -> str:
+        return requests.request(state["method"], url).text
+
+    def switch():
+        state["method"] = "DELETE"
+
+    switch()
+    return stateful
+
+
+stateful = make_tool()
+
+
+@function_tool
+def cfg() -> str:
+    return requests.get(config.API + "/cfg").text
+
+
+def walk(path: str, depth: int) -> str:
+    if depth > 0:
+        return walk(path + "/x", depth - 1)
+    return requests.get("https://api.example.com" + path).text
+
+
+@function_tool
+def recursive(path: str) -> str:
+    return walk(path, 3)
+
+
+support = Agent(name="support", tools=[stateful, cfg, recursive])
+"#;

@@ -367,9 +367,9 @@ fn http_patches(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
 /// once per side.
 #[derive(Debug, Default)]
 pub struct Census {
-    /// Attribute names stored into a module (`agent_config.METHOD = …`,
-    /// `helpers.fetch = purge`): a constant or function of that name is
-    /// not taken as written.
+    /// Attribute names the scope stores under (`agent_config.METHOD = …`,
+    /// `helpers.fetch = purge`, `mod.API = …` through a parameter): a
+    /// constant or function of that name is not taken as written.
     rebound: std::collections::BTreeSet<String>,
     /// Modules whose namespace changes under names the read cannot see
     /// (`globals()`, `vars(m)`, a computed `setattr(m, …)`, a store into
@@ -397,17 +397,14 @@ impl Census {
                 let [root, .., attribute] = store.target.as_slice() else {
                     continue;
                 };
-                // A store through a method's own `self` changes an instance.
-                if !store.how.rebinds() || root == "self" || root == "cls" {
+                // A store through a method's own `self` changes an
+                // instance. Any other is collected by name, whatever it
+                // goes through (an import, an alias, a parameter): two
+                // unrelated uses of one name only ever withhold a value.
+                if !store.how.rebinds() || root == "self" || root == "cls" || attribute == "*" {
                     continue;
                 }
-                let module_like = facts
-                    .imports
-                    .iter()
-                    .any(|i| i.bound_name() == root.as_str());
-                if module_like {
-                    rebound.insert(attribute.clone());
-                }
+                rebound.insert(attribute.clone());
             }
         }
         let mut patches = http_patches(modules);
@@ -611,6 +608,76 @@ impl<'a> Frame<'a> {
             via: self.via.clone(),
             depth: self.depth,
         }
+    }
+
+    /// What a name the function does not bind holds in an enclosing
+    /// function: `None` when no enclosing function binds it (it is the
+    /// module's); `Some(None)` when one does but the read cannot take it
+    /// as written (a parameter of the factory, a dict or list the closures
+    /// share, a name bound more than once, or one a nested function
+    /// rebinds with `nonlocal`); `Some(Some(..))` a constant it binds once.
+    fn closure_value(&self, name: &str) -> Option<Option<(Value, Frame<'a>)>> {
+        let function = self.function?;
+        let (outer, _) = function.qualname.rsplit_once('.')?;
+        let parent = self.facts.functions.iter().find(|f| f.qualname == outer)?;
+        let frame = Frame {
+            modules: self.modules,
+            census: self.census,
+            path: self.path,
+            facts: self.facts,
+            function: Some(parent),
+            params: parent
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), Sources::computed()))
+                .collect(),
+            args: BTreeMap::new(),
+            via: self.via.clone(),
+            depth: self.depth,
+        };
+        let bindings: Vec<_> = parent.locals.iter().filter(|b| b.name == name).collect();
+        if bindings.is_empty() {
+            return frame.closure_value(name);
+        }
+        let nested = format!("{outer}.");
+        let rebound = self
+            .facts
+            .functions
+            .iter()
+            .any(|f| f.qualname.starts_with(&nested) && f.nonlocals.iter().any(|n| n == name));
+        let readable = match bindings.as_slice() {
+            [one] if !rebound && one.kind == BindingKind::Assignment && !one.conditional => {
+                one.value.clone().filter(|v| {
+                    matches!(
+                        v,
+                        Value::Str(_)
+                            | Value::Number(_)
+                            | Value::Bool(_)
+                            | Value::FString(_)
+                            | Value::Add { .. }
+                    )
+                })
+            }
+            _ => None,
+        };
+        Some(readable.map(|value| (value, frame)))
+    }
+
+    /// This frame with every parameter unnamed: the last read of a
+    /// recursive function, whatever the recursion passes.
+    fn unnamed(&self) -> Frame<'a> {
+        let mut frame = self.clone();
+        frame.args.clear();
+        frame.params = self
+            .function
+            .map(|f| {
+                f.params
+                    .iter()
+                    .map(|p| (p.name.clone(), Sources::computed()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        frame
     }
 
     /// What a call of a repository function returns, when the function

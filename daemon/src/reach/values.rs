@@ -273,6 +273,13 @@ impl Frame<'_> {
                 },
             };
         }
+        // A name an enclosing function binds is its, never the module's.
+        if let Some(closure) = self.closure_value(name) {
+            return match closure {
+                Some((value, outer)) => outer.sources_at(&value, depth),
+                None => Sources::computed(),
+            };
+        }
         match self.module_constant(name) {
             Some((value, module)) => self.at_module(module).sources_at(&value, depth),
             None => Sources::computed(),
@@ -412,6 +419,12 @@ impl Frame<'_> {
                             }
                         }
                         _ => "{…}".into(),
+                    };
+                }
+                if let Some(closure) = self.closure_value(name) {
+                    return match closure {
+                        Some((value, outer)) => outer.template_at(&value, next),
+                        None => "{…}".into(),
                     };
                 }
                 match self.module_constant(name) {

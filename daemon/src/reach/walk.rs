@@ -11,7 +11,7 @@ use super::{Frame, MAX_HELPER_DEPTH, MAX_LIMITS};
 use crate::graph::resolve::{ModuleSet, Resolver, Target};
 use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// What a local name holds, when the function builds it.
 #[derive(Debug, Clone)]
@@ -51,8 +51,10 @@ pub struct Walker<'a> {
     modules: &'a ModuleSet<'a>,
     reach: Reach,
     more_limits: usize,
-    /// Functions on the current path, so recursion is read once.
-    stack: BTreeSet<(String, u32)>,
+    /// How often each function is on the current path: a recursive call
+    /// is followed twice as called, then once with every parameter
+    /// unnamed.
+    stack: BTreeMap<(String, u32), usize>,
 }
 
 impl<'a> Walker<'a> {
@@ -61,7 +63,7 @@ impl<'a> Walker<'a> {
             modules,
             reach: Reach::default(),
             more_limits: 0,
-            stack: BTreeSet::new(),
+            stack: BTreeMap::new(),
         }
     }
 
@@ -93,15 +95,26 @@ impl<'a> Walker<'a> {
             return;
         };
         let key = (frame.path.to_string(), function.line);
-        if !self.stack.insert(key.clone()) {
-            return;
-        }
+        let entered = self.stack.get(&key).copied().unwrap_or(0);
+        let unnamed;
+        let frame = match entered {
+            0..=2 => frame,
+            3 => {
+                unnamed = frame.unnamed();
+                &unnamed
+            }
+            _ => return,
+        };
+        self.stack.insert(key.clone(), entered + 1);
         let roles = roles(frame);
         self.client_changes(frame, &roles);
         for call in &function.body_calls {
             self.call(frame, &roles, call);
         }
-        self.stack.remove(&key);
+        match entered {
+            0 => self.stack.remove(&key),
+            n => self.stack.insert(key, n),
+        };
     }
 
     /// Attributes set on a client the function builds: its transport
@@ -720,7 +733,10 @@ impl<'a> Walker<'a> {
             );
             return true;
         }
-        if frame.depth >= MAX_HELPER_DEPTH {
+        // A recursive call has its own bound (twice as called, then once
+        // unnamed), so it does not count against the helper bound.
+        let recursive = self.stack.contains_key(&(path.to_string(), function.line));
+        if frame.depth >= MAX_HELPER_DEPTH && !recursive {
             self.limit(
                 frame,
                 call.line,
@@ -2071,6 +2087,10 @@ fn is_log_method(method: &str) -> bool {
 /// A client or connection the module builds at top level: a call through
 /// it is read, and named as a limit, since anything may configure it.
 fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
+    // A name an enclosing function binds is not the module's.
+    if frame.closure_value(name).is_some() {
+        return None;
+    }
     if let Some(role) = lazy_global(&frame.at_module(frame.path), name) {
         return Some(role);
     }
