@@ -1145,7 +1145,7 @@ fn graphql_names_lazy_pools_module_files_and_replaced_functions() {
     );
     assert_eq!(
         reach("logged"),
-        json!({"calls": [], "effects": [{"family": "filesystem", "operation": "write", "library": "builtins", "call": "print", "at": "app/agent.py:41", "via": [], "target": "app.log"}, {"family": "filesystem", "operation": "write", "library": "builtins", "call": "file.write", "at": "app/agent.py:42", "via": [], "target": "app.log"}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:41"}, {"effect": "write", "at": "app/agent.py:42"}]})
+        json!({"calls": [], "effects": [{"family": "filesystem", "operation": "write", "library": "builtins", "call": "print", "at": "app/agent.py:41", "via": [], "target": "app.log", "model_supplied": [{"param": "msg", "into": "arguments"}]}, {"family": "filesystem", "operation": "write", "library": "builtins", "call": "file.write", "at": "app/agent.py:42", "via": [], "target": "app.log", "model_supplied": [{"param": "msg", "into": "arguments"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:41"}, {"effect": "write", "at": "app/agent.py:42"}]})
     );
     assert_eq!(
         reach("odd"),
@@ -1318,4 +1318,52 @@ def recursive(path: str) -> str:
 
 
 support = Agent(name="support", tools=[stateful, cfg, recursive])
+"#;
+
+/// A module-level client's headers set where the module builds it
+/// (`SESSION.headers.update(...)`, `SESSION.headers[k] = v`) are read as
+/// its credentials; sending through it is still a limit, since any code
+/// may configure it. The `reach` of `orders` is the one the reference
+/// printed for the same source. A tool's write to a file the module opened
+/// names the parameters it writes (the reference names `LOG.write` as a
+/// limit).
+#[test]
+fn a_module_clients_settings_and_a_module_files_writes() {
+    let (doc, _) = added(MODULE_CLIENT);
+    assert_eq!(
+        side(&doc, "orders")["reach"],
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.shop.example/orders/{order_id}", "effect": "read", "at": "app/agent.py:14", "via": [], "credential_sources": [{"header": "Authorization", "env": ["SHOP_TOKEN"]}, {"header": "X-Api-Key", "env": ["SHOP_KEY"]}], "model_supplied": [{"param": "order_id", "into": "url"}]}], "limits": [{"at": "app/agent.py:14", "why": "sends through SESSION, built outside this function; its configuration is not read"}], "effect": null, "effect_claims": []})
+    );
+    let note = &side(&doc, "note")["reach"]["effects"][0];
+    assert_eq!(note["call"], "file.write");
+    assert_eq!(note["target"], "audit.log");
+    assert_eq!(
+        note["model_supplied"],
+        json!([{"param": "text", "into": "arguments"}])
+    );
+}
+
+const MODULE_CLIENT: &str = r#"import os
+
+import requests
+from agents import Agent, function_tool
+
+SESSION = requests.Session()
+SESSION.headers.update({"Authorization": f"Bearer {os.environ['SHOP_TOKEN']}"})
+SESSION.headers["X-Api-Key"] = os.environ["SHOP_KEY"]
+LOG = open("audit.log", "a")
+
+
+@function_tool
+def orders(order_id: str) -> dict:
+    return SESSION.get(f"https://api.shop.example/orders/{order_id}").json()
+
+
+@function_tool
+def note(text: str) -> str:
+    LOG.write(text)
+    return "ok"
+
+
+support = Agent(name="support", tools=[orders, note])
 "#;

@@ -231,13 +231,16 @@ impl Collector<'_> {
         };
         let line = self.line_of(target);
         let value = value_of(value, 0);
-        if let Some(function) = self.current_function() {
-            function.stores.push(ValueStore {
-                object,
-                under,
-                value,
-                line,
-            });
+        let store = ValueStore {
+            object,
+            under,
+            value,
+            line,
+        };
+        if self.at_module_level() {
+            self.facts.module_stores.push(store);
+        } else if let Some(function) = self.current_function() {
+            function.stores.push(store);
         }
     }
 

@@ -36,6 +36,9 @@ pub struct ModuleFacts {
     /// Calls made at module level (not in a function or class body): what
     /// runs on import, for the reach census (`install_opener(...)`).
     pub module_calls: Vec<BodyCall>,
+    /// Values stored into objects at module level (`SESSION.headers["K"] =
+    /// v`, `SESSION.auth = (u, p)`): a module-level client's settings.
+    pub module_stores: Vec<ValueStore>,
     /// Additions to a list a plain name holds: `tools.append(x)`,
     /// `.extend([...])`, `.insert(i, x)`, `tools += [...]`.
     pub list_additions: Vec<ListAddition>,

@@ -317,14 +317,8 @@ impl<'a> Walker<'a> {
             if !frame.locals().iter().any(|b| b.name == *name) {
                 if let Some(Role::File(path)) = module_role(frame, name) {
                     let module = frame.at_module(frame.path);
-                    return self.file_effect(
-                        &module,
-                        "builtins",
-                        "print",
-                        "write",
-                        Some(&path),
-                        call,
-                    );
+                    self.file_effect(&module, "builtins", "print", "write", Some(&path), call);
+                    return self.arguments_supplied(frame, call);
                 }
             }
         }
@@ -334,6 +328,19 @@ impl<'a> Walker<'a> {
             call.line,
             format!("prints to {spelled}, which is not read"),
         );
+    }
+
+    /// The tool parameters a call's arguments carry, added to the effect
+    /// just recorded for it (what a tool writes to a module's file).
+    fn arguments_supplied(&mut self, frame: &Frame<'_>, call: &BodyCall) {
+        let supplied = model_supplied(frame, call, "arguments");
+        if let Some(effect) = self.reach.effects.last_mut() {
+            for entry in supplied {
+                if !effect.model_supplied.contains(&entry) {
+                    effect.model_supplied.push(entry);
+                }
+            }
+        }
     }
 
     /// `map(f, xs)`, `filter(f, xs)`: the function handed on runs; a
@@ -587,7 +594,8 @@ impl<'a> Walker<'a> {
                 };
                 let module = frame.at_module(frame.path);
                 let name = format!("file.{method}");
-                self.file_effect(&module, "builtins", &name, operation, Some(path), call)
+                self.file_effect(&module, "builtins", &name, operation, Some(path), call);
+                self.arguments_supplied(frame, call);
             }
             Role::Path(path) => match lib::path_method(method) {
                 Some(Some(writes)) => {
@@ -1596,10 +1604,15 @@ impl ClientSettings {
     /// is built: `s.headers.update({...})`, `s.headers["K"] = v`,
     /// `s.headers = {...}`, `s.params[...]`, and `s.auth = …`, a
     /// credential pair or a function run on every request.
-    fn read_changes(&mut self, function: &crate::python::FunctionFact, name: &str) {
+    fn read_changes(
+        &mut self,
+        stores: &[crate::python::ValueStore],
+        calls: &[BodyCall],
+        name: &str,
+    ) {
         // In statement order, so credentials list as the code sets them.
         let mut changes: Vec<(u32, (Option<String>, Value))> = Vec::new();
-        for store in &function.stores {
+        for store in stores {
             match (store.object.as_slice(), &store.under) {
                 ([o], StoredUnder::Attribute(setting)) if o == name => match setting.as_str() {
                     "headers" | "params" => {
@@ -1620,7 +1633,7 @@ impl ClientSettings {
                 _ => {}
             }
         }
-        for call in &function.body_calls {
+        for call in calls {
             let Value::Attribute(parts) = &call.callee else {
                 continue;
             };
@@ -1717,7 +1730,7 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
             .or_else(|| returned_role(frame, callee));
         if let Some(mut role) = role {
             if let Role::HttpClient(_, _, settings) = &mut role {
-                settings.read_changes(function, &binding.name);
+                settings.read_changes(&function.stores, &function.body_calls, &binding.name);
             }
             roles.insert(binding.name.clone(), role);
         }
@@ -2134,6 +2147,16 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
         binding.line,
     ) {
         Some(Role::Plain | Role::Path(_)) | None => None,
+        // What the module sets on its client when it builds it
+        // (`SESSION.headers.update(...)` at module level).
+        Some(Role::HttpClient(library, base, mut settings)) => {
+            settings.read_changes(
+                &module.facts.module_stores,
+                &module.facts.module_calls,
+                name,
+            );
+            Some(Role::HttpClient(library, base, settings))
+        }
         role => role,
     }
 }
