@@ -1367,3 +1367,37 @@ def note(text: str) -> str:
 
 support = Agent(name="support", tools=[orders, note])
 "#;
+
+/// A parameter rebound from itself (`headers = headers or {}`, `limit =
+/// min(limit, 100)`) is read as passed inside that assignment: the body
+/// and headers a helper is handed keep their fields and credentials, and
+/// a clamped parameter is still the model's.
+#[test]
+fn a_parameter_rebound_from_itself_is_read_as_passed() {
+    let (doc, _) = added(REBOUND_PARAMETERS);
+    assert_eq!(
+        side(&doc, "create")["reach"]["calls"][0],
+        json!({"library": "requests", "method": "POST", "url": "https://api.example.com/items", "effect": "write", "at": "app/agent.py:10", "via": ["app/agent.py:16 _post"], "fields": [{"field": "title", "from": ["title"]}, {"field": "limit", "from": ["limit"]}], "credential_sources": [{"header": "Authorization", "env": ["TOKEN"]}], "model_supplied": [{"param": "limit", "into": "field limit"}, {"param": "title", "into": "field title"}]})
+    );
+}
+
+const REBOUND_PARAMETERS: &str = r#"import os
+
+import requests
+from agents import Agent, function_tool
+
+
+def _post(path, payload=None, headers=None):
+    headers = headers or {}
+    payload = payload or {}
+    return requests.post(f"https://api.example.com{path}", json=payload, headers=headers)
+
+
+@function_tool
+def create(title: str, limit: int) -> str:
+    limit = min(limit, 100)
+    return _post("/items", {"title": title, "limit": limit}, {"Authorization": os.environ["TOKEN"]}).text
+
+
+support = Agent(name="support", tools=[create])
+"#;

@@ -460,6 +460,29 @@ pub struct Frame<'a> {
     args: BTreeMap<String, (Value, Box<Frame<'a>>)>,
     via: Vec<model::Hop>,
     depth: usize,
+    /// Parameters read as passed while reading the assignment that
+    /// rebinds them from themselves (`headers = headers or {}`).
+    prior: Vec<String>,
+}
+
+/// Whether parameter `name` is rebound once, unconditionally, by an
+/// assignment that reads it (`headers = headers or {}`).
+fn rebinds_from_itself(function: &FunctionFact, name: &str) -> bool {
+    let mut rebinds = function
+        .locals
+        .iter()
+        .filter(|b| b.name == name && b.kind != BindingKind::Parameter);
+    let (Some(one), None) = (rebinds.next(), rebinds.next()) else {
+        return false;
+    };
+    let is_param = function.params.iter().any(|p| p.name == name);
+    is_param
+        && one.kind == BindingKind::Assignment
+        && !one.conditional
+        && one
+            .value
+            .as_ref()
+            .is_some_and(|v| values::mentions(v, name))
 }
 
 /// Parameters a framework injects (a run or tool context): not model input.
@@ -500,8 +523,10 @@ impl<'a> Frame<'a> {
                 .locals
                 .iter()
                 .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
-            // An overwritten parameter is read as what overwrites it.
-            if overwritten {
+            // An overwritten parameter is read as what overwrites it,
+            // unless that reads the parameter itself (`limit = min(limit,
+            // 100)`), which then reads it as sent.
+            if overwritten && !rebinds_from_itself(function, &param.name) {
                 continue;
             }
             let sources = if injected(param) {
@@ -524,6 +549,7 @@ impl<'a> Frame<'a> {
             args: BTreeMap::new(),
             via: Vec::new(),
             depth: 0,
+            prior: Vec::new(),
         }
     }
 
@@ -540,6 +566,7 @@ impl<'a> Frame<'a> {
             args: BTreeMap::new(),
             via: self.via.clone(),
             depth: self.depth,
+            prior: Vec::new(),
         }
     }
 
@@ -563,12 +590,13 @@ impl<'a> Frame<'a> {
             .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
             .collect();
         for param in &function.params {
-            // A parameter the function rebinds is read as what rebinds it.
+            // A parameter the function rebinds is read as what rebinds it
+            // (as passed inside that, when it reads itself).
             let rebound = function
                 .locals
                 .iter()
                 .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
-            if rebound {
+            if rebound && !rebinds_from_itself(function, &param.name) {
                 continue;
             }
             let passed = positional
@@ -607,6 +635,7 @@ impl<'a> Frame<'a> {
             args: passed_args,
             via: self.via.clone(),
             depth: self.depth,
+            prior: Vec::new(),
         }
     }
 
@@ -634,6 +663,7 @@ impl<'a> Frame<'a> {
             args: BTreeMap::new(),
             via: self.via.clone(),
             depth: self.depth,
+            prior: Vec::new(),
         };
         let bindings: Vec<_> = parent.locals.iter().filter(|b| b.name == name).collect();
         if bindings.is_empty() {
@@ -721,6 +751,9 @@ impl<'a> Frame<'a> {
     fn resolved(&self, value: &Value, depth: usize) -> (Value, Frame<'a>) {
         if depth < 8 {
             if let Value::Name(name) = value {
+                if let Some((rebinding, inner)) = self.self_rebinding(name) {
+                    return inner.resolved(rebinding, depth + 1);
+                }
                 if let Some((passed, caller)) = self.args.get(name) {
                     return caller.resolved(passed, depth + 1);
                 }
@@ -737,6 +770,29 @@ impl<'a> Frame<'a> {
             }
         }
         (value.clone(), self.clone())
+    }
+
+    /// The one unconditional assignment that rebinds parameter `name`
+    /// from its own value (`headers = headers or {}`), with the frame
+    /// that reads it (where `name` is the parameter as passed); `None`
+    /// inside it already, or when there is none.
+    fn self_rebinding(&self, name: &str) -> Option<(&'a Value, Frame<'a>)> {
+        if self.prior.iter().any(|p| p == name) {
+            return None;
+        }
+        let function = self.function?;
+        if !rebinds_from_itself(function, name) {
+            return None;
+        }
+        let value = function
+            .locals
+            .iter()
+            .find(|b| b.name == name && b.kind != BindingKind::Parameter)?
+            .value
+            .as_ref()?;
+        let mut inner = self.clone();
+        inner.prior.push(name.to_string());
+        Some((value, inner))
     }
 
     fn scope(&self) -> &str {

@@ -196,7 +196,7 @@ impl Frame<'_> {
                 // A conversion, a read-only method or a pure library
                 // function keeps what it is given (`body.encode()`,
                 // `json.dumps(payload)`, `str(n)`).
-                let conversion = matches!(callee.as_ref(), Value::Name(n) if matches!(n.as_str(), "str" | "int" | "float" | "bool") && self.pure_builtin(n));
+                let conversion = matches!(callee.as_ref(), Value::Name(n) if matches!(n.as_str(), "str" | "int" | "float" | "bool" | "min" | "max" | "abs" | "round") && self.pure_builtin(n));
                 let pure = self
                     .library_name(callee)
                     .is_some_and(|n| self.pure_function(&n));
@@ -245,6 +245,9 @@ impl Frame<'_> {
     /// A name: a parameter (its caller's sources), a single local
     /// assignment, or a module constant.
     fn name_sources(&self, name: &str, depth: usize) -> Sources {
+        if let Some((rebinding, inner)) = self.self_rebinding(name) {
+            return inner.sources_at(rebinding, depth);
+        }
         if let Some((passed, caller)) = self.args.get(name) {
             return caller.sources_at(passed, depth);
         }
@@ -403,6 +406,9 @@ impl Frame<'_> {
                 )
             }
             Value::Name(name) => {
+                if let Some((rebinding, inner)) = self.self_rebinding(name) {
+                    return inner.template_at(rebinding, next);
+                }
                 if let Some((passed, caller)) = self.args.get(name) {
                     return caller.template_at(passed, next);
                 }
@@ -465,6 +471,43 @@ impl Frame<'_> {
             },
             _ => "{…}".into(),
         }
+    }
+}
+
+/// Whether `value` reads the name `name` anywhere.
+pub fn mentions(value: &Value, name: &str) -> bool {
+    let any = |values: &[Value]| values.iter().any(|v| mentions(v, name));
+    match value {
+        Value::Name(n) => n == name,
+        Value::Attribute(parts) => parts.first().is_some_and(|p| p == name),
+        Value::List(items)
+        | Value::Tuple(items)
+        | Value::Union(items)
+        | Value::FString(items)
+        | Value::Or(items) => any(items),
+        Value::Starred(inner) => mentions(inner, name),
+        Value::Call {
+            callee,
+            args,
+            keywords,
+        } => mentions(callee, name) || any(args) || keywords.iter().any(|(_, v)| mentions(v, name)),
+        Value::Subscript { base, index } => mentions(base, name) || any(index),
+        Value::Dict(entries) => entries
+            .iter()
+            .any(|(k, v)| k.as_ref().is_some_and(|k| mentions(k, name)) || mentions(v, name)),
+        Value::ListComprehension {
+            element,
+            iter,
+            conditions,
+            ..
+        } => mentions(element, name) || mentions(iter, name) || any(conditions),
+        Value::IfElse { test, body, orelse } => {
+            mentions(test, name) || mentions(body, name) || mentions(orelse, name)
+        }
+        Value::Add { left, right } | Value::Compare { left, right, .. } => {
+            mentions(left, name) || mentions(right, name)
+        }
+        Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None | Value::Other(_) => false,
     }
 }
 

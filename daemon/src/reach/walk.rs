@@ -2337,6 +2337,16 @@ fn dict_entries<'f>(frame: &Frame<'f>, value: &Value, depth: usize) -> Option<Ve
     };
     match value {
         Value::Dict(entries) => Some(entries.iter().map(|(k, v)| entry(k.clone(), v)).collect()),
+        // `json=None` sends no body.
+        Value::None => Some(Vec::new()),
+        // `headers or {}`: what either side holds.
+        Value::Or(parts) => {
+            let mut all = Vec::new();
+            for part in parts {
+                all.extend(dict_entries(frame, part, depth + 1)?);
+            }
+            Some(all)
+        }
         Value::Call {
             callee,
             args,
@@ -2352,6 +2362,9 @@ fn dict_entries<'f>(frame: &Frame<'f>, value: &Value, depth: usize) -> Option<Ve
             )
         }
         Value::Name(name) => {
+            if let Some((rebinding, inner)) = frame.self_rebinding(name) {
+                return dict_entries(&inner, rebinding, depth + 1);
+            }
             if let Some((passed, caller)) = frame.args.get(name) {
                 return dict_entries(caller, passed, depth + 1);
             }
