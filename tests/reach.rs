@@ -1401,3 +1401,75 @@ def create(title: str, limit: int) -> str:
 
 support = Agent(name="support", tools=[create])
 "#;
+
+/// The spec's own example, rebuilt: a PR review tool whose helper posts
+/// the review. The event is chosen through `if`/`elif`/`else` from the
+/// assessment, the body is made from either of two assignments, the
+/// headers come from a helper's return, and the text reads as the spec
+/// lays it out.
+#[test]
+fn the_specs_pull_request_review_example_reads_as_the_spec_prints_it() {
+    let (_, text) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[
+            ("app/agent.py", REVIEW_AGENT),
+            ("app/utils.py", REVIEW_UTILS),
+        ],
+        "app",
+    );
+    let expected = "    reaches: POST https://api.github.com/repos/{env OWNER}/{env REPO}/pulls/{pr_number}/reviews at app/utils.py:17 via app/agent.py:22 post_pull_request_review
+      field event ∈ {APPROVE, COMMENT, REQUEST_CHANGES}, decided by overall_assessment
+      model-supplied: inline_comments → field body; inline_comments → field comments; overall_assessment → field event; pr_number → url; summary_comment → field body
+      credential: env GITHUB_TOKEN → header Authorization
+    effect: write (structural evidence: outbound call at app/utils.py:17)
+";
+    assert!(text.contains(expected), "{text}");
+}
+
+const REVIEW_AGENT: &str = r#"from typing import Any
+
+from agents import Agent, function_tool
+
+from .utils import post_pull_request_review
+
+
+@function_tool
+def submit_pr_code_review(pr_number: int, overall_assessment: str, summary_comment: str, inline_comments: list[dict]) -> dict[str, Any]:
+    if overall_assessment == "approve":
+        event = "APPROVE"
+    elif overall_assessment == "request_changes":
+        event = "REQUEST_CHANGES"
+    else:
+        event = "COMMENT"
+    comments = []
+    for c in inline_comments:
+        comments.append({"path": c["path"], "line": c["line"], "body": c["body"]})
+    body = summary_comment
+    if not comments:
+        body = summary_comment + "\n" + str(inline_comments)
+    return post_pull_request_review(pr_number, event, body, comments)
+
+
+support = Agent(name="support", tools=[submit_pr_code_review])
+"#;
+
+const REVIEW_UTILS: &str = r#"import os
+
+import requests
+
+OWNER = os.environ["OWNER"]
+REPO = os.environ["REPO"]
+API = "https://api.github.com"
+
+
+def _headers():
+    return {"Authorization": f"Bearer {os.environ['GITHUB_TOKEN']}", "Accept": "application/vnd.github+json"}
+
+
+def post_pull_request_review(pr_number, event, body, comments):
+    url = f"{API}/repos/{OWNER}/{REPO}/pulls/{pr_number}/reviews"
+    payload = {"event": event, "body": body, "comments": comments}
+    response = requests.post(url, json=payload, headers=_headers(), timeout=30)
+    response.raise_for_status()
+    return response.json()
+"#;

@@ -343,7 +343,7 @@ impl Frame<'_> {
             let (BindingKind::Assignment, Some(Value::Str(literal)), Some(guard)) =
                 (&binding.kind, &binding.value, &binding.guard)
             else {
-                return Sources::computed();
+                return self.any_of(bindings, depth);
             };
             for condition in guard {
                 for param in self.sources_at(&condition.test, depth + 1).params {
@@ -361,6 +361,23 @@ impl Frame<'_> {
             literal: true,
             ..Sources::default()
         }
+    }
+
+    /// A local assigned more than once, not all to literals: made from
+    /// whatever any of its assignments is made from (`body = summary`,
+    /// then `body = summary + notes` under an `if`). Any other kind of
+    /// binding leaves it unnamed.
+    fn any_of(&self, bindings: &[&BindingFact], depth: usize) -> Sources {
+        let mut out = Sources::default();
+        for binding in bindings {
+            match (&binding.kind, &binding.value) {
+                (BindingKind::Assignment, Some(value)) => {
+                    out.join(self.sources_at(value, depth + 1))
+                }
+                _ => return Sources::computed(),
+            }
+        }
+        out
     }
 
     /// `os.environ["X"]`, `os.environ.get("X")`, `os.getenv("X")`: `X`.

@@ -2339,6 +2339,15 @@ fn dict_entries<'f>(frame: &Frame<'f>, value: &Value, depth: usize) -> Option<Ve
         Value::Dict(entries) => Some(entries.iter().map(|(k, v)| entry(k.clone(), v)).collect()),
         // `json=None` sends no body.
         Value::None => Some(Vec::new()),
+        // `headers=_headers()`: what a repository helper returns.
+        Value::Call {
+            callee,
+            args,
+            keywords,
+        } if !matches!(callee.as_ref(), Value::Name(n) if n == "dict") => {
+            let (returned, inner) = frame.returned(callee, args, keywords)?;
+            dict_entries(&inner, &returned, depth + 1)
+        }
         // `headers or {}`: what either side holds.
         Value::Or(parts) => {
             let mut all = Vec::new();
