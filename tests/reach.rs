@@ -1116,7 +1116,7 @@ fn formatted_urls_read_as_templates() {
 ///   no `graphql` for `gql_var`, and `unknown` for `gql_local`);
 /// - a lazily built module global (`_pool`, set to `None` or one kind of
 ///   connection by its module's functions) holds that connection, named
-///   as built outside the tool;
+///   as built outside the tool where the tool reads through it;
 /// - a file the module opens is written where the tool writes it, by
 ///   `print(..., file=LOG)` too;
 /// - a recognised object's method outside its table is an effect of
@@ -1141,7 +1141,7 @@ fn graphql_names_lazy_pools_module_files_and_replaced_functions() {
     );
     assert_eq!(
         reach("pooled"),
-        json!({"calls": [], "effects": [{"family": "database", "operation": "read", "library": "psycopg2", "call": "cursor.execute", "at": "app/agent.py:35", "via": [], "statement": "SELECT", "value_sha256": "a82418a16c77ffbd4e34a013e06efa56f567f38d6ca800f21af95b60cb34c41e", "service": "postgresql", "host": "db.internal"}], "limits": [{"at": "app/agent.py:34", "why": "sends through _pool, built outside this function; its configuration is not read"}, {"at": "app/agent.py:35", "why": "sends through cur, built by _pool outside this function; its configuration is not read"}, {"at": "app/agent.py:36", "why": "sends through cur, built by _pool outside this function; its configuration is not read"}], "effect": null, "effect_claims": []})
+        json!({"calls": [], "effects": [{"family": "database", "operation": "read", "library": "psycopg2", "call": "cursor.execute", "at": "app/agent.py:35", "via": [], "statement": "SELECT", "value_sha256": "a82418a16c77ffbd4e34a013e06efa56f567f38d6ca800f21af95b60cb34c41e", "service": "postgresql", "host": "db.internal"}], "limits": [{"at": "app/agent.py:35", "why": "sends through cur, built by _pool outside this function; its configuration is not read"}], "effect": null, "effect_claims": []})
     );
     assert_eq!(
         reach("logged"),
@@ -1472,4 +1472,89 @@ def post_pull_request_review(pr_number, event, body, comments):
     response = requests.post(url, json=payload, headers=_headers(), timeout=30)
     response.raise_for_status()
     return response.json()
+"#;
+
+/// The spec's example beyond HTTP, rebuilt: a finance tool hands a helper
+/// to `asyncio.to_thread` (read as called; the call itself a limit), three
+/// helpers deep a fourth builds a psycopg2 pool (the call a limit, the
+/// pool still named: its host with the environment variable, its password
+/// by name), and the SELECT splices in a table name from a module-level
+/// dict. The text reads as the spec lays it out.
+#[test]
+fn the_specs_finance_example_reads_as_the_spec_prints_it() {
+    let (_, text) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[
+            ("app/agent.py", FINANCE_AGENT),
+            ("app/tools.py", FINANCE_TOOLS),
+            ("app/finance_data.py", FINANCE_DATA),
+            ("app/repository.py", FINANCE_REPOSITORY),
+        ],
+        "app",
+    );
+    let expected = "    reaches: database read SELECT (postgresql, psycopg2 cursor.execute) at app/repository.py:25 via app/tools.py:11 get_services → app/tools.py:7 _fetch → app/finance_data.py:5 query_db
+      host: aws-0-ap-southeast-1.pooler.supabase.com, env SUPABASE_DB_HOST
+      credential: env SUPABASE_DB_PASSWORD, env SUPABASE_PASSWORD → keyword password
+    effect: write (provisional: unknown effect)
+    reach limit: app/tools.py:11 calls asyncio.to_thread, which is not read
+    reach limit: app/repository.py:22 calls init_db_pool, more than 3 helper calls from the tool; not read
+    reach limit: app/repository.py:25 the SELECT statement splices in a value the read does not name; a further statement in it is not read
+";
+    assert!(text.contains(expected), "{text}");
+}
+
+const FINANCE_AGENT: &str = r#"from agents import Agent, function_tool
+
+from .tools import load_service_catalog
+
+support = Agent(name="support", tools=[function_tool(load_service_catalog)])
+"#;
+
+const FINANCE_TOOLS: &str = r#"import asyncio
+
+from .finance_data import _fetch
+
+
+def get_services():
+    return _fetch("services")
+
+
+async def load_service_catalog() -> dict:
+    rows = await asyncio.to_thread(get_services)
+    return {"services": rows}
+"#;
+
+const FINANCE_DATA: &str = r#"from .repository import query_db
+
+
+def _fetch(kind):
+    return query_db(kind)
+"#;
+
+const FINANCE_REPOSITORY: &str = r#"import os
+
+import psycopg2
+from psycopg2 import pool
+
+_pool = None
+TABLES = {"services": "service_catalog"}
+
+
+def init_db_pool():
+    global _pool
+    _pool = pool.SimpleConnectionPool(
+        1,
+        5,
+        host=os.getenv("SUPABASE_DB_HOST", "aws-0-ap-southeast-1.pooler.supabase.com"),
+        password=os.getenv("SUPABASE_DB_PASSWORD") or os.getenv("SUPABASE_PASSWORD"),
+    )
+    return _pool
+
+
+def query_db(kind):
+    db = init_db_pool()
+    conn = db.getconn()
+    cur = conn.cursor()
+    cur.execute(f"SELECT * FROM {TABLES[kind]}")
+    return cur.fetchall()
 "#;

@@ -102,6 +102,14 @@ pub fn database_connect(name: &str) -> Option<(&'static str, &'static str)> {
         "psycopg.connect" => ("psycopg", "postgresql"),
         "asyncpg.connect" => ("asyncpg", "postgresql"),
         "pymysql.connect" => ("pymysql", "mysql"),
+        // Pools hand out connections (`getconn`, `acquire`, `connection`).
+        "psycopg2.pool.SimpleConnectionPool"
+        | "psycopg2.pool.ThreadedConnectionPool"
+        | "psycopg2.pool.AbstractConnectionPool" => ("psycopg2", "postgresql"),
+        "psycopg_pool.ConnectionPool" | "psycopg_pool.AsyncConnectionPool" => {
+            ("psycopg", "postgresql")
+        }
+        "asyncpg.create_pool" => ("asyncpg", "postgresql"),
         _ => return None,
     })
 }

@@ -43,8 +43,10 @@ enum Role {
     Plain,
     /// A client or connection a repository helper builds and returns
     /// (`conn = get_pool()`): read, one call past the helper bound, and
-    /// named, since it is built outside the function that uses it.
-    Elsewhere(Box<Role>, String),
+    /// named, since it is built outside the function that uses it; the
+    /// flag says the call that builds it is already a limit (past the
+    /// helper bound), which then names it.
+    Elsewhere(Box<Role>, String, bool),
 }
 
 pub struct Walker<'a> {
@@ -157,7 +159,13 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Reads one call, then any repository function it is handed.
     fn call(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>, call: &BodyCall) {
+        self.dispatch(frame, roles, call);
+        self.functions_handed_over(frame, call);
+    }
+
+    fn dispatch(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>, call: &BodyCall) {
         // `expression.method(...)`: on a call's result.
         if let Some((receiver, method)) = &call.receiver {
             if plain_chain(frame, roles, call.chain.as_ref()) && lib::is_plain_data_method(method) {
@@ -224,13 +232,17 @@ impl<'a> Walker<'a> {
         // `name.method(...)` on something the function built.
         if let Value::Attribute(parts) = &call.callee {
             if let [base, method] = parts.as_slice() {
-                if let Some(Role::Elsewhere(role, helper)) = roles.get(base) {
-                    self.limit(
-                        frame,
-                        call.line,
-                        format!("sends through {base}, built by {helper} outside this function; its configuration is not read"),
-                    );
-                    return self.role_method(frame, role, base, method, call);
+                if let Some(Role::Elsewhere(role, helper, named)) = roles.get(base) {
+                    // Named where the read goes through it.
+                    if self.effect_of(|w| w.role_method(frame, role, base, method, call)) && !named
+                    {
+                        self.limit(
+                            frame,
+                            call.line,
+                            format!("sends through {base}, built by {helper} outside this function; its configuration is not read"),
+                        );
+                    }
+                    return;
                 }
                 if let Some(role) = roles.get(base) {
                     return self.role_method(frame, role, base, method, call);
@@ -240,14 +252,16 @@ impl<'a> Walker<'a> {
                         return;
                     }
                     if let Some(role) = module_role(frame, base) {
-                        if !matches!(role, Role::File(_)) {
+                        let effect =
+                            self.effect_of(|w| w.role_method(frame, &role, base, method, call));
+                        if effect && !matches!(role, Role::File(_)) {
                             self.limit(
                                 frame,
                                 call.line,
                                 format!("sends through {base}, built outside this function; its configuration is not read"),
                             );
                         }
-                        return self.role_method(frame, &role, base, method, call);
+                        return;
                     }
                 }
                 if is_plain(frame, base) && lib::is_plain_data_method(method) {
@@ -341,6 +355,64 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+
+    /// A repository function handed to another call (`sorted(xs,
+    /// key=rank)`, `asyncio.to_thread(get_services)`, `Thread(target=run)`)
+    /// is read as called, with its parameters unnamed; the call that
+    /// receives it is read on its own. `map`/`filter` and a request's or
+    /// client's hooks and auth are read where they run.
+    fn functions_handed_over(&mut self, frame: &Frame<'_>, call: &BodyCall) {
+        if matches!(&call.callee, Value::Name(n) if matches!(n.as_str(), "map" | "filter") && !frame.shadows(n))
+        {
+            return;
+        }
+        let handed = call.args.iter().chain(
+            call.keywords
+                .iter()
+                .filter(|(k, _)| !matches!(k.as_deref(), Some("auth" | "hooks" | "event_hooks")))
+                .map(|(_, v)| v),
+        );
+        let mut functions = Vec::new();
+        for value in handed {
+            let named = match value {
+                Value::Name(name) => {
+                    !frame.params.contains_key(name)
+                        && !frame.args.contains_key(name)
+                        && !frame.locals().iter().any(|b| b.name == *name)
+                }
+                Value::Attribute(_) => true,
+                _ => false,
+            };
+            if !named {
+                continue;
+            }
+            let mut resolver = Resolver::new(self.modules);
+            if let Ok(found) = resolver.resolve(frame.path, frame.scope(), value) {
+                if matches!(found.target, Target::Function { .. }) {
+                    functions.push(value.clone());
+                }
+            }
+        }
+        for function in functions {
+            let synthetic = BodyCall {
+                callee: function,
+                receiver: None,
+                chain: None,
+                args: Vec::new(),
+                keywords: Vec::new(),
+                line: call.line,
+            };
+            self.helper(frame, &synthetic);
+        }
+    }
+
+    /// Whether reading a call through `read` records an outbound call or
+    /// an effect.
+    fn effect_of(&mut self, read: impl FnOnce(&mut Self)) -> bool {
+        let before = (self.reach.calls.len(), self.reach.effects.len());
+        read(self);
+        (self.reach.calls.len(), self.reach.effects.len()) != before
     }
 
     /// `map(f, xs)`, `filter(f, xs)`: the function handed on runs; a
@@ -444,7 +516,7 @@ impl<'a> Walker<'a> {
         call: &BodyCall,
     ) {
         match role {
-            Role::Elsewhere(inner, _) => self.role_method(frame, inner, base, method, call),
+            Role::Elsewhere(inner, ..) => self.role_method(frame, inner, base, method, call),
             Role::HttpClient(library, base_url, settings) => match lib::http_verb(method) {
                 Some(verb) => {
                     self.hooks(frame, &settings.hooks, settings.line);
@@ -665,7 +737,7 @@ impl<'a> Walker<'a> {
                 if let [base, verb] = parts.as_slice() {
                     let database = match roles.get(base) {
                         Some(Role::Database(..)) => true,
-                        Some(Role::Elsewhere(inner, _)) => {
+                        Some(Role::Elsewhere(inner, ..)) => {
                             matches!(inner.as_ref(), Role::Database(..))
                         }
                         _ => false,
@@ -1355,7 +1427,8 @@ impl<'a> Walker<'a> {
                     model_supplied: model,
                 });
             }
-            "cursor" | "fetchone" | "fetchall" | "fetchmany" | "commit" | "rollback" | "close" => {}
+            "cursor" | "fetchone" | "fetchall" | "fetchmany" | "commit" | "rollback" | "close"
+            | "getconn" | "putconn" | "closeall" | "acquire" | "release" | "connection" => {}
             // The family is established, the direction is not.
             other => {
                 self.limit(
@@ -1501,7 +1574,7 @@ impl Connection {
         let mut connection = Connection::default();
         for (key, value) in keywords {
             match key.as_deref() {
-                Some("host") => connection.host = Some(frame.template(value)),
+                Some("host") => connection.host = Some(host_text(frame, value)),
                 Some(name) if lib::is_credential_name(name) => connection.credentials.push(
                     credential("keyword", Some(name.to_string()), &frame.sources(value)),
                 ),
@@ -1541,6 +1614,28 @@ impl Connection {
             }
         }
         connection
+    }
+}
+
+/// Where a client connects, as the text prints it: a literal host, `env
+/// NAME` for an environment variable, `default, env NAME` for one read
+/// with a literal default, or the template of anything else.
+fn host_text(frame: &Frame<'_>, value: &Value) -> String {
+    let (value, at) = frame.resolved(value, 0);
+    match (at.env_name(&value), &value) {
+        (Some(name), Value::Call { args, .. }) => match args.get(1).map(|d| at.sources(d).exact) {
+            Some(Some(Literal::Str(default)))
+                if !default.is_empty()
+                    && default
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')) =>
+            {
+                format!("{default}, env {name}")
+            }
+            _ => format!("env {name}"),
+        },
+        (Some(name), _) => format!("env {name}"),
+        (None, _) => at.template(&value),
     }
 }
 
@@ -1746,6 +1841,8 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     let Target::Function { path, function } = found.target else {
         return None;
     };
+    // Past the helper bound, the call itself is named as a limit.
+    let past_bound = frame.depth >= MAX_HELPER_DEPTH;
     let [only] = function.returns_found.as_slice() else {
         return None;
     };
@@ -1756,8 +1853,13 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     // `return _pool`: a lazily built module global.
     if let Some(Value::Name(global)) = &only.value {
         if !function.locals.iter().any(|b| b.name == *global) || function.globals.contains(global) {
-            return lazy_global(&module, global)
-                .map(|role| Role::Elsewhere(Box::new(role), callee.dotted().unwrap_or_default()));
+            return lazy_global(&module, global).map(|role| {
+                Role::Elsewhere(
+                    Box::new(role),
+                    callee.dotted().unwrap_or_default(),
+                    past_bound,
+                )
+            });
         }
     }
     let Some(Value::Call {
@@ -1774,6 +1876,7 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
         role => Some(Role::Elsewhere(
             Box::new(role),
             callee.dotted().unwrap_or_default(),
+            past_bound,
         )),
     }
 }
@@ -1846,11 +1949,11 @@ fn role_of_call(
             };
             // The host a client connects to, when its construction names it.
             let host = match (library, args.first()) {
-                ("smtplib", Some(first)) => Some(frame.template(first)),
+                ("smtplib", Some(first)) => Some(host_text(frame, first)),
                 _ => keywords
                     .iter()
                     .find(|(k, _)| k.as_deref() == Some("host"))
-                    .map(|(_, v)| frame.template(v)),
+                    .map(|(_, v)| host_text(frame, v)),
             };
             // Credentials the client is built with, by name only.
             let credentials = keywords
@@ -1879,13 +1982,22 @@ fn role_of_call(
         // is built outside the function too.
         if let Value::Attribute(parts) = callee {
             if let [base, _] = parts.as_slice() {
+                // `conn = db.getconn()` on what a helper built: built
+                // elsewhere too.
+                if let Some(Role::Elsewhere(inner, helper, named)) = roles.get(base) {
+                    let held = BTreeMap::from([(base.clone(), (**inner).clone())]);
+                    return match role_of_call(frame, callee, args, keywords, &held, line)? {
+                        Role::Plain => Some(Role::Plain),
+                        role => Some(Role::Elsewhere(Box::new(role), helper.clone(), *named)),
+                    };
+                }
                 let outside =
                     !roles.contains_key(base) && !frame.locals().iter().any(|b| b.name == *base);
                 if let Some(held) = outside.then(|| module_role(frame, base)).flatten() {
                     let held = BTreeMap::from([(base.clone(), held)]);
                     return match role_of_call(frame, callee, args, keywords, &held, line)? {
                         Role::Plain => Some(Role::Plain),
-                        role => Some(Role::Elsewhere(Box::new(role), base.clone())),
+                        role => Some(Role::Elsewhere(Box::new(role), base.clone(), false)),
                     };
                 }
             }
@@ -1899,6 +2011,17 @@ fn role_of_call(
                             library,
                             service,
                             "cursor",
+                            connection.clone(),
+                        ))
+                    }
+                    // A connection a pool hands out.
+                    Some(Role::Database(library, service, _, connection))
+                        if matches!(method.as_str(), "getconn" | "acquire" | "connection") =>
+                    {
+                        Some(Role::Database(
+                            library,
+                            service,
+                            "connection",
                             connection.clone(),
                         ))
                     }
