@@ -1044,8 +1044,10 @@ fn statement_objects_and_memory_bank_targets() {
 /// A namespace changed under names the read cannot see withholds the
 /// module-scope values of the module it is tied to: `vars(config)` only
 /// `config`'s, a computed `setattr(other, …)` only `other`'s, `globals()`
-/// only its own module's. One that may reach any module (`vars(module)` of
-/// a parameter) withholds every module's.
+/// only its own module's, `vars(module)` of a parameter what every call of
+/// its function passes. One that may reach any module (a computed
+/// `sys.modules` key, a caller passing what is not followed) withholds
+/// every module's.
 #[test]
 fn a_namespace_change_withholds_the_module_it_reaches() {
     let agent = "import requests\nfrom agents import Agent, function_tool\n\nfrom . import config, other\n\nLOCAL = \"https://local.example.com\"\n\n\n@function_tool\ndef ping() -> str:\n    requests.get(config.API + \"/ping\")\n    requests.get(other.OTHER + \"/ping\")\n    return requests.get(LOCAL + \"/ping\").text\n\n\nsupport = Agent(name=\"support\", tools=[ping])\n";
@@ -1086,9 +1088,33 @@ fn a_namespace_change_withholds_the_module_it_reaches() {
         urls("def install(values):\n    globals().update(values)\n"),
         [api, other, local]
     );
+    // Through a parameter: what every call passes (none here, so none).
     assert_eq!(
         urls("def install(module, values):\n    vars(module).update(values)\n"),
+        [api, other, local]
+    );
+    assert_eq!(
+        urls("from . import other\n\n\ndef install(module, values):\n    vars(module).update(values)\n\n\ndef setup():\n    install(other, {})\n"),
+        [api, "{…}/ping", local]
+    );
+    // A caller that passes what the read does not follow: every module.
+    assert_eq!(
+        urls("def install(module, values):\n    vars(module).update(values)\n\n\ndef setup(modules):\n    install(modules[0], {})\n"),
         ["{…}/ping", "{…}/ping", "{…}/ping"]
+    );
+    // `sys.modules[...]`: the module its literal key names; a computed
+    // key may be any module; `del` only makes the next import re-read it.
+    assert_eq!(
+        urls("import sys\n\nsys.modules[\"app.config\"] = object()\n"),
+        ["{…}/ping", other, local]
+    );
+    assert_eq!(
+        urls("import sys\n\n\ndef swap(name, m):\n    sys.modules[name] = m\n"),
+        ["{…}/ping", "{…}/ping", "{…}/ping"]
+    );
+    assert_eq!(
+        urls("import sys\n\n\ndef reload(name):\n    del sys.modules[name]\n"),
+        [api, other, local]
     );
 }
 

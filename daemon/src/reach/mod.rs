@@ -9,6 +9,7 @@
 //! never by a name alone; a repository module spelled like a library is
 //! the repository's. Reach is evidence: it never makes a row changed.
 
+mod callers;
 mod libraries;
 pub mod model;
 mod values;
@@ -106,9 +107,16 @@ impl NamespaceChanges {
             }
             for store in &facts.attribute_stores {
                 match store.target.as_slice() {
-                    [sys, modules_attr, ..] if sys == "sys" && modules_attr == "modules" => {
-                        changes.every_module = true;
+                    // `del sys.modules[name]` only makes the next import
+                    // read the module again.
+                    [sys, modules_attr, ..]
+                        if sys == "sys"
+                            && modules_attr == "modules"
+                            && store.how != crate::python::StoreKind::Deletion =>
+                    {
+                        changes.sys_modules_store(modules, path, facts, store.line);
                     }
+                    [sys, modules_attr, ..] if sys == "sys" && modules_attr == "modules" => {}
                     [root, attribute, ..] if attribute == "*" || attribute == "__dict__" => {
                         changes.object(modules, path, &store.scope, root);
                     }
@@ -117,6 +125,51 @@ impl NamespaceChanges {
             }
         }
         changes
+    }
+
+    /// `sys.modules["app.config"] = …` replaces that module; a key that
+    /// is the module's own `__name__` is the storing module; any other
+    /// store (a computed key, `update`, `setdefault`) may be any module.
+    fn sys_modules_store(
+        &mut self,
+        modules: &ModuleSet<'_>,
+        path: &str,
+        facts: &ModuleFacts,
+        line: u32,
+    ) {
+        let stores = facts
+            .module_stores
+            .iter()
+            .chain(facts.functions.iter().flat_map(|f| f.stores.iter()));
+        let key = stores
+            .filter(|s| {
+                s.line == line
+                    && s.object.len() == 2
+                    && s.object[0] == "sys"
+                    && s.object[1] == "modules"
+            })
+            .find_map(|s| match &s.under {
+                crate::python::StoredUnder::Key(key) => Some(key.clone()),
+                crate::python::StoredUnder::Attribute(_) => None,
+            });
+        match key {
+            Some(Value::Name(name)) if name == "__name__" => {
+                self.modules.insert(path.to_string());
+            }
+            Some(Value::Str(dotted)) => {
+                let mut resolver = Resolver::new(modules);
+                match resolver.module_file(path, 0, &dotted) {
+                    Some(file) => {
+                        self.modules.insert(file);
+                    }
+                    // A module the scope does not hold holds none of its
+                    // values.
+                    None if modules.is_outside_repository_module(&dotted) => {}
+                    None => self.every_module = true,
+                }
+            }
+            _ => self.every_module = true,
+        }
     }
 
     /// `vars()` is the calling module's namespace, `vars(m)` the one `m`
@@ -143,9 +196,21 @@ impl NamespaceChanges {
 
     /// A namespace changed through the object `name` names in `path`: an
     /// imported module of the scope is that module; a library is none of
-    /// the scope's; anything else may be any module (a parameter is not
-    /// followed to its callers), so every module.
+    /// the scope's; a parameter is what every call of its function passes
+    /// (when every call is known); anything else may be any module, so
+    /// every module.
     fn object(&mut self, modules: &ModuleSet<'_>, path: &str, scope: &str, name: &str) {
+        self.object_at(modules, path, scope, name, 0);
+    }
+
+    fn object_at(
+        &mut self,
+        modules: &ModuleSet<'_>,
+        path: &str,
+        scope: &str,
+        name: &str,
+        depth: usize,
+    ) {
         let Some(facts) = modules.facts(path) else {
             self.every_module = true;
             return;
@@ -155,6 +220,29 @@ impl NamespaceChanges {
             return;
         }
         let function = facts.functions.iter().find(|f| f.qualname == scope);
+        if let Some(function) = function.filter(|f| f.params.iter().any(|p| p.name == name)) {
+            let rebound = function
+                .locals
+                .iter()
+                .any(|b| b.name == name && b.kind != BindingKind::Parameter);
+            match callers::passed(modules, path, function, name) {
+                Some(passed) if !rebound && depth < 4 => {
+                    for (at, scope, value) in passed {
+                        match value {
+                            Value::Name(object) => {
+                                self.object_at(modules, at, &scope, &object, depth + 1)
+                            }
+                            // A call's result is taken as not a module.
+                            Value::Call { callee, .. } if !is_module_loader(&callee) => {}
+                            Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None => {}
+                            _ => self.every_module = true,
+                        }
+                    }
+                }
+                _ => self.every_module = true,
+            }
+            return;
+        }
         let locals = function.map_or(&[][..], |f| f.locals.as_slice());
         let bindings: Vec<_> = if locals.iter().any(|b| b.name == name) {
             locals.iter().filter(|b| b.name == name).collect()

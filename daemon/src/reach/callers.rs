@@ -1,0 +1,102 @@
+//! What every call of a module-level function passes for one parameter,
+//! when every call can be found: the census follows a namespace change
+//! made through a parameter (`def install(module): vars(module).update(…)`)
+//! back to the modules its callers hand it.
+//!
+//! Every call is found only while the function is a module-level,
+//! undecorated `def` its module binds once; every use of its name, in its
+//! module and in each module that imports it by name, is a call that
+//! unpacks nothing; and no module imports its module whole (which could
+//! call it as an attribute). Anything else answers `None`.
+
+use crate::graph::resolve::{ModuleSet, Resolver, Target};
+use crate::python::{CallFact, FunctionFact, ParamKind, Value};
+
+/// Each call's module, calling scope and the value it passes for `param`
+/// (its default when it passes none); `None` when the calls are not all
+/// known.
+pub fn passed<'a>(
+    modules: &ModuleSet<'a>,
+    path: &str,
+    function: &FunctionFact,
+    param: &str,
+) -> Option<Vec<(&'a str, String, Value)>> {
+    let facts = modules.facts(path)?;
+    let bound_once = facts
+        .module_bindings
+        .iter()
+        .filter(|b| b.name == function.name)
+        .count()
+        == 1;
+    if !function.module_level || !function.decorators.is_empty() || !bound_once {
+        return None;
+    }
+    let declared = function.params.iter().find(|p| p.name == param)?;
+    let position = function
+        .params
+        .iter()
+        .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
+        .position(|p| p.name == param);
+    let mut passed = Vec::new();
+    for caller in modules.paths() {
+        let caller_facts = modules.facts(caller)?;
+        // The names the function goes by in `caller`.
+        let mut names = Vec::new();
+        if caller == path {
+            names.push(function.name.clone());
+        }
+        for import in &caller_facts.imports {
+            let bound = import.bound_name();
+            let mut resolver = Resolver::new(modules);
+            let Ok(found) = resolver.resolve(caller, "", &Value::Name(bound.to_string())) else {
+                continue;
+            };
+            match found.target {
+                Target::Function {
+                    path: at,
+                    function: f,
+                } if at == path && f.line == function.line => {
+                    names.push(bound.to_string());
+                }
+                // Its module imported whole: an attribute call is not
+                // followed.
+                Target::Module(loc) if loc.file.as_deref() == Some(path) => return None,
+                _ => {}
+            }
+        }
+        for name in names {
+            let calls: Vec<&CallFact> = caller_facts
+                .calls
+                .iter()
+                .filter(|c| matches!(&c.callee, Value::Name(n) if *n == name))
+                .collect();
+            if caller_facts.name_uses.get(&name).copied().unwrap_or(0) as usize != calls.len() {
+                return None;
+            }
+            for call in calls {
+                let unpacks = call.args.iter().any(|a| matches!(a, Value::Starred(_)))
+                    || call.keywords.iter().any(|k| k.name.is_none());
+                if unpacks {
+                    return None;
+                }
+                let given = position
+                    .and_then(|i| call.args.get(i).cloned())
+                    .or_else(|| {
+                        call.keywords
+                            .iter()
+                            .find(|k| k.name.as_deref() == Some(param))
+                            .map(|k| k.value.clone())
+                    });
+                match given {
+                    Some(value) => passed.push((caller, call.scope.clone(), value)),
+                    // The default, read where the function is defined.
+                    None => {
+                        let default = declared.default.clone().unwrap_or(Value::None);
+                        passed.push((modules.key(path)?, String::new(), default));
+                    }
+                }
+            }
+        }
+    }
+    Some(passed)
+}
