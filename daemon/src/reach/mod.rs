@@ -313,6 +313,34 @@ fn builtin_calls(facts: &ModuleFacts, name: &str) -> u32 {
     u32::try_from(calls).unwrap_or(u32::MAX)
 }
 
+/// Every store into an attribute of an imported name, anywhere in the
+/// scope, with the absolute name it writes (`requests.get`,
+/// `json.dumps`, `builtins.print`).
+fn stores_into_imports<'m>(
+    modules: &'m ModuleSet<'_>,
+) -> impl Iterator<Item = (&'m str, &'m crate::python::AttributeStore, String)> + 'm {
+    modules.paths().flat_map(move |path| {
+        let facts = modules.facts(path);
+        facts
+            .into_iter()
+            .flat_map(|facts| {
+                facts
+                    .attribute_stores
+                    .iter()
+                    .map(move |store| (facts, store))
+            })
+            .filter(|(_, store)| store.target.len() >= 2)
+            .filter_map(move |(facts, store)| {
+                let name = crate::frameworks::imports::imported_name(
+                    facts,
+                    &Value::Attribute(store.target.clone()),
+                    &store.scope,
+                )?;
+                Some((path, store, name))
+            })
+    })
+}
+
 /// Library functions the read takes as pure that the scope replaces
 /// (`json.dumps = audited`, `setattr(re, "sub", …)`), and builtins it
 /// rebinds through `builtins` (`builtins.print = send_log`).
@@ -325,36 +353,21 @@ fn replaced_functions(
 ) {
     let mut replaced = std::collections::BTreeSet::new();
     let mut rebuilt = Some(std::collections::BTreeSet::new());
-    for path in modules.paths() {
-        let Some(facts) = modules.facts(path) else {
-            continue;
-        };
-        for store in &facts.attribute_stores {
-            if store.target.len() < 2 {
-                continue;
-            }
-            let Some(name) = crate::frameworks::imports::imported_name(
-                facts,
-                &Value::Attribute(store.target.clone()),
-                &store.scope,
-            ) else {
-                continue;
-            };
-            if let Some(builtin) = name.strip_prefix("builtins.") {
-                let unseen = builtin.starts_with("__dict__") || builtin.contains('*');
-                let plain = store.how.rebinds() && !unseen && !builtin.contains('.');
-                match &mut rebuilt {
-                    Some(set) if plain => {
-                        set.insert(builtin.to_string());
-                    }
-                    _ if unseen => rebuilt = None,
-                    _ => {}
+    for (_, store, name) in stores_into_imports(modules) {
+        if let Some(builtin) = name.strip_prefix("builtins.") {
+            let unseen = builtin.starts_with("__dict__") || builtin.contains('*');
+            let plain = store.how.rebinds() && !unseen && !builtin.contains('.');
+            match &mut rebuilt {
+                Some(set) if plain => {
+                    set.insert(builtin.to_string());
                 }
-                continue;
+                _ if unseen => rebuilt = None,
+                _ => {}
             }
-            if store.how.rebinds() && libraries::is_pure_function(&name) {
-                replaced.insert(name);
-            }
+            continue;
+        }
+        if store.how.rebinds() && libraries::is_pure_function(&name) {
+            replaced.insert(name);
         }
     }
     (replaced, rebuilt)
@@ -411,42 +424,30 @@ fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
 /// …`): what any request sends is then not established.
 fn http_patches(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
     let mut limits = Vec::new();
-    for path in modules.paths() {
-        let Some(facts) = modules.facts(path) else {
+    for (path, store, name) in stores_into_imports(modules) {
+        if !store.how.rebinds() {
             continue;
-        };
-        for store in &facts.attribute_stores {
-            if !store.how.rebinds() || store.target.len() < 2 {
-                continue;
-            }
-            let Some(name) = crate::frameworks::imports::imported_name(
-                facts,
-                &Value::Attribute(store.target.clone()),
-                &store.scope,
-            ) else {
-                continue;
-            };
-            let library = name.split('.').next().unwrap_or(&name);
-            if !HTTP_STACK.contains(&library) {
-                continue;
-            }
-            // A plain tuning value (`requests.adapters.DEFAULT_RETRIES = 3`)
-            // is not a patch.
-            let attribute = store.target.last().map_or("", String::as_str);
-            if attribute
-                .chars()
-                .all(|c| c.is_ascii_uppercase() || c == '_')
-            {
-                continue;
-            }
-            limits.push(model::ReachLimit {
-                at: model::Place {
-                    path: path.to_string(),
-                    line: store.line,
-                },
-                why: format!("patches {name}, so what the HTTP library sends is not established"),
-            });
         }
+        let library = name.split('.').next().unwrap_or(&name);
+        if !HTTP_STACK.contains(&library) {
+            continue;
+        }
+        // A plain tuning value (`requests.adapters.DEFAULT_RETRIES = 3`)
+        // is not a patch.
+        let attribute = store.target.last().map_or("", String::as_str);
+        if attribute
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c == '_')
+        {
+            continue;
+        }
+        limits.push(model::ReachLimit {
+            at: model::Place {
+                path: path.to_string(),
+                line: store.line,
+            },
+            why: format!("patches {name}, so what the HTTP library sends is not established"),
+        });
     }
     limits
 }
@@ -553,6 +554,17 @@ pub struct Frame<'a> {
     prior: Vec<String>,
 }
 
+/// Whether the function rebinds parameter `name` other than from itself:
+/// the parameter is then read as what rebinds it. One rebound from itself
+/// (`limit = min(limit, 100)`) is read as passed inside that assignment.
+fn overwritten(function: &FunctionFact, name: &str) -> bool {
+    let rebound = function
+        .locals
+        .iter()
+        .any(|b| b.name == name && b.kind != BindingKind::Parameter);
+    rebound && !rebinds_from_itself(function, name)
+}
+
 /// Whether parameter `name` is rebound once, unconditionally, by an
 /// assignment that reads it (`headers = headers or {}`).
 fn rebinds_from_itself(function: &FunctionFact, name: &str) -> bool {
@@ -607,14 +619,7 @@ impl<'a> Frame<'a> {
         for param in &function.params {
             // A parameter the function overwrites before reading it is not
             // what the model sent.
-            let overwritten = function
-                .locals
-                .iter()
-                .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
-            // An overwritten parameter is read as what overwrites it,
-            // unless that reads the parameter itself (`limit = min(limit,
-            // 100)`), which then reads it as sent.
-            if overwritten && !rebinds_from_itself(function, &param.name) {
+            if overwritten(function, &param.name) {
                 continue;
             }
             let sources = if injected(param) {
@@ -678,13 +683,7 @@ impl<'a> Frame<'a> {
             .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
             .collect();
         for param in &function.params {
-            // A parameter the function rebinds is read as what rebinds it
-            // (as passed inside that, when it reads itself).
-            let rebound = function
-                .locals
-                .iter()
-                .any(|b| b.name == param.name && b.kind != BindingKind::Parameter);
-            if rebound && !rebinds_from_itself(function, &param.name) {
+            if overwritten(function, &param.name) {
                 continue;
             }
             let passed = positional
