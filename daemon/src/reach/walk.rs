@@ -373,15 +373,25 @@ impl<'a> Walker<'a> {
                 .filter(|(k, _)| !matches!(k.as_deref(), Some("auth" | "hooks" | "event_hooks")))
                 .map(|(_, v)| v),
         );
+        // Only a name the module binds by `def` or import can be a
+        // repository function (resolving is the costly part).
+        let may_be_function = |name: &str| {
+            if frame.params.contains_key(name) || frame.args.contains_key(name) {
+                return false;
+            }
+            let local: Vec<_> = frame.locals().iter().filter(|b| b.name == name).collect();
+            if !local.is_empty() {
+                return local.iter().all(|b| b.kind == BindingKind::Import);
+            }
+            frame.facts.module_bindings.iter().any(|b| {
+                b.name == name && matches!(b.kind, BindingKind::Function | BindingKind::Import)
+            })
+        };
         let mut functions = Vec::new();
         for value in handed {
             let named = match value {
-                Value::Name(name) => {
-                    !frame.params.contains_key(name)
-                        && !frame.args.contains_key(name)
-                        && !frame.locals().iter().any(|b| b.name == *name)
-                }
-                Value::Attribute(_) => true,
+                Value::Name(name) => may_be_function(name),
+                Value::Attribute(parts) => parts.first().is_some_and(|root| may_be_function(root)),
                 _ => false,
             };
             if !named {
