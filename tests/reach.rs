@@ -1584,3 +1584,57 @@ def query_db(kind):
     cur.execute(f"SELECT * FROM {TABLES[kind]}")
     return cur.fetchall()
 "#;
+
+/// An ordinary tool's standard-library work makes no limit: dates and
+/// their arithmetic, digests, UUIDs, encodings, query strings, a module
+/// logger, and read-only methods on a response's items in a
+/// comprehension. Only its GET is reached, so it reads.
+#[test]
+fn standard_library_work_and_response_items_are_plain() {
+    let (doc, _) = added(STDLIB_TOOL);
+    let reach = &side(&doc, "lookup")["reach"];
+    assert_eq!(reach["limits"], json!([]));
+    assert_eq!(reach["effect"], "read");
+    assert_eq!(
+        reach["calls"][0]["model_supplied"],
+        json!([{"param": "days", "into": "url"}, {"param": "query", "into": "url"}])
+    );
+}
+
+const STDLIB_TOOL: &str = r#"import base64
+import hashlib
+import json
+import logging
+import math
+import random
+import time
+import uuid
+from datetime import datetime, timedelta
+from urllib.parse import urlencode, quote
+
+import requests
+from agents import Agent, function_tool
+
+logger = logging.getLogger(__name__)
+
+
+@function_tool
+def lookup(query: str, days: int = 7) -> str:
+    since = (datetime.now() - timedelta(days=days)).isoformat()
+    request_id = str(uuid.uuid4())
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    token = base64.b64encode(b"x").decode()
+    qs = urlencode({"q": query, "since": since})
+    logger.info("lookup %s", request_id)
+    time.sleep(random.random())
+    n = math.floor(days / 2)
+    url = f"https://api.example.com/search?{qs}&n={n}&d={digest}"
+    resp = requests.get(url, headers={"X-Request-Id": request_id}, timeout=10)
+    resp.raise_for_status()
+    data = resp.json()
+    items = [item["title"].strip() for item in data.get("items", [])]
+    return json.dumps({"items": sorted(items), "q": quote(query)})
+
+
+support = Agent(name="support", tools=[lookup])
+"#;

@@ -151,6 +151,8 @@ pub fn unparse(value: &Value) -> String {
         Value::Compare { left, op, right } => {
             format!("{} {op} {}", unparse(left), unparse(right))
         }
+        // As the model spelled it before arithmetic was kept.
+        Value::BinOp { .. } => "<binary operation>".to_string(),
         Value::Other(kind) => format!("<{kind}>"),
     }
 }

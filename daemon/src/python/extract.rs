@@ -666,6 +666,15 @@ fn is_relative_import_of(value: &Option<&Expr>, param: &str) -> bool {
     callee_ok && package_ok && spec_ok && call.arguments.keywords.is_empty()
 }
 
+/// `left op right` for arithmetic other than `+` (and a `|` union).
+fn binary(binop: &ast::ExprBinOp, depth: usize) -> Value {
+    Value::BinOp {
+        left: Box::new(value_of(&binop.left, depth)),
+        op: binop.op.as_str().to_string(),
+        right: Box::new(value_of(&binop.right, depth)),
+    }
+}
+
 /// `TYPE_CHECKING` or `typing.TYPE_CHECKING`.
 fn is_type_checking(test: &Expr) -> bool {
     match test {
@@ -996,6 +1005,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                             name: name.id.to_string(),
                             iterable: value_of(&for_stmt.iter, 0),
                             line: self.line_of(name),
+                            comprehension: false,
                         };
                         if let Some(function) = self.current_function() {
                             function.loops.push(target);
@@ -1088,6 +1098,26 @@ impl<'a> Visitor<'a> for Collector<'_> {
         }
         if let Expr::Named(named) = expr {
             self.bind_target(&named.target, BindingKind::Other);
+        }
+        let generators = match expr {
+            Expr::ListComp(comp) => Some(&comp.generators),
+            Expr::SetComp(comp) => Some(&comp.generators),
+            Expr::DictComp(comp) => Some(&comp.generators),
+            Expr::Generator(comp) => Some(&comp.generators),
+            _ => None,
+        };
+        for generator in generators.into_iter().flatten() {
+            if let Expr::Name(name) = &generator.target {
+                let target = LoopTarget {
+                    name: name.id.to_string(),
+                    iterable: value_of(&generator.iter, 0),
+                    line: self.line_of(name),
+                    comprehension: true,
+                };
+                if let Some(function) = self.current_function() {
+                    function.loops.push(target);
+                }
+            }
         }
         if let Expr::Name(name) = expr {
             if !name.ctx.is_store() {
@@ -1211,7 +1241,7 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         }
         // `"…/%s" % x` reads as the f-string it spells.
         Expr::BinOp(binop) if binop.op == ast::Operator::Mod => {
-            percent_format(binop, next).unwrap_or_else(|| Value::Other(kind_name(expr).to_string()))
+            percent_format(binop, next).unwrap_or_else(|| binary(binop, next))
         }
         Expr::BinOp(binop) if binop.op == ast::Operator::Add => Value::Add {
             left: Box::new(value_of(&binop.left, next)),
@@ -1227,6 +1257,7 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
             }
             Value::Union(parts)
         }
+        Expr::BinOp(binop) => binary(binop, next),
         Expr::Dict(dict) => Value::Dict(
             dict.items
                 .iter()

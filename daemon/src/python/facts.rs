@@ -223,12 +223,15 @@ pub struct FunctionFact {
     pub loops: Vec<LoopTarget>,
 }
 
-/// One `for name in iterable` of a function's body.
+/// One `for name in iterable` of a function's body, as a statement or a
+/// comprehension's generator.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoopTarget {
     pub name: String,
     pub iterable: Value,
     pub line: u32,
+    /// A comprehension's `for`: the name lives in the comprehension only.
+    pub comprehension: bool,
 }
 
 /// One value stored into an object a function names.
@@ -403,6 +406,14 @@ pub enum Value {
     /// decides).
     Add {
         left: Box<Value>,
+        right: Box<Value>,
+    },
+    /// Any other arithmetic, `left op right` (`-`, `*`, `/`, `//`, `**`,
+    /// a `%` that formats nothing, bit operations), `op` as Python spells
+    /// it.
+    BinOp {
+        left: Box<Value>,
+        op: String,
         right: Box<Value>,
     },
     /// One comparison, `left op right` (`op` as Python spells it: `==`,

@@ -148,8 +148,9 @@ impl Frame<'_> {
                     }
                 }
             }
-            // A test is made from what it compares.
-            Value::Compare { left, right, .. } => {
+            // A test is made from what it compares; arithmetic from its
+            // operands.
+            Value::Compare { left, right, .. } | Value::BinOp { left, right, .. } => {
                 let mut out = self.sources_at(left, next);
                 out.join(self.sources_at(right, next));
                 out
@@ -283,6 +284,12 @@ impl Frame<'_> {
                 None => Sources::computed(),
             };
         }
+        // A comprehension's own name, where the module binds none.
+        if self.module_binding(name).is_none() {
+            if let Some(item) = self.loop_item(name, &[], depth) {
+                return item;
+            }
+        }
         match self.module_constant(name) {
             Some((value, module)) => self.at_module(module).sources_at(&value, depth),
             None => Sources::computed(),
@@ -306,8 +313,23 @@ impl Frame<'_> {
     /// an item of each iterable, made from what that is made from.
     fn loop_item(&self, name: &str, bindings: &[&BindingFact], depth: usize) -> Option<Sources> {
         let function = self.function?;
-        let loops: Vec<_> = function.loops.iter().filter(|l| l.name == name).collect();
-        if loops.len() != bindings.len() || bindings.iter().any(|b| b.kind != BindingKind::Other) {
+        // A statement's loops bind the function's name; a comprehension's
+        // only its own, so they count when the function binds none.
+        let comprehension = bindings.is_empty();
+        if comprehension && (self.params.contains_key(name) || self.args.contains_key(name)) {
+            return None;
+        }
+        let loops: Vec<_> = function
+            .loops
+            .iter()
+            .filter(|l| l.name == name && l.comprehension == comprehension)
+            .collect();
+        let counted = if comprehension {
+            !loops.is_empty()
+        } else {
+            loops.len() == bindings.len()
+        };
+        if !counted || bindings.iter().any(|b| b.kind != BindingKind::Other) {
             return None;
         }
         let mut out = Sources::default();
@@ -521,9 +543,9 @@ pub fn mentions(value: &Value, name: &str) -> bool {
         Value::IfElse { test, body, orelse } => {
             mentions(test, name) || mentions(body, name) || mentions(orelse, name)
         }
-        Value::Add { left, right } | Value::Compare { left, right, .. } => {
-            mentions(left, name) || mentions(right, name)
-        }
+        Value::Add { left, right }
+        | Value::Compare { left, right, .. }
+        | Value::BinOp { left, right, .. } => mentions(left, name) || mentions(right, name),
         Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None | Value::Other(_) => false,
     }
 }

@@ -168,7 +168,10 @@ impl<'a> Walker<'a> {
     fn dispatch(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>, call: &BodyCall) {
         // `expression.method(...)`: on a call's result.
         if let Some((receiver, method)) = &call.receiver {
-            if plain_chain(frame, roles, call.chain.as_ref()) && lib::is_plain_data_method(method) {
+            if lib::is_plain_data_method(method)
+                && (plain_chain(frame, roles, call.chain.as_ref())
+                    || plain_root(frame, roles, receiver, 0))
+            {
                 return;
             }
             // `client.bucket("b").blob("k").upload_from_string(…)`: handles
@@ -2106,9 +2109,39 @@ fn plain_chain(
     if !methods.iter().all(|m| lib::is_plain_data_method(m)) {
         return false;
     }
+    plain_root(frame, roles, root, 0)
+}
+
+/// Whether a value is plain data: a literal or display, a plain name, what
+/// a pure or HTTP library function (or a plain method) returns, an item of
+/// plain data, or arithmetic on those (`(datetime.now() -
+/// timedelta(days=d)).isoformat()`).
+fn plain_root(
+    frame: &Frame<'_>,
+    roles: &BTreeMap<String, Role>,
+    root: &Value,
+    depth: usize,
+) -> bool {
+    if depth > 8 {
+        return false;
+    }
     match root {
-        Value::Name(name) => is_plain(frame, name) || matches!(roles.get(name), Some(Role::Plain)),
-        Value::Str(_) | Value::FString(_) | Value::Dict(_) | Value::List(_) => true,
+        Value::Name(name) => {
+            is_plain(frame, name)
+                || matches!(roles.get(name), Some(Role::Plain))
+                || loop_iterables(frame, name).is_some_and(|iterables| {
+                    iterables
+                        .iter()
+                        .all(|it| plain_root(frame, roles, it, depth + 1))
+                })
+        }
+        Value::Str(_) | Value::FString(_) | Value::Dict(_) | Value::List(_) | Value::Number(_) => {
+            true
+        }
+        Value::Add { left, right } | Value::BinOp { left, right, .. } => {
+            plain_root(frame, roles, left, depth + 1) && plain_root(frame, roles, right, depth + 1)
+        }
+        Value::Subscript { base, .. } => plain_root(frame, roles, base, depth + 1),
         Value::Call { callee, .. } => match frame.library_name(callee) {
             Some(name) => {
                 lib::http_function(&name).is_some()
@@ -2133,6 +2166,33 @@ fn plain_chain(
     }
 }
 
+/// What a name bound only by loops iterates: the statement loops that are
+/// its every binding, or, for a name neither the function nor the module
+/// binds, the comprehensions that name it.
+fn loop_iterables<'f>(frame: &Frame<'f>, name: &str) -> Option<Vec<&'f Value>> {
+    let function = frame.function?;
+    if frame.params.contains_key(name) || frame.args.contains_key(name) {
+        return None;
+    }
+    let bindings = function.locals.iter().filter(|b| b.name == name).count();
+    let comprehension = bindings == 0;
+    if comprehension && frame.module_binding(name).is_some() {
+        return None;
+    }
+    let iterables: Vec<&Value> = function
+        .loops
+        .iter()
+        .filter(|l| l.name == name && l.comprehension == comprehension)
+        .map(|l| &l.iterable)
+        .collect();
+    let all_loops = if comprehension {
+        !iterables.is_empty()
+    } else {
+        iterables.len() == bindings
+    };
+    all_loops.then_some(iterables)
+}
+
 /// Whether `name` holds plain data: a model-supplied parameter, or a
 /// helper argument that is a literal, a display or such a parameter where
 /// the caller wrote it. An object passed in is not (its methods may do
@@ -2143,10 +2203,25 @@ fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
     }
     // An item of a loop over plain data (`for i in ids: i.strip()`).
     let bindings = frame.locals().iter().filter(|b| b.name == name).count();
-    let loops = frame
-        .function
-        .map_or(0, |f| f.loops.iter().filter(|l| l.name == name).count());
+    let loops = frame.function.map_or(0, |f| {
+        f.loops
+            .iter()
+            .filter(|l| l.name == name && !l.comprehension)
+            .count()
+    });
     if bindings > 0 && bindings == loops {
+        return !frame.sources(&Value::Name(name.to_string())).computed;
+    }
+    // A comprehension's own name (`item` in `[item.strip() for item in
+    // ids]`), where neither the function nor the module binds it.
+    let comprehension = frame
+        .function
+        .is_some_and(|f| f.loops.iter().any(|l| l.name == name && l.comprehension));
+    if bindings == 0
+        && comprehension
+        && !frame.args.contains_key(name)
+        && frame.module_binding(name).is_none()
+    {
         return !frame.sources(&Value::Name(name.to_string())).computed;
     }
     if frame.args.contains_key(name) {

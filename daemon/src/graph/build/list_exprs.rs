@@ -600,6 +600,7 @@ fn describe(value: &Value) -> String {
             format!("`{}`, a subscript whose value is not read", spelled(value))
         }
         Value::Other(kind) => format!("a {kind}, which is not read"),
+        Value::BinOp { .. } => "a binary operation, which is not read".to_string(),
         _ => format!("`{}`, which is not a list", spelled(value)),
     }
 }
