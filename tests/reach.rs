@@ -1638,3 +1638,66 @@ def lookup(query: str, days: int = 7) -> str:
 
 support = Agent(name="support", tools=[lookup])
 "#;
+
+/// An async httpx tool as it is usually written: `await`ed responses are
+/// plain data, a body built by a model argument's method and changed
+/// afterwards keeps both parts, an empty default for a token hard-codes
+/// nothing, and query parameters added under an `if` are still sent.
+/// `search`'s reach is the one the reference printed; for
+/// `create_contact` the reference names the store into `payload` as a
+/// limit and reads the body as one unnamed field, where the spec's field
+/// rule names `tags`.
+#[test]
+fn an_async_client_tool_as_usually_written() {
+    let (doc, _) = added(ASYNC_TOOLS);
+    assert_eq!(
+        side(&doc, "search")["reach"],
+        json!({"calls": [{"library": "httpx", "method": "GET", "url": "{env CRM_URL|…}/search?q={query}&limit={…}&cursor={cursor}", "effect": "read", "at": "app/agent.py:36", "via": [], "model_supplied": [{"param": "cursor", "into": "query cursor"}, {"param": "limit", "into": "query limit"}, {"param": "query", "into": "query q"}]}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:31", "calls": 1}]})
+    );
+    assert_eq!(
+        side(&doc, "create_contact")["reach"],
+        json!({"calls": [{"library": "httpx", "method": "POST", "url": "{env CRM_URL|…}/contacts", "effect": "write", "at": "app/agent.py:23", "via": [], "fields": [{"field": null, "from": ["contact"]}, {"field": "tags", "from": ["tags"]}], "credential_sources": [{"header": "Authorization", "env": ["CRM_TOKEN"]}], "model_supplied": [{"param": "contact", "into": "body"}, {"param": "tags", "into": "field tags"}]}], "limits": [{"at": "app/agent.py:18", "why": "calls contact.model_dump, which is not read"}], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:23", "method": "POST", "url": "{env CRM_URL|…}/contacts"}]})
+    );
+}
+
+const ASYNC_TOOLS: &str = r#"import os
+from typing import Optional
+
+import httpx
+from agents import Agent, RunContextWrapper, function_tool
+from pydantic import BaseModel
+
+BASE = os.getenv("CRM_URL", "https://crm.example.com")
+
+
+class Contact(BaseModel):
+    name: str
+    email: str
+
+
+@function_tool
+async def create_contact(ctx: RunContextWrapper, contact: Contact, tags: Optional[list[str]] = None) -> dict:
+    payload = contact.model_dump()
+    if tags:
+        payload["tags"] = [t.lower() for t in tags]
+    async with httpx.AsyncClient(base_url=BASE, timeout=10) as client:
+        try:
+            resp = await client.post("/contacts", json=payload, headers={"Authorization": f"Bearer {os.environ.get('CRM_TOKEN', '')}"})
+            resp.raise_for_status()
+        except httpx.HTTPError as exc:
+            return {"error": str(exc)}
+    return resp.json()
+
+
+@function_tool
+async def search(query: str, limit: int = 10, cursor: Optional[str] = None) -> list[dict]:
+    params = {"q": query, "limit": min(limit, 50)}
+    if cursor:
+        params["cursor"] = cursor
+    async with httpx.AsyncClient() as client:
+        r = await client.get(f"{BASE}/search", params=params)
+    return [{"id": hit["id"], "name": hit.get("name", "").title()} for hit in r.json()["hits"]]
+
+
+support = Agent(name="support", tools=[create_contact, search])
+"#;

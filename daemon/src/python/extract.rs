@@ -1258,6 +1258,8 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
             Value::Union(parts)
         }
         Expr::BinOp(binop) => binary(binop, next),
+        // `await client.get(u)`: what the awaited call gives.
+        Expr::Await(awaited) => value_of(&awaited.value, depth),
         Expr::Dict(dict) => Value::Dict(
             dict.items
                 .iter()

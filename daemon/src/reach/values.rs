@@ -155,6 +155,13 @@ impl Frame<'_> {
                 out.join(self.sources_at(right, next));
                 out
             }
+            // `[t.lower() for t in tags]`: made from its items and what
+            // it iterates.
+            Value::ListComprehension { element, iter, .. } => {
+                let mut out = self.sources_at(iter, next);
+                out.join(self.sources_at(element, next));
+                out
+            }
             Value::Or(parts) => {
                 let mut out = Sources::default();
                 for part in parts {
@@ -188,7 +195,10 @@ impl Frame<'_> {
                     // `os.getenv("KEY", "default")`: the default is a literal.
                     if let Some(default) = args.get(1) {
                         let d = self.sources_at(default, next);
-                        if d.exact.as_ref().is_some_and(|l| *l != Literal::None) {
+                        // An empty default (`os.environ.get("TOKEN", "")`)
+                        // hard-codes nothing.
+                        let empty = matches!(&d.exact, Some(Literal::Str(s)) if s.is_empty());
+                        if d.exact.as_ref().is_some_and(|l| *l != Literal::None) && !empty {
                             out.literal = true;
                         }
                     }
@@ -204,11 +214,20 @@ impl Frame<'_> {
                 // `",".join(ids)`: a string's read-only method.
                 let string_method = matches!(callee.as_ref(), Value::Other(kind) if kind.strip_prefix(STRING_METHOD).is_some_and(super::libraries::is_plain_data_method));
                 let method_of = match callee.as_ref() {
+                    // A read-only method keeps what its object is made
+                    // from; any method of a model-supplied argument
+                    // (`contact.model_dump()`) is still made from it (the
+                    // walker names the call itself as a limit).
                     Value::Attribute(parts)
                         if parts.len() >= 2
-                            && parts
+                            && (parts
                                 .last()
                                 .is_some_and(|m| super::libraries::is_plain_data_method(m))
+                                || (parts.len() == 2
+                                    && self
+                                        .params
+                                        .get(&parts[0])
+                                        .is_some_and(|s| !s.computed && !s.params.is_empty())))
                             && self.library_name(callee).is_none() =>
                     {
                         let receiver = if parts.len() == 2 {

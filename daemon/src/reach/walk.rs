@@ -203,7 +203,7 @@ impl<'a> Walker<'a> {
         if let Value::Attribute(parts) = &call.callee {
             if parts.len() > 2
                 && lib::is_plain_data_method(parts.last().map_or("", String::as_str))
-                && (is_plain(frame, &parts[0]) || matches!(roles.get(&parts[0]), Some(Role::Plain)))
+                && plain_root(frame, roles, &Value::Name(parts[0].clone()), 0)
             {
                 return;
             }
@@ -267,7 +267,9 @@ impl<'a> Walker<'a> {
                         return;
                     }
                 }
-                if is_plain(frame, base) && lib::is_plain_data_method(method) {
+                if lib::is_plain_data_method(method)
+                    && plain_root(frame, roles, &Value::Name(base.clone()), 0)
+                {
                     return;
                 }
             }
@@ -2154,7 +2156,7 @@ fn plain_root(
                 Value::Attribute(parts) => match parts.as_slice() {
                     [base, method] => {
                         lib::is_plain_data_method(method)
-                            && (is_plain(frame, base)
+                            && (plain_root(frame, roles, &Value::Name(base.clone()), depth + 1)
                                 || matches!(roles.get(base), Some(Role::Plain)))
                     }
                     _ => false,
@@ -2595,7 +2597,11 @@ fn dict_entries<'f>(frame: &Frame<'f>, value: &Value, depth: usize) -> Option<Ve
             if one.kind != BindingKind::Assignment || one.conditional {
                 return None;
             }
-            let mut entries = dict_entries(frame, one.value.as_ref()?, depth + 1)?;
+            // Built some other way (`contact.model_dump()`): one unnamed
+            // entry, and what the function stores into it.
+            let initial = one.value.as_ref()?;
+            let mut entries = dict_entries(frame, initial, depth + 1)
+                .unwrap_or_else(|| vec![entry(None, initial)]);
             let function = frame.function?;
             let own = |object: &[String]| matches!(object, [o] if o == name);
             for store in &function.stores {
