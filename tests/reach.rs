@@ -1701,3 +1701,73 @@ async def search(query: str, limit: int = 10, cursor: Optional[str] = None) -> l
 
 support = Agent(name="support", tools=[create_contact, search])
 "#;
+
+/// Google ADK tools as they are usually written: reading the session
+/// state the framework hands the tool (`tool_context.state.get`) has no
+/// effect outside it; a path joined onto a module's `Path` is a file the
+/// tool writes (with what it writes); a subprocess runs its literal
+/// program with the model's argument.
+#[test]
+fn adk_tools_as_usually_written() {
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            (
+                "app/agent.py",
+                "from google.adk.agents import Agent\n\nroot_agent = Agent(name=\"helper\", model=\"gemini-2.0-flash\", tools=[])\n",
+            ),
+        ],
+        &[("app/agent.py", ADK_TOOLS)],
+        "app",
+    );
+    assert_eq!(
+        side(&doc, "get_weather")["reach"],
+        json!({"calls": [{"library": "requests", "method": "GET", "url": "https://api.openweathermap.org/data/2.5/weather?q={city}&units={…}&appid={env OWM_KEY}", "effect": "read", "at": "app/agent.py:15", "via": [], "model_supplied": [{"param": "city", "into": "query q"}]}], "limits": [], "effect": "read", "effect_claims": [{"effect": "read", "at": "app/agent.py:12", "calls": 1}]})
+    );
+    assert_eq!(
+        side(&doc, "save_note")["reach"],
+        json!({"calls": [], "effects": [{"family": "filesystem", "operation": "write", "library": "pathlib", "call": "Path.write_text", "at": "app/agent.py:27", "via": [], "target": "{env WORKDIR|…}/{name}.md", "model_supplied": [{"param": "name", "into": "path"}, {"param": "text", "into": "arguments"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:27"}]})
+    );
+    assert_eq!(
+        side(&doc, "run_tests")["reach"],
+        json!({"calls": [], "effects": [{"family": "process", "operation": "execute", "library": "subprocess", "call": "subprocess.run", "at": "app/agent.py:32", "via": [], "target": "pytest", "value_sha256": "48b38a4823af98fb3619cdf1bce63accd0d8dc277edb0852dee08b7dbd39c85a", "model_supplied": [{"param": "target", "into": "command"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "code_execution", "at": "app/agent.py:32"}]})
+    );
+}
+
+const ADK_TOOLS: &str = r#"import os
+import subprocess
+from pathlib import Path
+
+import requests
+from google.adk.agents import Agent
+from google.adk.tools import ToolContext
+
+WORKDIR = Path(os.environ.get("WORKDIR", "work"))
+
+
+def get_weather(city: str, tool_context: ToolContext) -> dict:
+    """Weather for a city."""
+    units = tool_context.state.get("units", "metric")
+    resp = requests.get(
+        "https://api.openweathermap.org/data/2.5/weather",
+        params={"q": city, "units": units, "appid": os.environ["OWM_KEY"]},
+        timeout=10,
+    )
+    data = resp.json()
+    tool_context.state["last_city"] = city
+    return {"temp": data["main"]["temp"], "desc": data["weather"][0]["description"]}
+
+
+def save_note(name: str, text: str) -> str:
+    path = WORKDIR / f"{name}.md"
+    path.write_text(text)
+    return str(path)
+
+
+def run_tests(target: str) -> str:
+    out = subprocess.run(["pytest", "-q", target], capture_output=True, text=True, check=False)
+    return out.stdout[-2000:]
+
+
+root_agent = Agent(name="helper", model="gemini-2.0-flash", tools=[get_weather, save_note, run_tests])
+"#;

@@ -882,6 +882,13 @@ impl<'a> Frame<'a> {
         Some((value, inner))
     }
 
+    /// Whether `name` is a parameter the framework injects (a run or tool
+    /// context), not one the model supplies.
+    pub(super) fn is_injected(&self, name: &str) -> bool {
+        self.function
+            .is_some_and(|f| f.params.iter().any(|p| p.name == name && injected(p)))
+    }
+
     fn scope(&self) -> &str {
         self.function.map_or("", |f| f.qualname.as_str())
     }

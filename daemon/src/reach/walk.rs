@@ -207,6 +207,16 @@ impl<'a> Walker<'a> {
             {
                 return;
             }
+            // `tool_context.state.get("units")`: reading the session state
+            // the framework hands the tool has no effect outside it.
+            if let [context, state, method] = parts.as_slice() {
+                if state == "state"
+                    && lib::is_plain_data_method(method)
+                    && frame.is_injected(context)
+                {
+                    return;
+                }
+            }
             // `session.headers.update(...)`: a client's transport settings.
             if let [base, setting, method] = parts.as_slice() {
                 if matches!(roles.get(base), Some(Role::HttpClient(..)))
@@ -695,7 +705,11 @@ impl<'a> Walker<'a> {
                         operation,
                         Some(&path),
                         call,
-                    )
+                    );
+                    // What a write writes (`path.write_text(text)`).
+                    if writes {
+                        self.arguments_supplied(frame, call);
+                    }
                 }
                 Some(None) => {
                     let mode = argument(call, 0, "mode");
@@ -1810,6 +1824,17 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
         }
         // `client["shop"]["orders"]`, `client.shop.orders`: a handle of
         // the same service.
+        // `WORKDIR / f"{name}.md"`: a path joined onto a path.
+        if let Some(Value::BinOp { left, op, right }) = &binding.value {
+            if op == "/" {
+                if let Some(base) = path_of(frame, &roles, left) {
+                    let joined =
+                        Value::FString(vec![base, Value::Str("/".into()), (**right).clone()]);
+                    roles.insert(binding.name.clone(), Role::Path(joined));
+                }
+                continue;
+            }
+        }
         if let Some(root) = binding.value.as_ref().and_then(handle_root) {
             if let Some(role @ Role::Service(..)) = roles.get(&root) {
                 roles.insert(binding.name.clone(), role.clone());
@@ -1846,6 +1871,36 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
         }
     }
     roles
+}
+
+/// The path a value names when it is a `pathlib.Path`: one the function
+/// built, one the module builds once (`WORKDIR = Path(...)`), or a call of
+/// `Path(...)` itself.
+fn path_of(frame: &Frame<'_>, roles: &BTreeMap<String, Role>, value: &Value) -> Option<Value> {
+    match value {
+        Value::Name(name) => match roles.get(name) {
+            Some(Role::Path(path)) => Some(path.clone()),
+            Some(_) => None,
+            None if frame.locals().iter().any(|b| b.name == *name) => None,
+            None => {
+                let binding = frame.module_binding(name)?;
+                if binding.kind != BindingKind::Assignment
+                    || binding.conditional
+                    || frame.census.rebound.contains(name)
+                {
+                    return None;
+                }
+                let module = frame.at_module(frame.path);
+                path_of(&module, &BTreeMap::new(), binding.value.as_ref()?)
+            }
+        },
+        Value::Call { callee, args, .. }
+            if frame.library_name(callee).as_deref() == Some("pathlib.Path") =>
+        {
+            Some(args.first().cloned().unwrap_or(Value::Str(".".into())))
+        }
+        _ => None,
+    }
 }
 
 /// What a repository helper builds and returns from its one return: a
