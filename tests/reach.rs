@@ -1771,3 +1771,84 @@ def run_tests(target: str) -> str:
 
 root_agent = Agent(name="helper", model="gemini-2.0-flash", tools=[get_weather, save_note, run_tests])
 "#;
+
+/// Database and cloud tools through objects another module builds: an
+/// engine and a session factory imported from `db.py` are read where that
+/// module builds them (each use named as built elsewhere), the rows a
+/// statement returns are plain data, a Redis key prints as its template,
+/// and a boto3 upload names its bucket.
+#[test]
+fn database_objects_another_module_builds() {
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", DB_TOOLS), ("app/db.py", DB_MODULE)],
+        "app",
+    );
+    assert_eq!(
+        side(&doc, "cancel_order")["reach"],
+        json!({"calls": [], "effects": [{"family": "database", "operation": "write", "library": "sqlalchemy", "call": "connection.execute", "at": "app/agent.py:16", "via": [], "statement": "UPDATE", "value_sha256": "d84343447d154aff67fdeaee8ab5f9a5b640cd9e730acf2e1ecaf0c7b7de2224", "model_supplied": [{"param": "order_id", "into": "statement"}]}, {"family": "database", "operation": "write", "library": "sqlalchemy", "call": "connection.commit", "at": "app/agent.py:17", "via": []}], "limits": [{"at": "app/agent.py:16", "why": "sends through session, built by SessionLocal outside this function; its configuration is not read"}, {"at": "app/agent.py:17", "why": "sends through session, built by SessionLocal outside this function; its configuration is not read"}], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:16"}, {"effect": "write", "at": "app/agent.py:17"}]})
+    );
+    assert_eq!(
+        side(&doc, "order_count")["reach"],
+        json!({"calls": [], "effects": [{"family": "database", "operation": "read", "library": "sqlalchemy", "call": "connection.execute", "at": "app/agent.py:24", "via": [], "statement": "SELECT", "value_sha256": "a82418a16c77ffbd4e34a013e06efa56f567f38d6ca800f21af95b60cb34c41e"}], "limits": [{"at": "app/agent.py:24", "why": "sends through conn, built by engine outside this function; its configuration is not read"}], "effect": null, "effect_claims": []})
+    );
+    assert_eq!(
+        side(&doc, "remember")["reach"],
+        json!({"calls": [], "effects": [{"family": "database", "operation": "write", "library": "redis", "call": "redis.set", "at": "app/agent.py:29", "via": [], "target": "notes:{key}", "service": "redis", "host": "localhost, env REDIS_HOST", "model_supplied": [{"param": "key", "into": "arguments"}, {"param": "value", "into": "arguments"}]}], "limits": [{"at": "app/agent.py:29", "why": "sends through cache, built outside this function; its configuration is not read"}], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:29"}]})
+    );
+    assert_eq!(
+        side(&doc, "upload")["reach"],
+        json!({"calls": [], "effects": [{"family": "cloud", "operation": "write", "library": "boto3", "call": "client.put_object", "at": "app/agent.py:36", "via": [], "target": "reports", "service": "s3", "model_supplied": [{"param": "body", "into": "arguments"}, {"param": "name", "into": "arguments"}]}], "limits": [], "effect": "write", "effect_claims": [{"effect": "write", "at": "app/agent.py:36"}]})
+    );
+}
+
+const DB_TOOLS: &str = r#"import os
+
+import boto3
+import redis
+from agents import Agent, function_tool
+from sqlalchemy import text
+
+from .db import SessionLocal, engine
+
+cache = redis.Redis(host=os.environ.get("REDIS_HOST", "localhost"))
+
+
+@function_tool
+def cancel_order(order_id: int) -> str:
+    with SessionLocal() as session:
+        session.execute(text("UPDATE orders SET status = 'cancelled' WHERE id = :id"), {"id": order_id})
+        session.commit()
+    return "ok"
+
+
+@function_tool
+def order_count() -> int:
+    with engine.connect() as conn:
+        return conn.execute(text("SELECT count(*) FROM orders")).scalar()
+
+
+@function_tool
+def remember(key: str, value: str) -> str:
+    cache.set(f"notes:{key}", value)
+    return "ok"
+
+
+@function_tool
+def upload(name: str, body: str) -> str:
+    s3 = boto3.client("s3")
+    s3.put_object(Bucket="reports", Key=f"{name}.txt", Body=body.encode())
+    return "ok"
+
+
+support = Agent(name="support", tools=[cancel_order, order_count, remember, upload])
+"#;
+
+const DB_MODULE: &str = r#"import os
+
+from sqlalchemy import create_engine
+from sqlalchemy.orm import sessionmaker
+
+engine = create_engine(os.environ["DATABASE_URL"])
+SessionLocal = sessionmaker(bind=engine)
+"#;

@@ -125,7 +125,13 @@ pub fn service_client(name: &str) -> Option<(&'static str, &'static str, &'stati
         | "slack_sdk.webhook.WebhookClient" => ("messaging", "slack_sdk", "slack"),
         "redis.Redis" | "redis.StrictRedis" | "redis.from_url" => ("database", "redis", "redis"),
         "pymongo.MongoClient" => ("database", "pymongo", "mongodb"),
-        "sqlalchemy.create_engine" => ("database", "sqlalchemy", ""),
+        "sqlalchemy.create_engine"
+        | "sqlalchemy.ext.asyncio.create_async_engine"
+        // A session factory: calling it gives a session.
+        | "sqlalchemy.orm.sessionmaker"
+        | "sqlalchemy.orm.Session"
+        | "sqlalchemy.ext.asyncio.async_sessionmaker"
+        | "sqlalchemy.ext.asyncio.AsyncSession" => ("database", "sqlalchemy", ""),
         "google.cloud.storage.Client" => ("cloud", "google.cloud.storage", "storage"),
         "google.cloud.firestore.Client" => ("cloud", "google.cloud.firestore", "firestore"),
         "google.cloud.bigquery.Client" => ("cloud", "google.cloud.bigquery", "bigquery"),

@@ -287,6 +287,19 @@ impl<'a> Walker<'a> {
         if let Some(name) = frame.library_name(&call.callee) {
             return self.library_call(frame, &name, call);
         }
+        // `SessionLocal()`: a session factory hands out a session, read
+        // where it is used.
+        if let Value::Name(name) = &call.callee {
+            let local = frame.locals().iter().any(|b| b.name == *name);
+            if !local
+                && matches!(
+                    module_role(frame, name),
+                    Some(Role::Service(_, "sqlalchemy", ..))
+                )
+            {
+                return;
+            }
+        }
         if let Value::Name(name) = &call.callee {
             if !frame.shadows(name) {
                 if name == "open" {
@@ -657,7 +670,7 @@ impl<'a> Walker<'a> {
                     },
                     at: place(frame, call.line),
                     via: frame.via.clone(),
-                    target: service_target(library, call),
+                    target: service_target(frame, library, call),
                     statement: None,
                     value_sha256: None,
                     service: (!service.is_empty()).then(|| service.clone()),
@@ -764,16 +777,35 @@ impl<'a> Walker<'a> {
             // are the rows a database call returns.
             if let Value::Attribute(parts) = callee.as_ref() {
                 if let [base, verb] = parts.as_slice() {
-                    let database = match roles.get(base) {
-                        Some(Role::Database(..)) => true,
-                        Some(Role::Elsewhere(inner, ..)) => {
-                            matches!(inner.as_ref(), Role::Database(..))
-                        }
-                        _ => false,
+                    let is_database = |role: &Role| {
+                        matches!(
+                            role,
+                            Role::Database(..) | Role::Service(_, "sqlalchemy", ..)
+                        )
                     };
+                    let database = match roles.get(base) {
+                        Some(Role::Elsewhere(inner, ..)) => is_database(inner),
+                        Some(role) => is_database(role),
+                        None => false,
+                    };
+                    // The rows a statement returns.
                     if database
                         && matches!(verb.as_str(), "execute" | "executemany")
-                        && matches!(method, "fetchone" | "fetchall" | "fetchmany")
+                        && matches!(
+                            method,
+                            "fetchone"
+                                | "fetchall"
+                                | "fetchmany"
+                                | "scalar"
+                                | "scalars"
+                                | "scalar_one"
+                                | "scalar_one_or_none"
+                                | "first"
+                                | "one"
+                                | "one_or_none"
+                                | "all"
+                                | "mappings"
+                        )
                     {
                         return;
                     }
@@ -1450,7 +1482,7 @@ impl<'a> Walker<'a> {
                     target: None,
                     statement: keyword,
                     value_sha256: digest_of,
-                    service: Some(service.into()),
+                    service: (!service.is_empty()).then(|| service.into()),
                     host: None,
                     credentials: Vec::new(),
                     model_supplied: model,
@@ -1477,7 +1509,7 @@ impl<'a> Walker<'a> {
                     target: None,
                     statement: None,
                     value_sha256: None,
-                    service: Some(service.into()),
+                    service: (!service.is_empty()).then(|| service.into()),
                     host: None,
                     credentials: Vec::new(),
                     model_supplied: model_supplied(frame, call, "arguments"),
@@ -2120,6 +2152,18 @@ fn role_of_call(
                 _ => None,
             },
             Value::Name(n) if n == "open" && !frame.shadows(n) => Some(Role::Plain),
+            // `SessionLocal()`: a session from a module's session factory,
+            // built outside the function.
+            Value::Name(n)
+                if !roles.contains_key(n) && !frame.locals().iter().any(|b| b.name == *n) =>
+            {
+                match module_role(frame, n)? {
+                    role @ Role::Service(_, "sqlalchemy", ..) => {
+                        Some(Role::Elsewhere(Box::new(role), n.clone(), false))
+                    }
+                    _ => None,
+                }
+            }
             Value::Name(n) if frame.pure_builtin(n) => Some(Role::Plain),
             _ => None,
         }
@@ -2373,6 +2417,19 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
         return Some(role);
     }
     let binding = frame.module_binding(name)?;
+    // An object another module of the scope builds (`from .db import
+    // engine`): read where that module binds it.
+    if binding.kind == BindingKind::Import && !binding.conditional {
+        let mut resolver = Resolver::new(frame.modules);
+        let found = resolver
+            .resolve(frame.path, "", &Value::Name(name.to_string()))
+            .ok()?;
+        let Target::Value { path, name, .. } = found.target else {
+            return None;
+        };
+        let module = frame.at_module(path);
+        return module_role(&module, &name);
+    }
     let Some(Value::Call {
         callee,
         args,
@@ -2512,7 +2569,7 @@ fn role_name(library: &str) -> &'static str {
 }
 
 /// A bucket or key a cloud or key-value call names by a literal.
-fn service_target(library: &str, call: &BodyCall) -> Option<String> {
+fn service_target(frame: &Frame<'_>, library: &str, call: &BodyCall) -> Option<String> {
     let literal = |key: &str| match keyword_value(call, key) {
         Some(Value::Str(s)) if printable_name(s) => Some(s.clone()),
         _ => None,
@@ -2521,10 +2578,16 @@ fn service_target(library: &str, call: &BodyCall) -> Option<String> {
         "boto3" => literal("Bucket")
             .or_else(|| literal("TableName"))
             .or_else(|| literal("QueueUrl")),
-        "redis" => match call.args.first() {
-            Some(Value::Str(s)) if printable_name(s) => Some(s.clone()),
-            _ => None,
-        },
+        // A key, as its template (`notes:{key}`) when its literal parts
+        // are plainly a name.
+        "redis" => {
+            let key = frame.template(call.args.first()?);
+            let literal: String = key.split(['{', '}']).step_by(2).collect();
+            let plain = literal
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '_' | '-' | '.'));
+            (plain && !literal.is_empty() && !token_shaped(&literal)).then_some(key)
+        }
         // A Memory Bank resource named by a literal `parent`/`name`, or an
         // update's inline `memory={"name": …}`.
         "memory_bank" => {
