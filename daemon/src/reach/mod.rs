@@ -21,6 +21,7 @@ use crate::graph::resolve::{ModuleSet, Resolver};
 use crate::graph::{Binding, Edge};
 use crate::python::{BindingFact, BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use values::Sources;
 
 /// Helper calls followed from the tool, at most.
@@ -546,7 +547,8 @@ pub struct Frame<'a> {
     params: BTreeMap<String, Sources>,
     /// A helper's parameters: the value its caller passed, read in the
     /// caller's frame (so a URL or a body dict reads as written there).
-    args: BTreeMap<String, (Value, Box<Frame<'a>>)>,
+    /// Shared, since frames are cloned for every value they read.
+    args: Rc<BTreeMap<String, (Value, Rc<Frame<'a>>)>>,
     via: Vec<model::Hop>,
     depth: usize,
     /// Parameters read as passed while reading the assignment that
@@ -639,7 +641,7 @@ impl<'a> Frame<'a> {
             facts,
             function: Some(function),
             params,
-            args: BTreeMap::new(),
+            args: Rc::default(),
             via: Vec::new(),
             depth: 0,
             prior: Vec::new(),
@@ -656,7 +658,7 @@ impl<'a> Frame<'a> {
             facts,
             function: None,
             params: BTreeMap::new(),
-            args: BTreeMap::new(),
+            args: Rc::default(),
             via: self.via.clone(),
             depth: self.depth,
             prior: Vec::new(),
@@ -699,12 +701,12 @@ impl<'a> Frame<'a> {
                 });
             match (passed, &param.default) {
                 (Some(value), _) => {
-                    passed_args.insert(param.name.clone(), (value.clone(), Box::new(self.clone())));
+                    passed_args.insert(param.name.clone(), (value.clone(), Rc::new(self.clone())));
                 }
                 (None, Some(default)) => {
                     passed_args.insert(
                         param.name.clone(),
-                        (default.clone(), Box::new(self.at_module(path))),
+                        (default.clone(), Rc::new(self.at_module(path))),
                     );
                 }
                 (None, None) => {
@@ -719,7 +721,7 @@ impl<'a> Frame<'a> {
             facts,
             function: Some(function),
             params,
-            args: passed_args,
+            args: Rc::new(passed_args),
             via: self.via.clone(),
             depth: self.depth,
             prior: Vec::new(),
@@ -747,7 +749,7 @@ impl<'a> Frame<'a> {
                 .iter()
                 .map(|p| (p.name.clone(), Sources::computed()))
                 .collect(),
-            args: BTreeMap::new(),
+            args: Rc::default(),
             via: self.via.clone(),
             depth: self.depth,
             prior: Vec::new(),
@@ -784,7 +786,7 @@ impl<'a> Frame<'a> {
     /// recursive function, whatever the recursion passes.
     fn unnamed(&self) -> Frame<'a> {
         let mut frame = self.clone();
-        frame.args.clear();
+        frame.args = Rc::default();
         frame.params = self
             .function
             .map(|f| {

@@ -291,7 +291,11 @@ impl<'a> Walker<'a> {
         // where it is used.
         if let Value::Name(name) = &call.callee {
             let local = frame.locals().iter().any(|b| b.name == *name);
+            let object = frame
+                .module_binding(name)
+                .is_some_and(|b| matches!(b.kind, BindingKind::Import | BindingKind::Assignment));
             if !local
+                && object
                 && matches!(
                     module_role(frame, name),
                     Some(Role::Service(_, "sqlalchemy", ..))
@@ -2420,6 +2424,15 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
     // An object another module of the scope builds (`from .db import
     // engine`): read where that module binds it.
     if binding.kind == BindingKind::Import && !binding.conditional {
+        // Only `from m import name` binds an object; `import m` a module.
+        let from_import = frame
+            .facts
+            .imports
+            .iter()
+            .any(|i| i.bound_name() == name && i.name.is_some());
+        if !from_import {
+            return None;
+        }
         let mut resolver = Resolver::new(frame.modules);
         let found = resolver
             .resolve(frame.path, "", &Value::Name(name.to_string()))
@@ -2488,7 +2501,10 @@ fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
 /// of recognised object, and stored into by nothing else in the scope,
 /// holds that object.
 fn lazy_global(module: &Frame<'_>, name: &str) -> Option<Role> {
-    if module.census.rebound.contains(name) {
+    // Bound at module level (`_pool = None`): the cheap test first.
+    if module.census.rebound.contains(name)
+        || !module.facts.module_bindings.iter().any(|b| b.name == name)
+    {
         return None;
     }
     let at_module = module
