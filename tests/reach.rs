@@ -1852,3 +1852,62 @@ from sqlalchemy.orm import sessionmaker
 engine = create_engine(os.environ["DATABASE_URL"])
 SessionLocal = sessionmaker(bind=engine)
 "#;
+
+/// Hostile cycles end in named limits, never in a crash: module objects
+/// built from each other (`a = b.f()`, `b = a.g()`), paths bound to each
+/// other, a name imported back and forth between two modules, and a
+/// helper that only calls itself.
+#[test]
+fn cycles_between_module_names_end_in_limits() {
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[
+            ("app/agent.py", CYCLES),
+            ("app/other.py", "from .agent import c\n"),
+        ],
+        "app",
+    );
+    let reach = &side(&doc, "ping")["reach"];
+    assert_eq!(
+        reach["limits"],
+        json!([
+            {"at": "app/agent.py:21", "why": "calls a.get, which is not read"},
+            {"at": "app/agent.py:23", "why": "calls p.write_text, which is not read"},
+            {"at": "app/agent.py:24", "why": "calls c.cursor, which is not read"},
+            {"at": "app/agent.py:25", "why": "calls q.execute, which is not read"}
+        ])
+    );
+    assert_eq!(reach["calls"][0]["url"], "{…}");
+}
+
+const CYCLES: &str = r#"import requests
+from pathlib import Path
+
+from agents import Agent, function_tool
+
+from .other import c
+
+a = b.f()
+b = a.g()
+A = B
+B = A
+c = c
+
+
+def rec(x):
+    return rec(x)
+
+
+@function_tool
+def ping(name: str) -> str:
+    x = a.get("https://api.example.com")
+    p = A / name
+    p.write_text(name)
+    q = c.cursor()
+    q.execute("SELECT 1")
+    requests.get(rec(name))
+    return x.text
+
+
+support = Agent(name="support", tools=[ping])
+"#;

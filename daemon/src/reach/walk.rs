@@ -1913,6 +1913,18 @@ fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
 /// built, one the module builds once (`WORKDIR = Path(...)`), or a call of
 /// `Path(...)` itself.
 fn path_of(frame: &Frame<'_>, roles: &BTreeMap<String, Role>, value: &Value) -> Option<Value> {
+    path_at(frame, roles, value, 0)
+}
+
+fn path_at(
+    frame: &Frame<'_>,
+    roles: &BTreeMap<String, Role>,
+    value: &Value,
+    depth: usize,
+) -> Option<Value> {
+    if depth > 8 {
+        return None;
+    }
     match value {
         Value::Name(name) => match roles.get(name) {
             Some(Role::Path(path)) => Some(path.clone()),
@@ -1927,7 +1939,12 @@ fn path_of(frame: &Frame<'_>, roles: &BTreeMap<String, Role>, value: &Value) -> 
                     return None;
                 }
                 let module = frame.at_module(frame.path);
-                path_of(&module, &BTreeMap::new(), binding.value.as_ref()?)
+                path_at(
+                    &module,
+                    &BTreeMap::new(),
+                    binding.value.as_ref()?,
+                    depth + 1,
+                )
             }
         },
         Value::Call { callee, args, .. }
@@ -2413,6 +2430,24 @@ fn is_log_method(method: &str) -> bool {
 /// A client or connection the module builds at top level: a call through
 /// it is read, and named as a limit, since anything may configure it.
 fn module_role(frame: &Frame<'_>, name: &str) -> Option<Role> {
+    // Module objects are built from one another (`a = b.f()`, `b =
+    // a.g()`, imports both ways): a bounded number of steps, so hostile
+    // code cannot recurse without end.
+    thread_local! {
+        static STEPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+    const MAX_STEPS: usize = 8;
+    let steps = STEPS.with(std::cell::Cell::get);
+    if steps >= MAX_STEPS {
+        return None;
+    }
+    STEPS.with(|s| s.set(steps + 1));
+    let role = module_role_once(frame, name);
+    STEPS.with(|s| s.set(steps));
+    role
+}
+
+fn module_role_once(frame: &Frame<'_>, name: &str) -> Option<Role> {
     // A name an enclosing function binds is not the module's.
     if frame.closure_value(name).is_some() {
         return None;
