@@ -244,6 +244,23 @@ impl Collector<'_> {
         }
     }
 
+    /// Records `for name in iterable` (a statement's or a comprehension's)
+    /// in a function's body, when the target is a plain name.
+    fn record_loop(&mut self, target: &Expr, iterable: &Expr, comprehension: bool) {
+        let Expr::Name(name) = target else {
+            return;
+        };
+        let target = LoopTarget {
+            name: name.id.to_string(),
+            iterable: value_of(iterable, 0),
+            line: self.line_of(name),
+            comprehension,
+        };
+        if let Some(function) = self.current_function() {
+            function.loops.push(target);
+        }
+    }
+
     /// Records `importlib.import_module("a.b")` (or `import_module(...)`)
     /// with a literal, absolute name.
     fn record_dynamic_import(&mut self, call: &ast::ExprCall) {
@@ -1000,17 +1017,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.conditional_depth += 1;
                 if let Stmt::For(for_stmt) = stmt {
                     self.bind_target(&for_stmt.target, BindingKind::Other);
-                    if let Expr::Name(name) = for_stmt.target.as_ref() {
-                        let target = LoopTarget {
-                            name: name.id.to_string(),
-                            iterable: value_of(&for_stmt.iter, 0),
-                            line: self.line_of(name),
-                            comprehension: false,
-                        };
-                        if let Some(function) = self.current_function() {
-                            function.loops.push(target);
-                        }
-                    }
+                    self.record_loop(&for_stmt.target, &for_stmt.iter, false);
                 }
                 if let Stmt::With(with) = stmt {
                     // The names a `with` binds exist before its body runs,
@@ -1107,17 +1114,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
             _ => None,
         };
         for generator in generators.into_iter().flatten() {
-            if let Expr::Name(name) = &generator.target {
-                let target = LoopTarget {
-                    name: name.id.to_string(),
-                    iterable: value_of(&generator.iter, 0),
-                    line: self.line_of(name),
-                    comprehension: true,
-                };
-                if let Some(function) = self.current_function() {
-                    function.loops.push(target);
-                }
-            }
+            self.record_loop(&generator.target, &generator.iter, true);
         }
         if let Expr::Name(name) = expr {
             if !name.ctx.is_store() {

@@ -68,7 +68,7 @@ impl Sources {
 /// Nesting followed through names and expressions, at most.
 const MAX_DEPTH: usize = 8;
 
-impl Frame<'_> {
+impl<'a> Frame<'a> {
     /// What `value`, written in this frame's function, is made from.
     pub fn sources(&self, value: &Value) -> Sources {
         self.sources_at(value, 0)
@@ -262,56 +262,76 @@ impl Frame<'_> {
         }
     }
 
-    /// A name: a parameter (its caller's sources), a single local
-    /// assignment, or a module constant.
-    fn name_sources(&self, name: &str, depth: usize) -> Sources {
+    /// What `name` is where this frame reads it, looked up in one order
+    /// for every reader: a parameter rebound from itself, a helper's
+    /// argument, a parameter, the function's own bindings, an enclosing
+    /// function's, a comprehension's own name, then the module's.
+    fn named<'n>(&'n self, name: &str) -> Named<'n, 'a> {
         if let Some((rebinding, inner)) = self.self_rebinding(name) {
-            return inner.sources_at(rebinding, depth);
+            return Named::Rebound(rebinding, inner);
         }
         if let Some((passed, caller)) = self.args.get(name) {
-            return caller.sources_at(passed, depth);
+            return Named::Passed(passed, caller);
         }
         if let Some(bound) = self.params.get(name) {
-            return bound.clone();
+            return Named::Param(bound);
         }
         let locals = self.bindings_of(name);
         if !locals.is_empty() {
             return match locals.as_slice() {
                 [one] if one.kind == BindingKind::Assignment && !one.conditional => {
                     match &one.value {
-                        Some(value) => {
-                            let mut out = self.sources_at(value, depth);
-                            // What the function adds to its own list.
-                            for added in self.additions(name) {
-                                out.join(self.sources_at(added, depth));
-                            }
-                            out
-                        }
-                        None => Sources::computed(),
+                        Some(value) => Named::Assigned(value),
+                        None => Named::Unknown,
                     }
                 }
-                _ => match self.loop_item(name, &locals, depth) {
-                    Some(item) => item,
-                    None => self.chosen(name, &locals, depth),
-                },
+                _ => Named::Bound(locals),
             };
         }
         // A name an enclosing function binds is its, never the module's.
         if let Some(closure) = self.closure_value(name) {
             return match closure {
-                Some((value, outer)) => outer.sources_at(&value, depth),
-                None => Sources::computed(),
+                Some((value, outer)) => Named::Enclosing(value, outer),
+                None => Named::Unknown,
             };
         }
-        // A comprehension's own name, where the module binds none.
-        if self.module_binding(name).is_none() {
-            if let Some(item) = self.loop_item(name, &[], depth) {
-                return item;
-            }
+        if self.module_binding(name).is_none()
+            && self
+                .function
+                .is_some_and(|f| f.loops.iter().any(|l| l.name == name && l.comprehension))
+        {
+            return Named::Comprehension;
         }
         match self.module_constant(name) {
-            Some((value, module)) => self.at_module(module).sources_at(&value, depth),
-            None => Sources::computed(),
+            Some((value, module)) => Named::Module(value, module),
+            None => Named::Unknown,
+        }
+    }
+
+    /// A name: what it holds where that is written, by [`Frame::named`].
+    fn name_sources(&self, name: &str, depth: usize) -> Sources {
+        match self.named(name) {
+            Named::Rebound(value, inner) => inner.sources_at(value, depth),
+            Named::Passed(value, caller) => caller.sources_at(value, depth),
+            Named::Param(bound) => bound.clone(),
+            Named::Assigned(value) => {
+                let mut out = self.sources_at(value, depth);
+                // What the function adds to its own list.
+                for added in self.additions(name) {
+                    out.join(self.sources_at(added, depth));
+                }
+                out
+            }
+            Named::Bound(locals) => match self.loop_item(name, depth) {
+                Some(item) => item,
+                None => self.chosen(name, &locals, depth),
+            },
+            Named::Enclosing(value, outer) => outer.sources_at(&value, depth),
+            Named::Comprehension => self
+                .loop_item(name, depth)
+                .unwrap_or_else(Sources::computed),
+            Named::Module(value, module) => self.at_module(module).sources_at(&value, depth),
+            Named::Unknown => Sources::computed(),
         }
     }
 
@@ -328,32 +348,40 @@ impl Frame<'_> {
             .map(|a| &a.value)
     }
 
-    /// A name bound only as the target of `for name in iterable` loops:
-    /// an item of each iterable, made from what that is made from.
-    fn loop_item(&self, name: &str, bindings: &[&BindingFact], depth: usize) -> Option<Sources> {
+    /// What a name bound only by loops iterates: the statement loops that
+    /// are its every binding in the function, or, for a name neither the
+    /// function nor the module binds, the comprehensions that name it.
+    pub(super) fn loop_iterables(&self, name: &str) -> Option<Vec<&'a Value>> {
         let function = self.function?;
-        // A statement's loops bind the function's name; a comprehension's
-        // only its own, so they count when the function binds none.
-        let comprehension = bindings.is_empty();
-        if comprehension && (self.params.contains_key(name) || self.args.contains_key(name)) {
+        if self.params.contains_key(name) || self.args.contains_key(name) {
             return None;
         }
-        let loops: Vec<_> = function
+        let bindings = function.locals.iter().filter(|b| b.name == name).count();
+        let comprehension = bindings == 0;
+        if comprehension && self.module_binding(name).is_some() {
+            return None;
+        }
+        let iterables: Vec<&Value> = function
             .loops
             .iter()
             .filter(|l| l.name == name && l.comprehension == comprehension)
+            .map(|l| &l.iterable)
             .collect();
-        let counted = if comprehension {
-            !loops.is_empty()
+        // Each statement loop is one binding of the name.
+        let all_loops = if comprehension {
+            !iterables.is_empty()
         } else {
-            loops.len() == bindings.len()
+            iterables.len() == bindings
         };
-        if !counted || bindings.iter().any(|b| b.kind != BindingKind::Other) {
-            return None;
-        }
+        all_loops.then_some(iterables)
+    }
+
+    /// A name bound only by loops: an item of each iterable, made from
+    /// what that is made from.
+    fn loop_item(&self, name: &str, depth: usize) -> Option<Sources> {
         let mut out = Sources::default();
-        for target in loops {
-            let mut item = self.sources_at(&target.iterable, depth + 1);
+        for iterable in self.loop_iterables(name)? {
+            let mut item = self.sources_at(iterable, depth + 1);
             item.exact = None;
             item.computed |= item.params.is_empty() && !item.literal;
             out.join(item);
@@ -463,39 +491,15 @@ impl Frame<'_> {
                     self.template_at(right, next)
                 )
             }
-            Value::Name(name) => {
-                if let Some((rebinding, inner)) = self.self_rebinding(name) {
-                    return inner.template_at(rebinding, next);
-                }
-                if let Some((passed, caller)) = self.args.get(name) {
-                    return caller.template_at(passed, next);
-                }
-                if let Some(bound) = self.params.get(name) {
-                    return piece(bound);
-                }
-                let locals = self.bindings_of(name);
-                if !locals.is_empty() {
-                    return match locals.as_slice() {
-                        [one] if one.kind == BindingKind::Assignment && !one.conditional => {
-                            match &one.value {
-                                Some(value) => self.template_at(value, next),
-                                None => "{…}".into(),
-                            }
-                        }
-                        _ => "{…}".into(),
-                    };
-                }
-                if let Some(closure) = self.closure_value(name) {
-                    return match closure {
-                        Some((value, outer)) => outer.template_at(&value, next),
-                        None => "{…}".into(),
-                    };
-                }
-                match self.module_constant(name) {
-                    Some((value, module)) => self.at_module(module).template_at(&value, next),
-                    None => "{…}".into(),
-                }
-            }
+            Value::Name(name) => match self.named(name) {
+                Named::Rebound(value, inner) => inner.template_at(value, next),
+                Named::Passed(value, caller) => caller.template_at(value, next),
+                Named::Param(bound) => piece(bound),
+                Named::Assigned(value) => self.template_at(value, next),
+                Named::Enclosing(value, outer) => outer.template_at(&value, next),
+                Named::Module(value, module) => self.at_module(module).template_at(&value, next),
+                Named::Bound(_) | Named::Comprehension | Named::Unknown => "{…}".into(),
+            },
             Value::Call {
                 callee,
                 args,
@@ -530,6 +534,29 @@ impl Frame<'_> {
             _ => "{…}".into(),
         }
     }
+}
+
+/// What a name is where a frame reads it (see [`Frame::named`]).
+enum Named<'n, 'a> {
+    /// A parameter rebound from itself: the rebinding, read where the
+    /// parameter is as passed.
+    Rebound(&'a Value, Frame<'a>),
+    /// A helper's argument, as its caller wrote it.
+    Passed(&'n Value, &'n Frame<'a>),
+    /// A parameter's sources.
+    Param(&'n Sources),
+    /// The function's one unconditional assignment.
+    Assigned(&'a Value),
+    /// The function binds it several times or otherwise (loops, branches).
+    Bound(Vec<&'a BindingFact>),
+    /// An enclosing function's constant.
+    Enclosing(Value, Frame<'a>),
+    /// A comprehension's own name.
+    Comprehension,
+    /// A module constant, and the module binding it.
+    Module(Value, &'a str),
+    /// Nothing the read takes as written.
+    Unknown,
 }
 
 /// Whether `value` reads the name `name` anywhere.

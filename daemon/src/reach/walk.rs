@@ -2251,7 +2251,7 @@ fn plain_root(
         Value::Name(name) => {
             is_plain(frame, name)
                 || matches!(roles.get(name), Some(Role::Plain))
-                || loop_iterables(frame, name).is_some_and(|iterables| {
+                || frame.loop_iterables(name).is_some_and(|iterables| {
                     iterables
                         .iter()
                         .all(|it| plain_root(frame, roles, it, depth + 1))
@@ -2288,33 +2288,6 @@ fn plain_root(
     }
 }
 
-/// What a name bound only by loops iterates: the statement loops that are
-/// its every binding, or, for a name neither the function nor the module
-/// binds, the comprehensions that name it.
-fn loop_iterables<'f>(frame: &Frame<'f>, name: &str) -> Option<Vec<&'f Value>> {
-    let function = frame.function?;
-    if frame.params.contains_key(name) || frame.args.contains_key(name) {
-        return None;
-    }
-    let bindings = function.locals.iter().filter(|b| b.name == name).count();
-    let comprehension = bindings == 0;
-    if comprehension && frame.module_binding(name).is_some() {
-        return None;
-    }
-    let iterables: Vec<&Value> = function
-        .loops
-        .iter()
-        .filter(|l| l.name == name && l.comprehension == comprehension)
-        .map(|l| &l.iterable)
-        .collect();
-    let all_loops = if comprehension {
-        !iterables.is_empty()
-    } else {
-        iterables.len() == bindings
-    };
-    all_loops.then_some(iterables)
-}
-
 /// Whether `name` holds plain data: a model-supplied parameter, or a
 /// helper argument that is a literal, a display or such a parameter where
 /// the caller wrote it. An object passed in is not (its methods may do
@@ -2323,27 +2296,9 @@ fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
     if let Some(sources) = frame.params.get(name) {
         return !sources.computed && !sources.params.is_empty();
     }
-    // An item of a loop over plain data (`for i in ids: i.strip()`).
-    let bindings = frame.locals().iter().filter(|b| b.name == name).count();
-    let loops = frame.function.map_or(0, |f| {
-        f.loops
-            .iter()
-            .filter(|l| l.name == name && !l.comprehension)
-            .count()
-    });
-    if bindings > 0 && bindings == loops {
-        return !frame.sources(&Value::Name(name.to_string())).computed;
-    }
-    // A comprehension's own name (`item` in `[item.strip() for item in
-    // ids]`), where neither the function nor the module binds it.
-    let comprehension = frame
-        .function
-        .is_some_and(|f| f.loops.iter().any(|l| l.name == name && l.comprehension));
-    if bindings == 0
-        && comprehension
-        && !frame.args.contains_key(name)
-        && frame.module_binding(name).is_none()
-    {
+    // An item of a loop over plain data (`for i in ids: i.strip()`, or a
+    // comprehension's `[i.strip() for i in ids]`).
+    if frame.loop_iterables(name).is_some() {
         return !frame.sources(&Value::Name(name.to_string())).computed;
     }
     if frame.args.contains_key(name) {
