@@ -599,20 +599,26 @@ impl Engine {
                     .chunks(chunk.max(1))
                     .map(|indexes| {
                         let repo = repo.clone();
-                        scope.spawn(move || {
-                            indexes
-                                .iter()
-                                .map(|&i| Ok((i, extract_facts(&repo.read_blob(blobs[i])?))))
-                                .collect::<Result<Vec<_>, DiffError>>()
-                        })
+                        std::thread::Builder::new()
+                            .name("shipgate-parse".into())
+                            .stack_size(crate::WORK_STACK_BYTES)
+                            .spawn_scoped(scope, move || {
+                                indexes
+                                    .iter()
+                                    .map(|&i| Ok((i, extract_facts(&repo.read_blob(blobs[i])?))))
+                                    .collect::<Result<Vec<_>, DiffError>>()
+                            })
                     })
                     .collect();
                 handles
                     .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| {
+                    .map(|spawned| match spawned {
+                        Ok(handle) => handle.join().unwrap_or_else(|_| {
                             Err(DiffError::Internal("a parser thread panicked".into()))
-                        })
+                        }),
+                        Err(err) => Err(DiffError::Internal(format!(
+                            "cannot start a parser thread: {err}"
+                        ))),
                     })
                     .collect()
             });

@@ -32,7 +32,13 @@ pub mod store;
 /// whenever `python/`, `frameworks/` or `graph/` would produce a different
 /// value for the same bytes: cached entries of another version are never
 /// read as current.
-pub const ENGINE_FACTS_VERSION: u32 = 23;
+pub const ENGINE_FACTS_VERSION: u32 = 24;
+
+/// The stack of every thread that parses or reads facts. Nesting is bounded
+/// before parsing (`python::nesting`) and every reader bounds its own
+/// depth; this is the generous fixed margin under those bounds. Only the
+/// pages a thread touches are committed.
+pub const WORK_STACK_BYTES: usize = 64 << 20;
 
 /// The daemon's release, as reported by `Status` and compared by the client.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

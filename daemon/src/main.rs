@@ -79,6 +79,7 @@ fn main() -> ExitCode {
             };
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
+                .thread_stack_size(shipgate_daemon::WORK_STACK_BYTES)
                 .build()
             {
                 Ok(runtime) => runtime,
@@ -95,7 +96,24 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Command::Diff { args, data_dir } => one_shot_diff(&args, data_dir),
+        // The comparison runs on a thread with the engine's fixed stack,
+        // as it does in a serving daemon.
+        Command::Diff { args, data_dir } => std::thread::Builder::new()
+            .name("shipgate-diff".into())
+            .stack_size(shipgate_daemon::WORK_STACK_BYTES)
+            .spawn(move || one_shot_diff(&args, data_dir))
+            .map_or_else(
+                |err| {
+                    eprintln!("shipgate-daemon: cannot start the comparison thread: {err}");
+                    ExitCode::from(1)
+                },
+                |handle| {
+                    handle.join().unwrap_or_else(|_| {
+                        eprintln!("shipgate-daemon: internal error: the comparison panicked");
+                        ExitCode::from(1)
+                    })
+                },
+            ),
     }
 }
 

@@ -17,6 +17,18 @@ mod list_exprs;
 mod object_members;
 use object_members::{Built, ObjectList, ReadObject};
 
+/// The gap of a module that was not read: the reference's wording for a
+/// syntax error; the depth and line for a module nested past the bound.
+fn unread_source_reason(path: &str, unread: &crate::python::SyntaxErrorFact) -> String {
+    match unread.kind {
+        crate::python::UnreadKind::Syntax => format!("Python input could not be parsed: {path}"),
+        crate::python::UnreadKind::TooDeep => format!(
+            "Python input is {} at {path}:{}; it is not read",
+            unread.message, unread.line
+        ),
+    }
+}
+
 /// One module of the scope with its (cached) facts.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
@@ -93,11 +105,8 @@ pub fn build_side(input: SideInput) -> SideGraph {
                     .push((file.path.clone(), name.clone(), call.line));
             }
         }
-        if file.facts.syntax_error.is_some() {
-            gaps.insert(Gap::file(
-                &file.path,
-                format!("Python input could not be parsed: {}", file.path),
-            ));
+        if let Some(unread) = &file.facts.syntax_error {
+            gaps.insert(Gap::file(&file.path, unread_source_reason(&file.path, unread)));
             continue;
         }
         if adk::is_adk_source(&file.facts) && !vendored_adk {
@@ -1437,6 +1446,13 @@ impl ModuleReader<'_, '_> {
                 let reason = self.dynamic(agent, construction.line, "mcp_servers");
                 self.agent_gap(agent, reason);
                 continue;
+            }
+            if let ListMember::Unread(kind) = &member {
+                if kind == crate::python::MEMBERS_PAST_BOUND {
+                    let reason = self.list_limit(agent, construction, "mcp_servers", kind, true);
+                    self.agent_gap(agent, reason);
+                    continue;
+                }
             }
             let built = match &member {
                 ListMember::Reference(reference) => self.built_object(&scope, reference),

@@ -25,6 +25,28 @@ struct WatchedRecord {
     indexed: BTreeMap<String, String>,
     /// Commits whose history step has been read, over all branches.
     history_commits: u64,
+    /// Set (and flushed) while a pass indexes this repository: found set
+    /// when the daemon starts, the last pass ended the process.
+    in_pass: bool,
+    /// Passes in a row that ended the process or panicked.
+    failed_passes: u32,
+}
+
+/// Passes in a row that may fail before a repository is no longer indexed
+/// in the background: a repository that kills the daemon must not do so on
+/// every restart.
+const MAX_FAILED_PASSES: u32 = 2;
+
+impl WatchedRecord {
+    fn skipped(&self) -> bool {
+        self.failed_passes >= MAX_FAILED_PASSES
+    }
+}
+
+fn skipped_reason(failed: u32) -> String {
+    format!(
+        "background indexing stopped: {failed} passes in a row over this repository failed or ended the daemon; diffs and history still answer on request (run `shipgate-client unwatch` then `watch` to try again)"
+    )
 }
 
 /// A watched repository's state, as `Status` reports it.
@@ -81,7 +103,12 @@ impl Indexer {
             .unwrap_or_default();
         for (key, value) in remembered {
             let path = PathBuf::from(String::from_utf8_lossy(&key).into_owned());
-            let record: WatchedRecord = postcard::from_bytes(&value).unwrap_or_default();
+            let mut record: WatchedRecord = postcard::from_bytes(&value).unwrap_or_default();
+            if record.in_pass {
+                // The daemon ended during this repository's last pass.
+                record.in_pass = false;
+                record.failed_passes += 1;
+            }
             if let Err(err) = indexer.watch_with(&path, record) {
                 eprintln!("shipgate: no longer watching {}: {err}", path.display());
                 let _ = indexer
@@ -105,8 +132,18 @@ impl Indexer {
     pub fn watch(&self, workspace: &Path) -> Result<PathBuf, String> {
         let repo = Repository::discover(workspace).map_err(|err| err.to_string())?;
         let root = repo.root().to_path_buf();
-        if !self.lock().contains_key(&root) {
-            self.watch_with(&root, WatchedRecord::default())?;
+        let known = self.lock().get(&root).map(|w| w.record.clone());
+        match known {
+            None => self.watch_with(&root, WatchedRecord::default())?,
+            // Watching a skipped repository again is the way to retry it.
+            Some(record) if record.skipped() => self.watch_with(
+                &root,
+                WatchedRecord {
+                    failed_passes: 0,
+                    ..record
+                },
+            )?,
+            Some(_) => {}
         }
         Ok(root)
     }
@@ -115,7 +152,11 @@ impl Indexer {
         let repo = Repository::discover(path).map_err(|err| err.to_string())?;
         let root = repo.root().to_path_buf();
         let watcher = self.fs_watcher(&repo, &root);
-        let last_error = watcher.as_ref().err().cloned();
+        let last_error = if record.skipped() {
+            Some(skipped_reason(record.failed_passes))
+        } else {
+            watcher.as_ref().err().cloned()
+        };
         self.lock().insert(
             root.clone(),
             Watched {
@@ -235,7 +276,48 @@ impl Indexer {
         }
     }
 
+    /// One pass over a repository, marked in the store while it runs and
+    /// isolated: a panic is this repository's failure, never the daemon's.
     fn index_repository(&self, root: &Path) {
+        let skipped = self.lock().get(root).map(|w| w.record.skipped());
+        if skipped != Some(false) {
+            if let Some(watched) = self.lock().get_mut(root) {
+                watched.pending = 0;
+            }
+            return;
+        }
+        self.mark_pass(root, true);
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.index_pass(root)));
+        if let Some(watched) = self.lock().get_mut(root) {
+            watched.record.in_pass = false;
+            match pass {
+                Ok(()) => watched.record.failed_passes = 0,
+                Err(_) => {
+                    watched.record.failed_passes += 1;
+                    watched.pending = 0;
+                    watched.last_error = Some(if watched.record.skipped() {
+                        skipped_reason(watched.record.failed_passes)
+                    } else {
+                        "indexing failed inside shipgate (a bug; please report it); it will be tried again on the next change".to_string()
+                    });
+                }
+            }
+        }
+        self.persist(root);
+        let _ = self.engine.cache().flush();
+    }
+
+    /// Records (and flushes) that a pass over `root` runs, so a pass that
+    /// ends the process is known at the next start.
+    fn mark_pass(&self, root: &Path, running: bool) {
+        if let Some(watched) = self.lock().get_mut(root) {
+            watched.record.in_pass = running;
+        }
+        self.persist(root);
+        let _ = self.engine.cache().flush();
+    }
+
+    fn index_pass(&self, root: &Path) {
         let Some((repo, indexed)) = self
             .lock()
             .get(root)
@@ -288,7 +370,5 @@ impl Indexer {
             watched.last_error = error;
             watched.pending = 0;
         }
-        self.persist(root);
-        let _ = self.engine.cache().flush();
     }
 }

@@ -24,6 +24,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
                 syntax_error: Some(SyntaxErrorFact {
                     message: format!("source is not UTF-8: {err}"),
                     line: 0,
+                    kind: UnreadKind::Syntax,
                 }),
                 source_sha256,
                 ..ModuleFacts::default()
@@ -34,6 +35,19 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     // constants (and so digests) must see the same text.
     let source = super::ast_dump::normalize_newlines(source);
     let lines = LineIndex::new(&source);
+    // Bound the work before any tree exists: a hostile nesting is named,
+    // never parsed (see `nesting.rs`).
+    if let Some(too_deep) = super::nesting::check(&source) {
+        return ModuleFacts {
+            syntax_error: Some(SyntaxErrorFact {
+                message: super::nesting::TOO_DEEP.to_string(),
+                line: too_deep.line,
+                kind: UnreadKind::TooDeep,
+            }),
+            source_sha256,
+            ..ModuleFacts::default()
+        };
+    }
     let parsed = match ruff_python_parser::parse_module(&source) {
         Ok(parsed) => parsed,
         Err(err) => {
@@ -41,6 +55,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
                 syntax_error: Some(SyntaxErrorFact {
                     message: err.error.to_string(),
                     line: lines.line(err.location.start()),
+                    kind: UnreadKind::Syntax,
                 }),
                 source_sha256,
                 ..ModuleFacts::default()
@@ -1173,11 +1188,18 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         return Value::Other("nested too deep".to_string());
     }
     let next = depth + 1;
+    // Past the bound the rest is one unread member, never dropped
+    // silently: every reader names an unread member as a limit.
     let members = |elts: &[Expr]| -> Vec<Value> {
-        elts.iter()
+        let mut members: Vec<Value> = elts
+            .iter()
             .take(MAX_LIST_MEMBERS)
             .map(|e| value_of(e, next))
-            .collect()
+            .collect();
+        if elts.len() > MAX_LIST_MEMBERS {
+            members.push(Value::Other(MEMBERS_PAST_BOUND.to_string()));
+        }
+        members
     };
     match expr {
         Expr::Name(name) => Value::Name(name.id.to_string()),
@@ -1208,18 +1230,25 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::Call(call) => format_call(call, next).unwrap_or_else(|| Value::Call {
             callee: Box::new(value_of(&call.func, next)),
             args: members(&call.arguments.args),
-            keywords: call
-                .arguments
-                .keywords
-                .iter()
-                .take(MAX_LIST_MEMBERS)
-                .map(|k| {
-                    (
-                        k.arg.as_ref().map(|a| a.id.to_string()),
-                        value_of(&k.value, next),
-                    )
-                })
-                .collect(),
+            keywords: {
+                let keywords = &call.arguments.keywords;
+                let mut read: Vec<(Option<String>, Value)> = keywords
+                    .iter()
+                    .take(MAX_LIST_MEMBERS)
+                    .map(|k| {
+                        (
+                            k.arg.as_ref().map(|a| a.id.to_string()),
+                            value_of(&k.value, next),
+                        )
+                    })
+                    .collect();
+                // The rest reads as an unread `**` spread: it may hold any
+                // keyword.
+                if keywords.len() > MAX_LIST_MEMBERS {
+                    read.push((None, Value::Other(MEMBERS_PAST_BOUND.to_string())));
+                }
+                read
+            },
         }),
         Expr::Subscript(sub) => Value::Subscript {
             base: Box::new(value_of(&sub.value, next)),
@@ -1257,8 +1286,9 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::BinOp(binop) => binary(binop, next),
         // `await client.get(u)`: what the awaited call gives.
         Expr::Await(awaited) => value_of(&awaited.value, depth),
-        Expr::Dict(dict) => Value::Dict(
-            dict.items
+        Expr::Dict(dict) => {
+            let mut items: Vec<(Option<Value>, Value)> = dict
+                .items
                 .iter()
                 .take(MAX_LIST_MEMBERS)
                 .map(|item| {
@@ -1267,8 +1297,13 @@ fn value_of(expr: &Expr, depth: usize) -> Value {
                         value_of(&item.value, next),
                     )
                 })
-                .collect(),
-        ),
+                .collect();
+            // The rest reads as an unread `**` spread.
+            if dict.items.len() > MAX_LIST_MEMBERS {
+                items.push((None, Value::Other(MEMBERS_PAST_BOUND.to_string())));
+            }
+            Value::Dict(items)
+        }
         Expr::FString(fstring) => Value::FString(fstring_parts(fstring, next)),
         Expr::ListComp(comp) if comp.generators.len() == 1 && !comp.generators[0].is_async => {
             let generator = &comp.generators[0];

@@ -122,6 +122,21 @@ pub struct AttributeStore {
 pub struct SyntaxErrorFact {
     pub message: String,
     pub line: u32,
+    /// Why the module was not read.
+    pub kind: UnreadKind,
+}
+
+/// The `Value::Other` that stands for the members of a list, tuple, dict or
+/// call past the bound on modelled members: named as unread, never dropped.
+pub const MEMBERS_PAST_BOUND: &str = "more than 1,000 members";
+
+/// Why a module's source was not read into facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnreadKind {
+    /// Not UTF-8, or not Python the parser accepts.
+    Syntax,
+    /// Nested past `nesting::MAX_NESTING`: not parsed at all.
+    TooDeep,
 }
 
 /// One imported name: `import a.b as c` or `from .m import x as y`.

@@ -6,6 +6,7 @@ pub mod ast_dump;
 mod extract;
 mod facts;
 mod lines;
+pub mod nesting;
 pub mod stdlib;
 
 pub use extract::extract_facts;

@@ -99,6 +99,26 @@ fn error_status(err: DiffError) -> Status {
     status
 }
 
+/// A blocking task that did not return: a panic in one request is that
+/// request's INTERNAL error; the daemon keeps serving.
+fn task_failed(what: &str, err: tokio::task::JoinError) -> Status {
+    match err.try_into_panic() {
+        Ok(panic) => panicked(what, panic.as_ref()),
+        Err(err) => Status::internal(format!("{what} did not finish: {err}")),
+    }
+}
+
+fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> Status {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_string());
+    Status::internal(format!(
+        "{what} failed inside shipgate (a bug; please report it): {detail}; the daemon keeps serving"
+    ))
+}
+
 fn non_empty(value: String) -> Option<String> {
     (!value.is_empty()).then_some(value)
 }
@@ -138,7 +158,7 @@ impl Shipgate for ShipgateService {
         let engine = Arc::clone(&self.engine);
         let outcome = tokio::task::spawn_blocking(move || engine.diff(&engine_request))
             .await
-            .map_err(|err| Status::internal(format!("the comparison task failed: {err}")))?
+            .map_err(|err| task_failed("the comparison", err))?
             .map_err(error_status)?;
         Ok(Response::new(pb::DiffResponse {
             json: outcome.json,
@@ -187,14 +207,20 @@ impl Shipgate for ShipgateService {
                     let _ = sender.blocking_send(Ok(event));
                 }
             };
-            let message = match engine.history(&engine_request, &mut progress) {
-                Ok(outcome) => Ok(pb::HistoryEvent {
+            // A panic ends this request with INTERNAL, never the stream
+            // without an answer (and never the daemon).
+            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                engine.history(&engine_request, &mut progress)
+            }));
+            let message = match answered {
+                Ok(Ok(outcome)) => Ok(pb::HistoryEvent {
                     event: Some(pb::history_event::Event::Result(pb::HistoryResult {
                         json: outcome.json,
                         text: outcome.text.unwrap_or_default(),
                     })),
                 }),
-                Err(err) => Err(error_status(err)),
+                Ok(Err(err)) => Err(error_status(err)),
+                Err(panic) => Err(panicked("the history query", panic.as_ref())),
             };
             let _ = sender.blocking_send(message);
         });
@@ -259,7 +285,7 @@ impl Shipgate for ShipgateService {
         let indexer = Arc::clone(&self.indexer);
         let root = tokio::task::spawn_blocking(move || indexer.watch(&path))
             .await
-            .map_err(|err| Status::internal(err.to_string()))?
+            .map_err(|err| task_failed("watching the repository", err))?
             .map_err(Status::failed_precondition)?;
         Ok(Response::new(pb::WatchResponse {
             repository: root.display().to_string(),

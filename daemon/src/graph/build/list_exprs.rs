@@ -206,7 +206,7 @@ impl ModuleReader<'_, '_> {
         if members.len() > MAX_MEMBERS {
             // Past the bound the rest is named, never dropped silently.
             members.truncate(MAX_MEMBERS);
-            members.push(unread("more than 1,000 members".to_string()));
+            members.push(unread(crate::python::MEMBERS_PAST_BOUND.to_string()));
         }
         Ok(members)
     }
@@ -599,6 +599,7 @@ fn describe(value: &Value) -> String {
         Value::Subscript { .. } => {
             format!("`{}`, a subscript whose value is not read", spelled(value))
         }
+        Value::Other(kind) if kind == crate::python::MEMBERS_PAST_BOUND => kind.clone(),
         Value::Other(kind) => format!("a {kind}, which is not read"),
         Value::BinOp { .. } => "a binary operation, which is not read".to_string(),
         _ => format!("`{}`, which is not a list", spelled(value)),
