@@ -23,7 +23,10 @@ fn deep_shapes(levels: usize) -> Vec<(&'static str, String)> {
             format!("x = {}{}\n", "[".repeat(levels), "]".repeat(levels)),
         ),
         ("sum", format!("x = a{}\n", "+a".repeat(levels))),
-        ("calls", format!("x = {}1{}\n", "f(".repeat(levels), ")".repeat(levels))),
+        (
+            "calls",
+            format!("x = {}1{}\n", "f(".repeat(levels), ")".repeat(levels)),
+        ),
         ("attributes", format!("x = a{}\n", ".b".repeat(levels))),
         ("negations", format!("x = {}a\n", "-".repeat(levels))),
     ]
@@ -51,7 +54,12 @@ fn deeply_nested_files_are_named_limits_and_the_daemon_keeps_serving() {
     // any one of them aborted the daemon (exit 134).
     let mut files: Vec<(String, String)> = deep_shapes(5_000)
         .into_iter()
-        .map(|(name, source)| (format!("app/deep_{name}.py"), format!("import os\n\n{source}")))
+        .map(|(name, source)| {
+            (
+                format!("app/deep_{name}.py"),
+                format!("import os\n\n{source}"),
+            )
+        })
         .collect();
     files.push((
         "app/deep_sum_long.py".into(),
@@ -140,8 +148,12 @@ fn a_watched_repository_with_deep_files_is_indexed_without_a_crash() {
         assert!(output.status.success(), "the daemon died while indexing");
         let status: Value = serde_json::from_slice(&output.stdout).expect("status JSON");
         let repository = &status["repositories"][0];
-        if repository["indexed"].as_object().is_some_and(|i| !i.is_empty())
-            || repository["indexed"].as_array().is_some_and(|i| !i.is_empty())
+        if repository["indexed"]
+            .as_object()
+            .is_some_and(|i| !i.is_empty())
+            || repository["indexed"]
+                .as_array()
+                .is_some_and(|i| !i.is_empty())
         {
             assert_eq!(repository["last_error"], Value::Null, "{repository}");
             break;
@@ -187,8 +199,18 @@ fn a_tools_list_past_the_bound_is_a_named_limit_never_cut() {
         )
     };
     for (name, base, head, line) in [
-        ("literal", module(&base_list, false), module(&head_list, true), 5010),
-        ("name", bound(&base_list, false), bound(&head_list, true), 5011),
+        (
+            "literal",
+            module(&base_list, false),
+            module(&head_list, true),
+            5010,
+        ),
+        (
+            "name",
+            bound(&base_list, false),
+            bound(&head_list, true),
+            5011,
+        ),
     ] {
         let repo = Repo::new();
         repo.commit(

@@ -88,7 +88,11 @@ fn main() -> ExitCode {
                     return ExitCode::from(1);
                 }
             };
-            match runtime.block_on(serve(options)) {
+            let served = runtime.block_on(serve(options));
+            // Blocking work still running (a request past its client) is
+            // not waited for: the answer is no one's any more.
+            runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+            match served {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(err) => {
                     eprintln!("shipgate-daemon: {err}");

@@ -76,7 +76,10 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
             auth.clone(),
         ))
         .add_service(ShipgateServer::with_interceptor(service, auth));
-    let stop = stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout);
+    let stop = async move {
+        stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout).await;
+        bound_the_stop();
+    };
 
     let result = if let Some(addr) = options.tcp {
         let listener = tokio::net::TcpListener::bind(addr)
@@ -114,7 +117,7 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         let _ = std::fs::remove_file(&socket);
         served
     };
-    let flushed = cache.flush();
+    let flushed = flush_within(&cache, FLUSH_GRACE);
     result.map_err(|err| format!("the server failed: {err}"))?;
     flushed.map_err(|err| format!("flushing the store failed: {err}"))
 }
@@ -185,6 +188,69 @@ fn check_token(expected: Option<&str>, request: &Request<()>) -> Result<(), Stat
             "a valid bearer token is required (authorization: Bearer <token>)",
         ))
     }
+}
+
+/// How long a stopping daemon waits for requests in flight and the store's
+/// flush before it exits anyway: a stop always finishes.
+pub const STOP_GRACE: Duration = Duration::from_secs(10);
+/// How long the final flush may take within that.
+const FLUSH_GRACE: Duration = Duration::from_secs(5);
+
+/// From the moment a stop begins: the process exits within `STOP_GRACE`
+/// whatever the store or a request in flight does, and a second SIGTERM
+/// or Ctrl-C exits at once. The data-directory lock is released by the
+/// process's exit, so the next daemon finds it free, never "damaged".
+fn bound_the_stop() {
+    let watchdog = std::thread::Builder::new()
+        .name("shipgate-stop".into())
+        .spawn(|| {
+            std::thread::sleep(STOP_GRACE);
+            eprintln!(
+                "shipgate-daemon: did not stop within {}s (a request or the store did not finish); exiting now",
+                STOP_GRACE.as_secs()
+            );
+            std::process::exit(1);
+        });
+    if let Err(err) = watchdog {
+        eprintln!("shipgate-daemon: cannot bound the stop ({err}); exiting now");
+        std::process::exit(1);
+    }
+    tokio::spawn(async {
+        let terminate = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate => {}
+        }
+        eprintln!("shipgate-daemon: stopped again while stopping; exiting now");
+        std::process::exit(1);
+    });
+}
+
+/// Flushes the store on a thread of its own, waiting at most `grace`: a
+/// store that cannot finish (a full disk, a stuck file system) delays the
+/// exit by that much, never forever.
+fn flush_within(cache: &Arc<Cache>, grace: Duration) -> Result<(), String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let cache = Arc::clone(cache);
+    std::thread::Builder::new()
+        .name("shipgate-flush".into())
+        .spawn(move || {
+            let _ = sender.send(cache.flush());
+        })
+        .map_err(|err| format!("cannot start the flush: {err}"))?;
+    receiver.recv_timeout(grace).unwrap_or_else(|_| {
+        Err(format!(
+            "the store did not finish flushing within {}s; what it had not written is only a cache",
+            grace.as_secs()
+        ))
+    })
 }
 
 /// Resolves when the daemon should stop: a signal, a `Shutdown` request, or

@@ -106,7 +106,10 @@ pub fn build_side(input: SideInput) -> SideGraph {
             }
         }
         if let Some(unread) = &file.facts.syntax_error {
-            gaps.insert(Gap::file(&file.path, unread_source_reason(&file.path, unread)));
+            gaps.insert(Gap::file(
+                &file.path,
+                unread_source_reason(&file.path, unread),
+            ));
             continue;
         }
         if adk::is_adk_source(&file.facts) && !vendored_adk {

@@ -141,7 +141,10 @@ mod tests {
 
     #[test]
     fn the_description_names_the_bound() {
-        assert_eq!(TOO_DEEP, format!("nested deeper than 1,{:03} levels", MAX_NESTING - 1000));
+        assert_eq!(
+            TOO_DEEP,
+            format!("nested deeper than 1,{:03} levels", MAX_NESTING - 1000)
+        );
     }
 
     #[test]
@@ -172,7 +175,12 @@ mod tests {
         ];
         for shape in &shapes {
             let source = format!("import os\n\n{shape}y = 1\n");
-            assert_eq!(check(&source), Some(TooDeep { line: 3 }), "{}", &shape[..40]);
+            assert_eq!(
+                check(&source),
+                Some(TooDeep { line: 3 }),
+                "{}",
+                &shape[..40]
+            );
         }
     }
 

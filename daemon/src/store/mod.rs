@@ -89,8 +89,9 @@ impl Cache {
         self.kv.as_ref()
     }
 
-    /// Reads a typed value; an undecodable one is treated as absent (and
-    /// will be overwritten), never as an error of the request.
+    /// Reads a typed value; one that fails its checksum or does not decode
+    /// is treated as absent (and will be overwritten), never as an error of
+    /// the request.
     pub fn get<T: DeserializeOwned>(
         &self,
         namespace: Namespace,
@@ -102,7 +103,9 @@ impl Cache {
             .get(namespace, key)
             .ok()
             .flatten()
-            .and_then(|bytes| postcard::from_bytes::<T>(&bytes).ok());
+            .and_then(|bytes| {
+                unseal(&bytes).and_then(|value| postcard::from_bytes::<T>(value).ok())
+            });
         if let Some(counters) = counters {
             let counter = if found.is_some() {
                 &counters.hits
@@ -123,10 +126,46 @@ impl Cache {
     ) -> Result<(), String> {
         let bytes =
             postcard::to_stdvec(value).map_err(|err| format!("encoding a cache value: {err}"))?;
-        self.kv.put(namespace, key, &bytes)
+        self.kv.put(namespace, key, &seal(&bytes))
     }
 
     pub fn flush(&self) -> Result<(), String> {
         self.kv.flush()
+    }
+}
+
+/// Bytes of the checksum in front of every value.
+const CHECKSUM_BYTES: usize = 16;
+
+/// A value with its blake3 checksum in front. sled checks its own log, but
+/// a value damaged on disk or by a bug must never be decoded: a flipped
+/// byte could decode into another value, or a hostile nesting depth.
+fn seal(value: &[u8]) -> Vec<u8> {
+    let mut sealed = Vec::with_capacity(CHECKSUM_BYTES + value.len());
+    sealed.extend_from_slice(&blake3::hash(value).as_bytes()[..CHECKSUM_BYTES]);
+    sealed.extend_from_slice(value);
+    sealed
+}
+
+/// The value a sealed entry holds, when its checksum matches.
+fn unseal(sealed: &[u8]) -> Option<&[u8]> {
+    let (checksum, value) = sealed.split_at_checked(CHECKSUM_BYTES)?;
+    (blake3::hash(value).as_bytes()[..CHECKSUM_BYTES] == *checksum).then_some(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_value_round_trips_and_any_flipped_byte_is_refused() {
+        let sealed = seal(b"facts of a module");
+        assert_eq!(unseal(&sealed), Some(&b"facts of a module"[..]));
+        for at in 0..sealed.len() {
+            let mut damaged = sealed.clone();
+            damaged[at] ^= 0x01;
+            assert_eq!(unseal(&damaged), None, "byte {at}");
+        }
+        assert_eq!(unseal(&sealed[..CHECKSUM_BYTES - 1]), None);
     }
 }
