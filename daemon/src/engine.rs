@@ -396,6 +396,8 @@ impl Engine {
         }
         let input = self.side_input(repo, root_tree, scope, max_files)?;
         let graph = build_side(input);
+        // A build cancelled half-way is dropped here, never cached.
+        crate::work::checkpoint()?;
         if let Err(err) = self.cache.put(Namespace::Graphs, key.as_bytes(), &graph) {
             eprintln!("shipgate: could not cache a graph: {err}");
         }
@@ -588,6 +590,8 @@ impl Engine {
         if missing.is_empty() {
             return Ok(found.into_iter().flatten().collect());
         }
+        crate::work::checkpoint()?;
+        let cancel = crate::work::current();
         let workers = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
@@ -599,14 +603,20 @@ impl Engine {
                     .chunks(chunk.max(1))
                     .map(|indexes| {
                         let repo = repo.clone();
+                        let cancel = cancel.clone();
                         std::thread::Builder::new()
                             .name("shipgate-parse".into())
                             .stack_size(crate::WORK_STACK_BYTES)
                             .spawn_scoped(scope, move || {
-                                indexes
-                                    .iter()
-                                    .map(|&i| Ok((i, extract_facts(&repo.read_blob(blobs[i])?))))
-                                    .collect::<Result<Vec<_>, DiffError>>()
+                                crate::work::with_cancel(&cancel, || {
+                                    indexes
+                                        .iter()
+                                        .map(|&i| {
+                                            crate::work::checkpoint()?;
+                                            Ok((i, extract_facts(&repo.read_blob(blobs[i])?)))
+                                        })
+                                        .collect::<Result<Vec<_>, DiffError>>()
+                                })
                             })
                     })
                     .collect();

@@ -96,6 +96,7 @@ impl Engine {
         let mut step_limits: std::collections::BTreeSet<String> = Default::default();
         let mut newest_caveats = Value::Array(Vec::new());
         for (done, commit) in chain.iter().enumerate() {
+            crate::work::checkpoint()?;
             let step = self.history_step(&repo, commit, &scope, max_files)?;
             progress(done + 1, total);
             if done == 0 {
@@ -202,6 +203,7 @@ impl Engine {
     ) -> Result<usize, DiffError> {
         let (chain, _) = repo.first_parent_chain(head, since, max)?;
         for commit in &chain {
+            crate::work::checkpoint()?;
             self.history_step(repo, commit, ".", crate::engine::DEFAULT_MAX_PYTHON_FILES)?;
         }
         Ok(chain.len())

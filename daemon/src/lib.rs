@@ -27,6 +27,7 @@ pub mod scope;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod work;
 
 /// Version of everything extracted from source (facts and graphs). Bump it
 /// whenever `python/`, `frameworks/` or `graph/` would produce a different

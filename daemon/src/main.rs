@@ -80,6 +80,10 @@ fn main() -> ExitCode {
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .thread_stack_size(shipgate_daemon::WORK_STACK_BYTES)
+                // CPU work is bounded by the service's slots (one per
+                // core); the pool only needs room for those and for short
+                // blocking calls (watch, unwatch).
+                .max_blocking_threads(16)
                 .build()
             {
                 Ok(runtime) => runtime,

@@ -65,6 +65,7 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         activity: Arc::clone(&activity),
         listen: listen.clone(),
         shutdown: shutdown_tx,
+        cpu_slots: crate::service::cpu_slots(),
     };
     let auth = move |request: Request<()>| -> Result<Request<()>, Status> {
         check_token(token.as_deref(), &request)?;

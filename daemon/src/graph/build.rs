@@ -89,6 +89,10 @@ pub fn build_side(input: SideInput) -> SideGraph {
         );
     }
     for file in &input.files {
+        // A cancelled read stops here; the engine drops what was built.
+        if crate::work::cancelled() {
+            break;
+        }
         for binding in &file.facts.module_bindings {
             if matches!(binding.kind, BindingKind::Assignment | BindingKind::Import) {
                 graph

@@ -67,6 +67,8 @@ struct Watched {
     record: WatchedRecord,
     last_error: Option<String>,
     pending: u32,
+    /// Cancelled when the repository is unwatched: a pass over it stops.
+    cancel: crate::work::Cancel,
     /// Kept alive for as long as the repository is watched.
     _watcher: Option<notify::RecommendedWatcher>,
 }
@@ -164,6 +166,7 @@ impl Indexer {
                 record,
                 last_error,
                 pending: 1,
+                cancel: crate::work::Cancel::new(),
                 _watcher: watcher.ok(),
             },
         );
@@ -213,7 +216,12 @@ impl Indexer {
                 .canonicalize()
                 .unwrap_or_else(|_| workspace.to_path_buf()),
         };
-        let was = self.lock().remove(&root).is_some();
+        let removed = self.lock().remove(&root);
+        if let Some(watched) = &removed {
+            // A pass over it in progress stops at its next step.
+            watched.cancel.cancel();
+        }
+        let was = removed.is_some();
         let _ = self
             .engine
             .cache()
@@ -286,8 +294,15 @@ impl Indexer {
             }
             return;
         }
+        let cancel = self
+            .lock()
+            .get(root)
+            .map(|w| w.cancel.clone())
+            .unwrap_or_default();
         self.mark_pass(root, true);
-        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.index_pass(root)));
+        let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::work::with_cancel(&cancel, || self.index_pass(root))
+        }));
         if let Some(watched) = self.lock().get_mut(root) {
             watched.record.in_pass = false;
             match pass {

@@ -79,6 +79,20 @@ pub struct ShipgateService {
     pub activity: Arc<Activity>,
     pub listen: String,
     pub shutdown: watch::Sender<bool>,
+    /// One permit per core: comparison and history work waits here, first
+    /// come first served, so many clients queue instead of multiplying
+    /// threads and memory.
+    pub cpu_slots: Arc<tokio::sync::Semaphore>,
+}
+
+/// The CPU slots of a daemon: one per core.
+pub fn cpu_slots() -> Arc<tokio::sync::Semaphore> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Arc::new(tokio::sync::Semaphore::new(cores))
+}
+
+fn no_slot() -> Status {
+    Status::unavailable("the daemon is stopping")
 }
 
 fn error_status(err: DiffError) -> Status {
@@ -138,6 +152,47 @@ fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
     Ok(path)
 }
 
+/// Runs one history query, sending progress then the result (or the error)
+/// on the stream.
+fn history_events(
+    engine: &Engine,
+    request: &crate::history::HistoryRequest,
+    sender: &tokio::sync::mpsc::Sender<Result<pb::HistoryEvent, Status>>,
+) {
+    // Progress at most every 1% of the walk: a client is not
+    // flooded on a long history.
+    let mut last_percent = None;
+    let mut progress = |done: usize, total: usize| {
+        let percent = done * 100 / total.max(1);
+        if last_percent != Some(percent) {
+            last_percent = Some(percent);
+            let event = pb::HistoryEvent {
+                event: Some(pb::history_event::Event::Progress(pb::HistoryProgress {
+                    done: u32::try_from(done).unwrap_or(u32::MAX),
+                    total: u32::try_from(total).unwrap_or(u32::MAX),
+                })),
+            };
+            let _ = sender.blocking_send(Ok(event));
+        }
+    };
+    // A panic ends this request with INTERNAL, never the stream
+    // without an answer (and never the daemon).
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine.history(request, &mut progress)
+    }));
+    let message = match answered {
+        Ok(Ok(outcome)) => Ok(pb::HistoryEvent {
+            event: Some(pb::history_event::Event::Result(pb::HistoryResult {
+                json: outcome.json,
+                text: outcome.text.unwrap_or_default(),
+            })),
+        }),
+        Ok(Err(err)) => Err(error_status(err)),
+        Err(panic) => Err(panicked("the history query", panic.as_ref())),
+    };
+    let _ = sender.blocking_send(message);
+}
+
 #[tonic::async_trait]
 impl Shipgate for ShipgateService {
     async fn diff(
@@ -156,10 +211,23 @@ impl Shipgate for ShipgateService {
             want_text: req.format == pb::OutputFormat::Text as i32,
         };
         let engine = Arc::clone(&self.engine);
-        let outcome = tokio::task::spawn_blocking(move || engine.diff(&engine_request))
+        // Queued until a core is free; a client that leaves while queued
+        // costs nothing more.
+        let slot = Arc::clone(&self.cpu_slots)
+            .acquire_owned()
             .await
-            .map_err(|err| task_failed("the comparison", err))?
-            .map_err(error_status)?;
+            .map_err(|_| no_slot())?;
+        // Dropping this future (the client went away, its deadline passed)
+        // cancels the work at its next checkpoint.
+        let cancel = crate::work::Cancel::new();
+        let _cancel_on_drop = cancel.on_drop();
+        let outcome = tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            crate::work::with_cancel(&cancel, || engine.diff(&engine_request))
+        })
+        .await
+        .map_err(|err| task_failed("the comparison", err))?
+        .map_err(error_status)?;
         Ok(Response::new(pb::DiffResponse {
             json: outcome.json,
             text: outcome.text.unwrap_or_default(),
@@ -189,40 +257,38 @@ impl Shipgate for ShipgateService {
         };
         let (sender, receiver) = tokio::sync::mpsc::channel(16);
         let engine = Arc::clone(&self.engine);
-        tokio::task::spawn_blocking(move || {
-            let _in_flight = in_flight;
-            // Progress at most every 1% of the walk: a client is not
-            // flooded on a long history.
-            let mut last_percent = None;
-            let mut progress = |done: usize, total: usize| {
-                let percent = done * 100 / total.max(1);
-                if last_percent != Some(percent) {
-                    last_percent = Some(percent);
-                    let event = pb::HistoryEvent {
-                        event: Some(pb::history_event::Event::Progress(pb::HistoryProgress {
-                            done: u32::try_from(done).unwrap_or(u32::MAX),
-                            total: u32::try_from(total).unwrap_or(u32::MAX),
-                        })),
-                    };
-                    let _ = sender.blocking_send(Ok(event));
-                }
+        let slots = Arc::clone(&self.cpu_slots);
+        let cancel = crate::work::Cancel::new();
+        // The stream's receiver goes when the client does (Ctrl-C, a
+        // deadline): that cancels the walk at its next commit.
+        // The watcher's sender lives only until the work is done (`done`
+        // is dropped with it), so the stream still ends after the result.
+        let watcher = sender.clone();
+        let watched = cancel.clone();
+        let (done, work_done) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = watcher.closed() => watched.cancel(),
+                _ = work_done => {}
+            }
+        });
+        tokio::spawn(async move {
+            let _done = done;
+            let Ok(slot) = slots.acquire_owned().await else {
+                return;
             };
-            // A panic ends this request with INTERNAL, never the stream
-            // without an answer (and never the daemon).
-            let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                engine.history(&engine_request, &mut progress)
-            }));
-            let message = match answered {
-                Ok(Ok(outcome)) => Ok(pb::HistoryEvent {
-                    event: Some(pb::history_event::Event::Result(pb::HistoryResult {
-                        json: outcome.json,
-                        text: outcome.text.unwrap_or_default(),
-                    })),
-                }),
-                Ok(Err(err)) => Err(error_status(err)),
-                Err(panic) => Err(panicked("the history query", panic.as_ref())),
-            };
-            let _ = sender.blocking_send(message);
+            if cancel.is_cancelled() {
+                return;
+            }
+            let work = tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                let _in_flight = in_flight;
+                let _done = _done;
+                crate::work::with_cancel(&cancel, || {
+                    history_events(&engine, &engine_request, &sender)
+                })
+            });
+            let _ = work.await;
         });
         Ok(Response::new(tokio_stream::wrappers::ReceiverStream::new(
             receiver,

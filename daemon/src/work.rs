@@ -1,0 +1,113 @@
+//! Cancellation of a request's blocking work.
+//!
+//! A request's work runs on blocking threads, far from the gRPC future that
+//! asked for it. When that future is dropped (the client went away, its
+//! deadline passed) or a watched repository is unwatched, the work must stop
+//! soon, not run to the end for no one. The owner holds a [`CancelOnDrop`];
+//! the work runs inside [`with_cancel`] and calls [`checkpoint`] at its
+//! natural steps (each blob parsed, each module read, each commit walked).
+//!
+//! Invariant: work stopped by cancellation is never cached. Every cache
+//! write of a derived value (a graph, a history step) follows a checkpoint,
+//! so a graph a cancelled read left half-built is dropped, never stored.
+//! Facts are cached per blob and are whole when stored.
+//!
+//! The token travels by a thread-local so that the engine's signatures stay
+//! about the comparison; threads the work spawns carry it over with
+//! [`current`] and [`with_cancel`].
+
+use crate::error::DiffError;
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Whether some work should stop. Cloning shares the flag.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// A guard that cancels when dropped: held by whoever waits for the
+    /// work, so that giving up waiting is cancelling.
+    pub fn on_drop(&self) -> CancelOnDrop {
+        CancelOnDrop(self.clone())
+    }
+}
+
+/// Cancels its token when dropped.
+#[derive(Debug)]
+pub struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with `cancel` as this thread's token, restoring the previous
+/// one afterwards.
+pub fn with_cancel<T>(cancel: &Cancel, work: impl FnOnce() -> T) -> T {
+    let previous = CURRENT.with(|current| current.replace(Some(cancel.clone())));
+    let result = work();
+    CURRENT.with(|current| *current.borrow_mut() = previous);
+    result
+}
+
+/// This thread's token (one that is never cancelled outside any request).
+pub fn current() -> Cancel {
+    CURRENT.with(|current| current.borrow().clone().unwrap_or_default())
+}
+
+/// Whether this thread's work was cancelled.
+pub fn cancelled() -> bool {
+    CURRENT.with(|current| current.borrow().as_ref().is_some_and(Cancel::is_cancelled))
+}
+
+/// Stops the work when it was cancelled: the error reaches no one (the
+/// asker is gone) but unwinds the work through its ordinary error path.
+pub fn checkpoint() -> Result<(), DiffError> {
+    if cancelled() {
+        Err(DiffError::Internal(
+            "the request was cancelled: its client went away or its deadline passed".to_string(),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_stops_only_cancelled_work_and_the_token_is_scoped() {
+        assert!(checkpoint().is_ok(), "outside any request");
+        let cancel = Cancel::new();
+        with_cancel(&cancel, || {
+            assert!(checkpoint().is_ok());
+            let carried = current();
+            let guard = cancel.on_drop();
+            drop(guard);
+            assert!(carried.is_cancelled(), "a clone shares the flag");
+            assert!(checkpoint().is_err());
+            with_cancel(&Cancel::new(), || assert!(checkpoint().is_ok()));
+            assert!(checkpoint().is_err(), "the outer token is restored");
+        });
+        assert!(checkpoint().is_ok(), "the token ends with its scope");
+    }
+}

@@ -1,0 +1,122 @@
+//! End to end: work no one waits for stops (issue 16). A history query
+//! whose client is interrupted, and indexing of a repository that is
+//! unwatched mid-pass, leave the daemon idle within about a second instead
+//! of computing to the end.
+
+mod support;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{binaries, Place, Repo};
+
+const AGENT: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", tools=[lookup])\n";
+
+/// 30 commits, each rewriting 300 modules: a cold history over them takes
+/// the debug daemon many seconds.
+fn long_history() -> Repo {
+    let repo = Repo::new();
+    repo.commit(&[("app/agent.py", Some(AGENT))], "agent");
+    for commit in 0..30 {
+        let modules: Vec<(String, String)> = (0..300)
+            .map(|i| {
+                let body: String = (0..30)
+                    .map(|j| {
+                        format!("def f{j}(x):\n    y = os.environ.get(\"K{j}\")\n    return [x, y, {j}, \"{i}-{commit}\"]\n\n")
+                    })
+                    .collect();
+                (format!("app/m{i}.py"), format!("import os\n{body}"))
+            })
+            .collect();
+        let files: Vec<(&str, Option<&str>)> = modules
+            .iter()
+            .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+            .collect();
+        repo.commit(&files, &format!("commit {commit}"));
+    }
+    repo
+}
+
+/// CPU seconds the process has used (user + system), from /proc.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name's closing parenthesis; utime and stime
+    // are the 12th and 13th of them.
+    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields
+        .get(11..13)
+        .map(|f| f.iter().filter_map(|t| t.parse::<f64>().ok()).sum())
+        .unwrap_or(0.0);
+    // /proc reports in USER_HZ, which Linux fixes at 100.
+    ticks / 100.0
+}
+
+/// Waits until the daemon uses (almost) no CPU over a half-second window,
+/// and returns how long that took; panics past `within`.
+fn settles(pid: u32, within: Duration) -> Duration {
+    let started = Instant::now();
+    loop {
+        let before = cpu_seconds(pid);
+        std::thread::sleep(Duration::from_millis(500));
+        let used = cpu_seconds(pid) - before;
+        if used < 0.1 {
+            return started.elapsed();
+        }
+        assert!(
+            started.elapsed() < within,
+            "the daemon kept computing ({used:.2} CPU seconds in the last half second)"
+        );
+    }
+}
+
+#[test]
+fn an_interrupted_history_query_stops_its_walk() {
+    let repo = long_history();
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let (_, client) = binaries();
+    let mut history = Command::new(client)
+        .args(["history", "--quiet", "--workspace"])
+        .arg(repo.path())
+        .env("SHIPGATE_SOCKET", place.socket())
+        .env("SHIPGATE_DATA_DIR", place.data_dir())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("client runs");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        cpu_seconds(pid) > 0.3,
+        "the walk had started before the interrupt"
+    );
+    // Ctrl-C, as a person at a terminal would.
+    let _ = Command::new("kill")
+        .arg("-INT")
+        .arg(history.id().to_string())
+        .status();
+    let _ = history.wait();
+    // Within about a second of the client going, the daemon is idle (the
+    // whole walk takes well over ten seconds).
+    let settled = settles(pid, Duration::from_secs(5));
+    assert!(settled < Duration::from_secs(3), "{settled:?}");
+    // And it still answers.
+    assert!(place.client(&["status"]).status.success());
+    daemon.stop();
+}
+
+#[test]
+fn unwatching_during_a_pass_stops_the_pass() {
+    let repo = long_history();
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let workspace = repo.path().to_string_lossy().into_owned();
+    assert!(place.client(&["watch", &workspace]).status.success());
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(cpu_seconds(pid) > 0.3, "the pass had started");
+    assert!(place.client(&["unwatch", &workspace]).status.success());
+    let settled = settles(pid, Duration::from_secs(5));
+    assert!(settled < Duration::from_secs(3), "{settled:?}");
+    daemon.stop();
+}
