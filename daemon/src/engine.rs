@@ -241,6 +241,7 @@ impl Engine {
         let mut hasher = blake3::Hasher::new();
         hasher.update(b"scope-derivation");
         hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+        hasher.update(&crate::scope::DERIVATION_VERSION.to_be_bytes());
         for id in [revisions.base, base_tree, revisions.head, head_tree] {
             hasher.update(id.as_bytes());
         }

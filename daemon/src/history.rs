@@ -12,6 +12,7 @@ use crate::error::DiffError;
 use crate::git::{CommitInfo, Repository};
 use crate::graph::SideGraph;
 use crate::paths::normalize_scope;
+use crate::pyrepr::str_repr;
 use crate::render::{pyjson::to_pretty, sanitize::sanitize, text::one_line};
 use crate::store::Namespace;
 use gix::ObjectId;
@@ -58,7 +59,16 @@ pub struct Step {
     /// Limits over the whole scope of the commit (a bound reached): its
     /// rows may be incomplete, and the answer says so.
     pub limits: Vec<String>,
+    /// Every agent either side of the step builds, sorted: whether an
+    /// `--agent` filter names an agent the history ever had.
+    pub agents: Vec<String>,
 }
+
+/// The version of a stored step's shape and content, part of its key.
+const STEP_VERSION: u32 = 2;
+
+/// Agent names an unknown `--agent` answer lists, at most.
+const AGENTS_NAMED: usize = 10;
 
 impl Engine {
     /// Answers a history query; `progress(done, total)` is called as steps
@@ -83,6 +93,22 @@ impl Engine {
         let repo = Repository::discover(&request.workspace)?;
         let until_ref = request.until.clone().unwrap_or_else(|| "HEAD".to_string());
         let until = resolve(&repo, &until_ref, "--until")?;
+        let until_tree = repo.commit_tree(until)?;
+        let at = format!("{} ({})", one_line(&until_ref), until.to_hex_with_len(12));
+        let missing = match repo.lookup_scope(until_tree, &scope)? {
+            crate::git::ScopeLookup::Directory(_) => None,
+            crate::git::ScopeLookup::Absent => Some("does not exist"),
+            crate::git::ScopeLookup::NotADirectory => Some("is not a directory"),
+        };
+        if let Some(missing) = missing {
+            return Err(DiffError::usage_for(
+                "--scope",
+                format!(
+                    "{} {missing} at {at}, so it has no history to read; pass a directory that exists there, or an --until commit that has it.",
+                    str_repr(&scope)
+                ),
+            ));
+        }
         let since = match &request.since {
             Some(rev) => Some(resolve(&repo, rev, "--since")?),
             None => None,
@@ -95,6 +121,7 @@ impl Engine {
         let mut commits = Vec::new();
         let mut step_limits: std::collections::BTreeSet<String> = Default::default();
         let mut newest_caveats = Value::Array(Vec::new());
+        let mut agents_seen: std::collections::BTreeSet<String> = Default::default();
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
             let step = self.history_step(&repo, commit, &scope, max_files)?;
@@ -103,8 +130,14 @@ impl Engine {
                 newest_caveats = caveats_of(&step, request.agent.as_deref());
             }
             step_limits.extend(step.limits.iter().cloned());
+            agents_seen.extend(step.agents.iter().cloned());
             if let Some(entry) = commit_entry(commit, &step, request) {
                 commits.push(entry);
+            }
+        }
+        if let Some(agent) = request.agent.as_deref() {
+            if !agents_seen.contains(agent) {
+                return Err(unknown_agent(agent, &scope, total, &agents_seen));
             }
         }
         let mut document = history_document(
@@ -143,6 +176,7 @@ impl Engine {
         let mut hasher = blake3::Hasher::new();
         hasher.update(b"history-step");
         hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+        hasher.update(&STEP_VERSION.to_be_bytes());
         if let Some(tree) = &parent_tree {
             hasher.update(tree.as_bytes());
         }
@@ -180,10 +214,20 @@ impl Engine {
             .filter(|gap| gap.source.is_none())
             .map(|gap| gap.reason.clone())
             .collect();
+        let mut agents: Vec<String> = pair
+            .base
+            .agents
+            .iter()
+            .chain(pair.head.agents.iter())
+            .map(|agent| agent.name.clone())
+            .collect();
+        agents.sort();
+        agents.dedup();
         let step = Step {
             rows,
             stability,
             limits,
+            agents,
         };
         if let Err(err) = cache.put(Namespace::History, key.as_bytes(), &step) {
             eprintln!("shipgate: could not index a history step: {err}");
@@ -217,6 +261,38 @@ fn resolve(repo: &Repository, rev: &str, flag: &'static str) -> Result<ObjectId,
             format!("{rev} does not name a commit in this repository."),
         )
     })
+}
+
+/// An `--agent` no commit of the walked history builds: a usage error
+/// naming the agents it does build, so a typo is not an empty answer.
+fn unknown_agent(
+    agent: &str,
+    scope: &str,
+    read: usize,
+    seen: &std::collections::BTreeSet<String>,
+) -> DiffError {
+    let commits = if read == 1 { "commit" } else { "commits" };
+    let seen_text = if seen.is_empty() {
+        "no commit read builds an agent".to_string()
+    } else {
+        let mut names: Vec<String> = seen
+            .iter()
+            .take(AGENTS_NAMED)
+            .map(|n| one_line(n))
+            .collect();
+        if seen.len() > AGENTS_NAMED {
+            names.push(format!("and {} more", seen.len() - AGENTS_NAMED));
+        }
+        format!("agents seen: {}", names.join(", "))
+    };
+    DiffError::usage_for(
+        "--agent",
+        format!(
+            "no agent named {} in the history of scope {} ({read} {commits} read); {seen_text}.",
+            str_repr(agent),
+            one_line(scope)
+        ),
+    )
 }
 
 /// A row that says a binding changed: added, removed, changed, or not

@@ -55,9 +55,8 @@ impl Repository {
             }
             Ok(_) => {}
         }
-        let shared = gix::ThreadSafeRepository::discover(workspace).map_err(|_| {
-            DiffError::Config(format!("Workspace is not inside a git checkout: {shown}"))
-        })?;
+        let shared = gix::ThreadSafeRepository::discover(workspace)
+            .map_err(|err| open_failure(workspace, &err))?;
         let local = shared.to_thread_local();
         let root = local
             .workdir()
@@ -187,6 +186,27 @@ impl Repository {
         })
     }
 
+    /// A commit a shallow clone never fetched (a parent of its boundary):
+    /// the fix is to unshallow, not to hydrate a partial clone.
+    pub(crate) fn beyond_shallow(&self, commit: ObjectId) -> DiffError {
+        DiffError::Config(format!(
+            "This checkout is shallow: commit {} is older than the history it fetched. Run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI), then rerun.",
+            commit.to_hex_with_len(8),
+            self.root.display()
+        ))
+    }
+
+    /// In a shallow clone, why its history cannot be read past the commits
+    /// it fetched; `None` in a full one.
+    pub fn shallow_history(&self) -> Option<DiffError> {
+        self.is_shallow().then(|| {
+            DiffError::Config(format!(
+                "This checkout is shallow, so its history before the commits it fetched is not read. Run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI) to read it.",
+                self.root.display()
+            ))
+        })
+    }
+
     fn shallow_refusal(&self) -> DiffError {
         DiffError::Config(format!(
             "This checkout is shallow; run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI), then rerun diff.",
@@ -212,6 +232,9 @@ impl Repository {
     }
 
     fn objects_missing_for(&self, commit: ObjectId) -> DiffError {
+        if self.is_shallow() && !self.has_object(commit) {
+            return self.beyond_shallow(commit);
+        }
         let short = commit.to_hex_with_len(8).to_string();
         DiffError::ObjectsMissing(format!(
             "The objects of commit {short} could not be read (objects_missing). This checkout may be a partial clone whose objects were never fetched; shipgate never fetches. Hydrate them (for example `git -C {} fetch --refetch --no-filter <remote>`, or clone without `--filter`), then rerun.",
@@ -256,4 +279,72 @@ impl Repository {
     pub fn is_shallow(&self) -> bool {
         self.local().is_shallow().unwrap_or(false)
     }
+}
+
+/// Why `gix` could not open the repository holding `workspace`, as what to
+/// do: no repository at all, one whose object format we do not read, or a
+/// git configuration (an included file too) that could not be read.
+fn open_failure(workspace: &Path, err: &gix::Error) -> DiffError {
+    use gix::error::MetadataValue;
+    let shown = workspace.display();
+    let object_format = err.metadata().find_map(|values| {
+        let key = matches!(values.get("key"), Some(MetadataValue::String(k)) if k.eq_ignore_ascii_case("extensions.objectFormat"));
+        match values.get("input") {
+            Some(MetadataValue::Bytes(input)) if key => {
+                Some(String::from_utf8_lossy(input).into_owned())
+            }
+            Some(MetadataValue::String(input)) if key => Some(input.clone()),
+            _ => None,
+        }
+    });
+    if let Some(format) = object_format {
+        return DiffError::Config(if format.eq_ignore_ascii_case("sha256") {
+            format!(
+                "The repository at {shown} uses SHA-256 object ids (extensions.objectFormat = sha256), which shipgate does not read yet; it compares SHA-1 repositories only."
+            )
+        } else {
+            format!(
+                "The repository at {shown} uses the object format {} (extensions.objectFormat), which shipgate does not read; it reads SHA-1 repositories.",
+                one_line(&format)
+            )
+        });
+    }
+    // No git directory anywhere above the workspace: not a checkout.
+    let found = gix::discover::upwards(workspace).ok();
+    let Some((found, _)) = found else {
+        return DiffError::Config(format!("Workspace is not inside a git checkout: {shown}"));
+    };
+    let mut causes: Vec<String> = Vec::new();
+    for cause in err.iter_errors() {
+        let text = one_line(cause.to_string().trim());
+        if !text.is_empty() && causes.last() != Some(&text) {
+            causes.push(text);
+        }
+    }
+    let git_dir = AsRef::<Path>::as_ref(&found).display().to_string();
+    match causes.split_first() {
+        Some((first, rest)) if first.contains("configuration") && !rest.is_empty() => {
+            DiffError::Config(format!(
+                "The git configuration could not be read: {}. Fix the repository's configuration or the file it includes (git config --list --show-origin names each), then rerun.",
+                rest.join(": ")
+            ))
+        }
+        _ => DiffError::Config(format!(
+            "The repository at {git_dir} could not be opened: {}.",
+            causes.join(": ")
+        )),
+    }
+}
+
+/// Text from git or a repository on one line (control characters escaped).
+fn one_line(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
 }

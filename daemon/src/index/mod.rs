@@ -381,6 +381,9 @@ impl Indexer {
                 Err(err) => error = Some(format!("{branch}: {err}")),
             }
         }
+        // A shallow clone's history stops where it was cut: named on every
+        // pass until it is unshallowed.
+        let error = error.or_else(|| repo.shallow_history().map(|err| err.to_string()));
         if let Some(watched) = self.lock().get_mut(root) {
             watched.last_error = error;
             watched.pending = 0;

@@ -15,6 +15,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
+/// The version of what `derive` answers for the same inputs (its reasons'
+/// wording included), part of the cached derivation's key: a new wording
+/// is never served from an older daemon's cache.
+pub const DERIVATION_VERSION: u32 = 2;
+
 /// Import hops followed from each changed file, each way.
 pub const MAX_HOPS: usize = 6;
 
@@ -689,25 +694,56 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         );
     }
     derivation.reason = if merged.is_empty() {
-        let files: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
-        let (listed, verb) = if files.len() == 1 {
-            (files[0].clone(), "is not an agent file, and is not")
-        } else {
-            (list_of(&files, 5, ", "), "are not agent files, and are not")
-        };
-        let within_bounds = if bounded {
-            " within the bounds read"
-        } else {
-            ""
-        };
-        format!(
-            "The change touches no OpenAI Agents SDK or Google ADK agent{within_bounds}: {listed} {verb} imported by one or importing one within 6 hops."
-        )
+        nothing_compared(&sources, &unrelated, &unread_why, bounded)
     } else {
         merged.iter().map(reason_of).collect::<Vec<_>>().join("; ")
     };
     derivation.comparisons = merged;
     derivation
+}
+
+/// The reason when no comparison is derived. A changed input that is
+/// never read (over the size limit, a link, a submodule) is named with
+/// why, as `scope_selection.limits` names it; it is never called "not an
+/// agent file", which nothing established.
+fn nothing_compared(
+    sources: &[&String],
+    unrelated: &[(String, &str)],
+    unread_why: &BTreeMap<&str, &str>,
+    bounded: bool,
+) -> String {
+    let unread_changed = unrelated
+        .iter()
+        .any(|(path, _)| unread_why.contains_key(path.as_str()));
+    if unread_changed {
+        let named: Vec<String> = unrelated
+            .iter()
+            .map(|(path, why)| format!("{path} ({why})"))
+            .collect();
+        let within_bounds = if bounded {
+            " within the bounds read"
+        } else {
+            ""
+        };
+        return format!(
+            "The change could not be related to an OpenAI Agents SDK or Google ADK agent{within_bounds}: {}.",
+            list_of(&named, 5, "; ")
+        );
+    }
+    let files: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
+    let (listed, verb) = if files.len() == 1 {
+        (files[0].clone(), "is not an agent file, and is not")
+    } else {
+        (list_of(&files, 5, ", "), "are not agent files, and are not")
+    };
+    let within_bounds = if bounded {
+        " within the bounds read"
+    } else {
+        ""
+    };
+    format!(
+        "The change touches no OpenAI Agents SDK or Google ADK agent{within_bounds}: {listed} {verb} imported by one or importing one within 6 hops."
+    )
 }
 
 /// An application directory moved whole — its old path gone from the head,
@@ -883,6 +919,43 @@ mod tests {
         assert_eq!(
             derived.reason,
             "The change touches no OpenAI Agents SDK or Google ADK agent within the bounds read: app/g.py is not an agent file, and is not imported by one or importing one within 6 hops."
+        );
+    }
+
+    #[test]
+    fn a_changed_input_never_read_is_named_with_why_not_as_no_agent_file() {
+        let agent = "from agents import Agent\nsupport = Agent(name='s')\n";
+        let base = side(&[("app/__init__.py", ""), ("app/agent.py", agent)]);
+        let mut head = side(&[("app/__init__.py", "")]);
+        head.unread.push((
+            "app/agent.py".into(),
+            "big".into(),
+            "it exceeds 2000000 bytes and is not read".into(),
+        ));
+        let derived = derive(&base, &head);
+        assert!(derived.comparisons.is_empty());
+        assert_eq!(
+            derived.reason,
+            "The change could not be related to an OpenAI Agents SDK or Google ADK agent: app/agent.py (it exceeds 2000000 bytes and is not read)."
+        );
+        // A bumped submodule beside a changed file no agent relates to:
+        // each named with its own why.
+        let mut base = side(&[("app/agent.py", agent), ("tools/x.py", "x = 1\n")]);
+        base.unread.push((
+            "vendor/tools".into(),
+            "1111".into(),
+            "it is a submodule, whose content is not read".into(),
+        ));
+        let mut head = side(&[("app/agent.py", agent), ("tools/x.py", "x = 2\n")]);
+        head.unread.push((
+            "vendor/tools".into(),
+            "2222".into(),
+            "it is a submodule, whose content is not read".into(),
+        ));
+        let derived = derive(&base, &head);
+        assert_eq!(
+            derived.reason,
+            "The change could not be related to an OpenAI Agents SDK or Google ADK agent: tools/x.py (no agent file imports it, and it imports no agent file within 6 hops); vendor/tools (it is a submodule, whose content is not read)."
         );
     }
 
