@@ -77,6 +77,7 @@ fn main() -> ExitCode {
                 token_file,
                 idle_timeout,
             };
+            limit_malloc_arenas();
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .thread_stack_size(shipgate_daemon::WORK_STACK_BYTES)
@@ -179,4 +180,16 @@ fn tempfile_dir() -> Result<PathBuf, String> {
     std::fs::create_dir_all(&dir)
         .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
     Ok(dir)
+}
+
+/// glibc gives every thread that allocates its own arena, and keeps what
+/// each arena grew to: under many concurrent requests a daemon's RSS grew
+/// and stayed grown. A few arenas serve the daemon's bounded CPU slots.
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; called before any
+    // other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 4);
+    }
 }
