@@ -5,10 +5,10 @@ mod agent_mode;
 mod connect;
 
 use clap::{Args, Parser, Subcommand};
-use connect::{connect, connect_existing, Target};
+use connect::{connect, connect_existing, ConnectError, Target};
 use shipgate_proto::v1::{self as pb, OutputFormat};
-use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA};
-use std::path::PathBuf;
+use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA, MAX_FIELD_BYTES};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -146,9 +146,64 @@ struct HistoryArgs {
     quiet: bool,
 }
 
-fn usage_error(message: &str) -> ExitCode {
-    eprintln!("Usage: shipgate-client diff [OPTIONS]\nTry 'shipgate-client diff --help' for help.\nError: Invalid value: {message}");
+fn usage_error(command: &str, message: &str) -> ExitCode {
+    eprintln!("Usage: shipgate-client {command} [OPTIONS]\nTry 'shipgate-client {command} --help' for help.\nError: Invalid value: {message}");
     ExitCode::from(2)
+}
+
+/// Writes to stdout. A reader that went away (`status | head -1`) is no
+/// failure of ours: the rest is dropped quietly and the command keeps its
+/// own exit code, so a pipeline reads the answer's code, not 141 or a
+/// panic. Any other write error (a full disk) loses output: reported, 1.
+fn out(text: &str) -> Result<(), ExitCode> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(err) => {
+            eprintln!("shipgate-client: cannot write the output: {err}");
+            Err(ExitCode::from(1))
+        }
+    }
+}
+
+/// `out`, then the command's exit code (or 1 when the output was lost).
+fn print_then(text: &str, code: ExitCode) -> ExitCode {
+    out(text).err().unwrap_or(code)
+}
+
+/// The request's workspace: absolute (the daemon has its own working
+/// directory) and UTF-8, since the request field is a protobuf string and a
+/// lossy copy would name another path (reported as missing).
+fn workspace_field(path: &Path) -> Result<String, String> {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    absolute.to_str().map(str::to_string).ok_or_else(|| {
+        format!(
+            "the workspace path is not valid UTF-8: {}; the daemon takes UTF-8 paths",
+            absolute.display()
+        )
+    })
+}
+
+/// Refuses an argument longer than any real ref, path or name before it is
+/// sent (the daemon refuses it too); `fields` pairs each flag with its value.
+fn check_lengths(fields: &[(&str, &str)]) -> Result<(), String> {
+    match fields
+        .iter()
+        .find(|(_, value)| value.len() > MAX_FIELD_BYTES)
+    {
+        Some((flag, _)) => Err(format!("{flag} is longer than {MAX_FIELD_BYTES} bytes")),
+        None => Ok(()),
+    }
+}
+
+/// A connection error as the exit: 1, with the reason.
+fn connect_failed(err: ConnectError) -> ExitCode {
+    unreachable_daemon(err.to_string())
 }
 
 fn main() -> ExitCode {
@@ -195,24 +250,55 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
         || args.max_python_files.is_some();
     if !args.application && needs_application {
         return usage_error(
+            "diff",
             "--head, --scope, --base-scope and --max-python-files require --application.",
         );
     }
     if !args.application {
-        return usage_error("shipgate compares applications only: pass --application.");
+        return usage_error(
+            "diff",
+            "shipgate compares applications only: pass --application.",
+        );
     }
     let max_python_files = match args.max_python_files {
         None => 0,
         Some(n) if n >= 1 => u32::try_from(n).unwrap_or(u32::MAX),
-        Some(_) => return usage_error("--max-python-files must be at least 1."),
+        Some(_) => return usage_error("diff", "--max-python-files must be at least 1."),
     };
-    let workspace = std::path::absolute(&args.workspace).unwrap_or(args.workspace.clone());
+    let request = match diff_request(&args, max_python_files) {
+        Ok(request) => request,
+        Err(message) => return usage_error("diff", &message),
+    };
+    let mut client = match connect(target).await {
+        Ok(client) => client,
+        Err(err) => return connect_failed(err),
+    };
+    match client.diff(request).await {
+        Ok(response) => {
+            let response = response.into_inner();
+            let code = ExitCode::from(u8::try_from(response.exit_code).unwrap_or(1));
+            print_then(
+                if args.json {
+                    &response.json
+                } else {
+                    &response.text
+                },
+                code,
+            )
+        }
+        Err(status) => diff_error(&status),
+    }
+}
+
+/// The diff request, once its strings are fit to send.
+fn diff_request(args: &DiffArgs, max_python_files: u32) -> Result<pb::DiffRequest, String> {
+    let text = |value: &Option<String>| value.clone().unwrap_or_default();
     let request = pb::DiffRequest {
-        workspace: workspace.display().to_string(),
-        base: args.base.unwrap_or_default(),
-        head: args.head.unwrap_or_default(),
-        scope: args.scope.unwrap_or_default(),
-        base_scope: args.base_scope.unwrap_or_default(),
+        workspace: workspace_field(&args.workspace)?,
+        base: text(&args.base),
+        head: text(&args.head),
+        scope: text(&args.scope),
+        base_scope: text(&args.base_scope),
         max_python_files,
         format: if args.json {
             OutputFormat::Json
@@ -220,77 +306,56 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
             OutputFormat::Text
         } as i32,
     };
-    let mut client = match connect(target).await {
-        Ok(client) => client,
-        Err(err) => return unreachable_daemon(err),
-    };
-    match client.diff(request).await {
-        Ok(response) => {
-            let response = response.into_inner();
-            print!(
-                "{}",
-                if args.json {
-                    &response.json
-                } else {
-                    &response.text
-                }
-            );
-            ExitCode::from(u8::try_from(response.exit_code).unwrap_or(1))
+    check_lengths(&[
+        ("--workspace", &request.workspace),
+        ("--base", &request.base),
+        ("--head", &request.head),
+        ("--scope", &request.scope),
+        ("--base-scope", &request.base_scope),
+    ])?;
+    Ok(request)
+}
+
+fn diff_error(status: &tonic::Status) -> ExitCode {
+    let kind = status
+        .metadata()
+        .get(ERROR_KIND_METADATA)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    match (status.code(), kind) {
+        (tonic::Code::InvalidArgument, "usage") => {
+            eprintln!("Usage: shipgate-client diff [OPTIONS]\nTry 'shipgate-client diff --help' for help.");
+            eprintln!("{}", status.message());
+            ExitCode::from(2)
         }
-        Err(status) => {
-            let kind = status
-                .metadata()
-                .get(ERROR_KIND_METADATA)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
-            match (status.code(), kind) {
-                (tonic::Code::InvalidArgument, "usage") => {
-                    eprintln!("Usage: shipgate-client diff [OPTIONS]\nTry 'shipgate-client diff --help' for help.");
-                    eprintln!("{}", status.message());
-                    ExitCode::from(2)
-                }
-                (tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition, _) => {
-                    eprintln!("{}", status.message());
-                    if agent_mode::enabled() {
-                        let raw = status
-                            .metadata()
-                            .get_bin(ERROR_MESSAGE_METADATA)
-                            .and_then(|v| v.to_bytes().ok())
-                            .map(|b| String::from_utf8_lossy(&b).into_owned())
-                            .unwrap_or_else(|| status.message().to_string());
-                        eprintln!("{}", agent_mode::error_line(kind, &raw));
-                    }
-                    ExitCode::from(2)
-                }
-                _ => unreachable_daemon(format!(
-                    "the daemon failed the comparison: {}",
-                    status.message()
-                )),
+        (tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition, _) => {
+            eprintln!("{}", status.message());
+            if agent_mode::enabled() {
+                let raw = status
+                    .metadata()
+                    .get_bin(ERROR_MESSAGE_METADATA)
+                    .and_then(|v| v.to_bytes().ok())
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_else(|| status.message().to_string());
+                eprintln!("{}", agent_mode::error_line(kind, &raw));
             }
+            ExitCode::from(2)
         }
+        _ => unreachable_daemon(format!(
+            "the daemon failed the comparison: {}",
+            status.message()
+        )),
     }
 }
 
 async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
-    let workspace = std::path::absolute(&args.workspace).unwrap_or(args.workspace.clone());
-    let request = pb::HistoryRequest {
-        workspace: workspace.display().to_string(),
-        since: args.since.unwrap_or_default(),
-        until: args.until.unwrap_or_default(),
-        agent: args.agent.unwrap_or_default(),
-        tool: args.tool.unwrap_or_default(),
-        scope: args.scope.unwrap_or_default(),
-        max_python_files: args.max_python_files.unwrap_or(0),
-        max_commits: args.max_commits.unwrap_or(0),
-        format: if args.json {
-            OutputFormat::Json
-        } else {
-            OutputFormat::Text
-        } as i32,
+    let request = match history_request(&args) {
+        Ok(request) => request,
+        Err(message) => return usage_error("history", &message),
     };
     let mut client = match connect(target).await {
         Ok(client) => client,
-        Err(err) => return unreachable_daemon(err),
+        Err(err) => return connect_failed(err),
     };
     let mut stream = match client.history(request).await {
         Ok(response) => response.into_inner(),
@@ -312,8 +377,8 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
                     }
                 }
                 Some(pb::history_event::Event::Result(result)) => {
-                    print!("{}", if args.json { result.json } else { result.text });
-                    return ExitCode::SUCCESS;
+                    let text = if args.json { result.json } else { result.text };
+                    return print_then(&text, ExitCode::SUCCESS);
                 }
                 None => {}
             },
@@ -323,6 +388,35 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
             Err(status) => return history_error(&status),
         }
     }
+}
+
+/// The history request, once its strings are fit to send.
+fn history_request(args: &HistoryArgs) -> Result<pb::HistoryRequest, String> {
+    let text = |value: &Option<String>| value.clone().unwrap_or_default();
+    let request = pb::HistoryRequest {
+        workspace: workspace_field(&args.workspace)?,
+        since: text(&args.since),
+        until: text(&args.until),
+        agent: text(&args.agent),
+        tool: text(&args.tool),
+        scope: text(&args.scope),
+        max_python_files: args.max_python_files.unwrap_or(0),
+        max_commits: args.max_commits.unwrap_or(0),
+        format: if args.json {
+            OutputFormat::Json
+        } else {
+            OutputFormat::Text
+        } as i32,
+    };
+    check_lengths(&[
+        ("--workspace", &request.workspace),
+        ("--since", &request.since),
+        ("--until", &request.until),
+        ("--agent", &request.agent),
+        ("--tool", &request.tool),
+        ("--scope", &request.scope),
+    ])?;
+    Ok(request)
 }
 
 fn history_error(status: &tonic::Status) -> ExitCode {
@@ -341,99 +435,126 @@ fn history_error(status: &tonic::Status) -> ExitCode {
 async fn status(target: &Target, json: bool) -> ExitCode {
     let mut client = match connect_existing(target).await {
         Ok(client) => client,
-        Err(err) => {
+        Err(ConnectError::Unreachable(err)) => {
             return unreachable_daemon(format!(
                 "{err} (start one with any diff, or `shipgate-daemon serve`)"
             ))
         }
+        Err(refused) => return connect_failed(refused),
     };
     let status = match client.status(pb::StatusRequest {}).await {
         Ok(response) => response.into_inner(),
         Err(status) => return unreachable_daemon(status.message().to_string()),
     };
-    if json {
-        let repositories: Vec<serde_json::Value> = status
-            .repositories
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "path": r.path,
-                    "indexed": r.indexed.iter().map(|h| serde_json::json!({"reference": h.reference, "commit": h.commit})).collect::<Vec<_>>(),
-                    "pending": r.pending,
-                    "history_commits": r.history_commits,
-                    "last_error": (!r.last_error.is_empty()).then_some(&r.last_error),
-                })
+    let text = if json {
+        status_json(&status)
+    } else {
+        status_text(&status)
+    };
+    print_then(&text, ExitCode::SUCCESS)
+}
+
+fn status_json(status: &pb::StatusResponse) -> String {
+    let repositories: Vec<serde_json::Value> = status
+        .repositories
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "path": r.path,
+                "indexed": r.indexed.iter().map(|h| serde_json::json!({"reference": h.reference, "commit": h.commit})).collect::<Vec<_>>(),
+                "pending": r.pending,
+                "history_commits": r.history_commits,
+                "last_error": (!r.last_error.is_empty()).then_some(&r.last_error),
             })
-            .collect();
-        let caches: serde_json::Map<String, serde_json::Value> = status
-            .caches
-            .iter()
-            .map(|c| {
-                (
-                    c.cache.clone(),
-                    serde_json::json!({"hits": c.hits, "misses": c.misses}),
-                )
-            })
-            .collect();
-        let doc = serde_json::json!({
-            "version": status.version,
-            "engine_facts_version": status.engine_facts_version,
-            "pid": status.pid,
-            "listen": status.listen,
-            "uptime_seconds": status.uptime_seconds,
-            "store_path": status.store_path,
-            "store_size_bytes": status.store_size_bytes,
-            "caches": caches,
-            "repositories": repositories,
-        });
-        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-        return ExitCode::SUCCESS;
-    }
-    println!(
+        })
+        .collect();
+    let caches: serde_json::Map<String, serde_json::Value> = status
+        .caches
+        .iter()
+        .map(|c| {
+            (
+                c.cache.clone(),
+                serde_json::json!({"hits": c.hits, "misses": c.misses}),
+            )
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "version": status.version,
+        "engine_facts_version": status.engine_facts_version,
+        "pid": status.pid,
+        "listen": status.listen,
+        "uptime_seconds": status.uptime_seconds,
+        "store_path": status.store_path,
+        "store_size_bytes": status.store_size_bytes,
+        "caches": caches,
+        "repositories": repositories,
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    )
+}
+
+fn status_text(status: &pb::StatusResponse) -> String {
+    use std::fmt::Write;
+    let mut text = String::new();
+    // Writing into a String cannot fail.
+    let _ = writeln!(
+        text,
         "shipgate-daemon {} (facts v{}), pid {}, up {}s",
         status.version, status.engine_facts_version, status.pid, status.uptime_seconds
     );
-    println!("listening on {}", status.listen);
-    println!(
+    let _ = writeln!(text, "listening on {}", status.listen);
+    let _ = writeln!(
+        text,
         "store: {} ({} bytes)",
         status.store_path, status.store_size_bytes
     );
     for cache in &status.caches {
-        println!(
+        let _ = writeln!(
+            text,
             "cache {}: {} hits, {} misses",
             cache.cache, cache.hits, cache.misses
         );
     }
     if status.repositories.is_empty() {
-        println!("watched repositories: none (add one with `shipgate-client watch DIR`)");
+        let _ = writeln!(
+            text,
+            "watched repositories: none (add one with `shipgate-client watch DIR`)"
+        );
     }
     for repo in &status.repositories {
-        println!(
+        let _ = writeln!(
+            text,
             "watching {} ({} pending, history indexed for {} commits)",
             repo.path, repo.pending, repo.history_commits
         );
         for head in &repo.indexed {
-            println!(
+            let _ = writeln!(
+                text,
                 "  indexed {} at {}",
                 head.reference,
                 head.commit.chars().take(12).collect::<String>()
             );
         }
         if !repo.last_error.is_empty() {
-            println!("  last error: {}", repo.last_error);
+            let _ = writeln!(text, "  last error: {}", repo.last_error);
         }
     }
-    ExitCode::SUCCESS
+    text
 }
 
 async fn watch(target: &Target, workspace: PathBuf, add: bool) -> ExitCode {
-    let workspace = std::path::absolute(&workspace)
-        .unwrap_or(workspace)
-        .display()
-        .to_string();
+    let command = if add { "watch" } else { "unwatch" };
+    let workspace = match workspace_field(&workspace)
+        .and_then(|field| check_lengths(&[("WORKSPACE", &field)]).map(|()| field))
+    {
+        Ok(workspace) => workspace,
+        Err(message) => return usage_error(command, &message),
+    };
     let mut client = match connect(target).await {
         Ok(client) => client,
-        Err(err) => return unreachable_daemon(err),
+        Err(err) => return connect_failed(err),
     };
     let result = if add {
         client.watch(pb::WatchRequest { workspace }).await.map(|r| {
@@ -456,10 +577,7 @@ async fn watch(target: &Target, workspace: PathBuf, add: bool) -> ExitCode {
             })
     };
     match result {
-        Ok(line) => {
-            println!("{line}");
-            ExitCode::SUCCESS
-        }
+        Ok(line) => print_then(&format!("{line}\n"), ExitCode::SUCCESS),
         Err(status) => {
             eprintln!("shipgate-client: {}", status.message());
             ExitCode::from(2)
@@ -470,16 +588,16 @@ async fn watch(target: &Target, workspace: PathBuf, add: bool) -> ExitCode {
 async fn shutdown(target: &Target) -> ExitCode {
     let mut client = match connect_existing(target).await {
         Ok(client) => client,
-        Err(err) => {
-            println!("no daemon running ({err})");
-            return ExitCode::SUCCESS;
+        Err(ConnectError::Unreachable(err)) => {
+            return print_then(&format!("no daemon running ({err})\n"), ExitCode::SUCCESS)
         }
+        Err(refused) => return connect_failed(refused),
     };
     match client.shutdown(pb::ShutdownRequest {}).await {
-        Ok(_) => {
-            println!("the daemon is flushing its store and exiting");
-            ExitCode::SUCCESS
-        }
+        Ok(_) => print_then(
+            "the daemon is flushing its store and exiting\n",
+            ExitCode::SUCCESS,
+        ),
         Err(status) => unreachable_daemon(status.message().to_string()),
     }
 }

@@ -7,8 +7,10 @@ use crate::engine::Engine;
 use crate::index::Indexer;
 use crate::service::{Activity, ShipgateService};
 use crate::store::{Cache, DataDirLock, SledStore};
+use shipgate_proto::locations;
 use shipgate_proto::v1::shipgate_server::ShipgateServer;
 use std::net::SocketAddr;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,6 +39,20 @@ pub fn open_store(data_dir: &Path) -> Result<(DataDirLock, Arc<Cache>), String> 
 
 pub async fn serve(options: ServeOptions) -> Result<(), String> {
     let (_lock, cache) = open_store(&options.data_dir)?;
+    // Derived once the store exists, so the name comes from its canonical
+    // path; an unsafe directory is refused before any work starts.
+    let socket = match &options.tcp {
+        Some(_) => None,
+        None => Some(
+            options
+                .socket
+                .clone()
+                .unwrap_or_else(|| locations::default_socket(&options.data_dir)),
+        ),
+    };
+    if let Some(socket) = &socket {
+        prepare_socket_dir(socket)?;
+    }
     let engine = Arc::new(Engine::new(Arc::clone(&cache)));
     let indexer = Indexer::start(Arc::clone(&engine));
     let activity = Arc::new(Activity::new());
@@ -52,12 +68,10 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         (Some(_), None) => return Err("--tcp requires --token-file: a TCP daemon only answers clients that send its bearer token".into()),
         (None, _) => None,
     };
-    let listen = match (&options.tcp, &options.socket) {
+    let listen = match (&options.tcp, &socket) {
         (Some(addr), _) => addr.to_string(),
         (None, Some(socket)) => socket.display().to_string(),
-        (None, None) => shipgate_proto::locations::default_socket(&options.data_dir)
-            .display()
-            .to_string(),
+        (None, None) => String::new(),
     };
     let service = ShipgateService {
         engine,
@@ -126,11 +140,6 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
 /// Binds the socket, replacing a stale file left by a dead daemon but never
 /// one a live daemon answers on.
 async fn bind_socket(socket: &Path) -> Result<tokio::net::UnixListener, String> {
-    if let Some(parent) = socket.parent() {
-        std::fs::create_dir_all(parent)
-            .map_err(|err| format!("cannot create {}: {err}", parent.display()))?;
-        restrict(parent, 0o700);
-    }
     if socket.exists() {
         if tokio::net::UnixStream::connect(socket).await.is_ok() {
             return Err(format!(
@@ -141,15 +150,52 @@ async fn bind_socket(socket: &Path) -> Result<tokio::net::UnixListener, String> 
         std::fs::remove_file(socket)
             .map_err(|err| format!("cannot remove the stale socket {}: {err}", socket.display()))?;
     }
-    let listener = tokio::net::UnixListener::bind(socket)
+    let listener = bind_private(socket)
+        .and_then(tokio::net::UnixListener::from_std)
         .map_err(|err| format!("cannot listen on {}: {err}", socket.display()))?;
-    restrict(socket, 0o600);
     Ok(listener)
 }
 
-fn restrict(path: &Path, mode: u32) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode));
+/// Readies the socket's directory without touching anyone else's: the
+/// default directory (a name anyone can predict) must be ours and private,
+/// or is created so; a missing directory of an explicit `--socket` is
+/// created private; an existing one keeps its mode (it may be `/tmp`).
+fn prepare_socket_dir(socket: &Path) -> Result<(), String> {
+    let Some(dir) = socket.parent().filter(|dir| !dir.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    if locations::in_default_socket_dir(socket) {
+        return locations::ensure_socket_dir(dir).map_err(|err| err.to_string());
+    }
+    if dir.exists() {
+        return Ok(());
+    }
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .map_err(|err| format!("cannot create {}: {err}", dir.display()))
+}
+
+/// A listening socket whose file is 0600 from the start: the mode is set on
+/// the socket before `bind` (Linux gives the file the socket's mode), so no
+/// other user can connect in between, as they could before a later chmod.
+/// The chmod after `bind` covers systems that ignore the first.
+fn bind_private(socket: &Path) -> std::io::Result<std::os::unix::net::UnixListener> {
+    use socket2::{Domain, SockAddr, Socket, Type};
+    use std::os::fd::OwnedFd;
+    let unbound = Socket::new(Domain::UNIX, Type::STREAM, None)?;
+    // fchmod through a File: the same descriptor, without unsafe code.
+    let as_file = std::fs::File::from(OwnedFd::from(unbound));
+    let _ = as_file.set_permissions(std::fs::Permissions::from_mode(0o600));
+    let unbound = Socket::from(OwnedFd::from(as_file));
+    unbound.bind(&SockAddr::unix(socket)?)?;
+    std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))?;
+    unbound.listen(1024)?;
+    unbound.set_nonblocking(true)?;
+    Ok(std::os::unix::net::UnixListener::from(OwnedFd::from(
+        unbound,
+    )))
 }
 
 fn read_token(file: &Path) -> Result<String, String> {

@@ -214,6 +214,23 @@ impl Place {
             .expect("client runs")
     }
 
+    /// The client as `client_with_env` runs it, not yet run: for a test that
+    /// sets its own stdio, non-UTF-8 arguments, or removes `SHIPGATE_SOCKET`
+    /// to reach the default socket.
+    pub fn client_command(&self) -> Command {
+        let (daemon, client) = binaries();
+        let mut command = Command::new(client);
+        command
+            .env("SHIPGATE_SOCKET", self.socket())
+            .env("SHIPGATE_DATA_DIR", self.data_dir())
+            .env("SHIPGATE_DAEMON", daemon)
+            .env_remove("SHIPGATE_ADDR")
+            .env_remove("AGENTS_SHIPGATE_AGENT_MODE")
+            .env_remove("CLAUDECODE")
+            .env_remove("CURSOR_TRACE_ID");
+        command
+    }
+
     /// `diff --application` through the client; returns (exit, stdout, stderr).
     pub fn diff(&self, repo: &Repo, extra: &[&str]) -> (i32, String, String) {
         let workspace = repo.path().to_string_lossy().into_owned();

@@ -5,7 +5,7 @@ use crate::engine::{DiffRequest as EngineRequest, Engine};
 use crate::error::DiffError;
 use crate::index::Indexer;
 use shipgate_proto::v1::{self as pb, shipgate_server::Shipgate};
-use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA};
+use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA, MAX_FIELD_BYTES};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -137,12 +137,27 @@ fn non_empty(value: String) -> Option<String> {
     (!value.is_empty()).then_some(value)
 }
 
+/// Refuses a string field longer than any real ref, path or name, naming
+/// the field but not echoing the value: a value echoed into an error
+/// overflowed the HTTP/2 header limit and reached the client as a bare
+/// protocol error instead of a usage error.
+fn check_lengths(fields: &[(&str, &str)]) -> Result<(), Status> {
+    match fields.iter().find(|(_, value)| value.len() > MAX_FIELD_BYTES) {
+        Some((name, value)) => Err(Status::invalid_argument(format!(
+            "{name} is longer than {MAX_FIELD_BYTES} bytes ({} bytes): no ref, path or name is that long",
+            value.len()
+        ))),
+        None => Ok(()),
+    }
+}
+
 fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
     if raw.is_empty() {
         return Err(Status::invalid_argument(
             "workspace is required: pass the repository path",
         ));
     }
+    check_lengths(&[("workspace", raw)])?;
     let path = PathBuf::from(raw);
     if !path.is_absolute() {
         return Err(Status::invalid_argument(format!(
@@ -201,6 +216,12 @@ impl Shipgate for ShipgateService {
     ) -> Result<Response<pb::DiffResponse>, Status> {
         let _in_flight = self.activity.begin();
         let req = request.into_inner();
+        check_lengths(&[
+            ("base", &req.base),
+            ("head", &req.head),
+            ("scope", &req.scope),
+            ("base_scope", &req.base_scope),
+        ])?;
         let engine_request = EngineRequest {
             workspace: workspace_path(&req.workspace)?,
             base: non_empty(req.base),
@@ -244,6 +265,13 @@ impl Shipgate for ShipgateService {
     ) -> Result<Response<Self::HistoryStream>, Status> {
         let in_flight = self.activity.begin();
         let req = request.into_inner();
+        check_lengths(&[
+            ("since", &req.since),
+            ("until", &req.until),
+            ("agent", &req.agent),
+            ("tool", &req.tool),
+            ("scope", &req.scope),
+        ])?;
         let engine_request = crate::history::HistoryRequest {
             workspace: workspace_path(&req.workspace)?,
             since: non_empty(req.since),
@@ -380,5 +408,24 @@ impl Shipgate for ShipgateService {
     ) -> Result<Response<pb::ShutdownResponse>, Status> {
         let _ = self.shutdown.send(true);
         Ok(Response::new(pb::ShutdownResponse {}))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_over_long_field_is_refused_by_name_without_its_value() {
+        let long = "a".repeat(MAX_FIELD_BYTES + 1);
+        let limit = "a".repeat(MAX_FIELD_BYTES);
+        assert!(check_lengths(&[("base", &limit), ("head", "")]).is_ok());
+        let refused = check_lengths(&[("base", "main"), ("head", &long)]);
+        let status = refused.err().unwrap_or_else(|| Status::ok(""));
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert!(status
+            .message()
+            .starts_with("head is longer than 4096 bytes"));
+        assert!(!status.message().contains(&limit));
     }
 }
