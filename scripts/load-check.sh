@@ -8,7 +8,9 @@
 #   scripts/load-check.sh [BIN_DIR] [CLIENTS] [ROUNDS]
 #
 # BIN_DIR holds shipgate-daemon and shipgate-client (default: the release
-# build of this checkout, built when missing).
+# build of this checkout, built when missing). The repository is a demo
+# built from examples/support-bot, or LOAD_REPO (any clone) compared at
+# LOAD_HEAD (default HEAD) against its first parent.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bin=${1:-}
@@ -21,17 +23,22 @@ fi
 work=$(mktemp -d)
 trap 'kill "$daemon" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-repo="$work/repo"
-git init -q -b main "$repo"
-git -C "$repo" config user.email load@example.com
-git -C "$repo" config user.name load
-mkdir -p "$repo/support_bot"
-touch "$repo/support_bot/__init__.py"
-cp examples/support-bot/base/agent.py "$repo/support_bot/agent.py"
-git -C "$repo" add -A
-git -C "$repo" -c commit.gpgsign=false commit -q -m base
-cp examples/support-bot/head/agent.py "$repo/support_bot/agent.py"
-git -C "$repo" -c commit.gpgsign=false commit -q -am head
+head_rev=${LOAD_HEAD:-HEAD}
+if [ -n "${LOAD_REPO:-}" ]; then
+  repo=$LOAD_REPO
+else
+  repo="$work/repo"
+  git init -q -b main "$repo"
+  git -C "$repo" config user.email load@example.com
+  git -C "$repo" config user.name load
+  mkdir -p "$repo/support_bot"
+  touch "$repo/support_bot/__init__.py"
+  cp examples/support-bot/base/agent.py "$repo/support_bot/agent.py"
+  git -C "$repo" add -A
+  git -C "$repo" -c commit.gpgsign=false commit -q -m base
+  cp examples/support-bot/head/agent.py "$repo/support_bot/agent.py"
+  git -C "$repo" -c commit.gpgsign=false commit -q -am head
+fi
 
 socket="$work/d.sock"
 "$bin/shipgate-daemon" serve --socket "$socket" --data-dir "$work/data" 2>"$work/daemon.log" &
@@ -42,7 +49,7 @@ rss() { awk '/^VmRSS/ {print $2" KB"}' "/proc/$daemon/status"; }
 threads() { awk '/^Threads/ {print $2}' "/proc/$daemon/status"; }
 diff_once() {
   SHIPGATE_SOCKET="$socket" "$bin/shipgate-client" --no-start diff --application \
-    --workspace "$repo" --base HEAD~1 --head HEAD --json >/dev/null
+    --workspace "$repo" --base "$head_rev~1" --head "$head_rev" --json >/dev/null
 }
 diff_once  # warm the cache
 echo "before load: rss $(rss), threads $(threads)"

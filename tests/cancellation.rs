@@ -120,3 +120,103 @@ fn unwatching_during_a_pass_stops_the_pass() {
     assert!(settled < Duration::from_secs(3), "{settled:?}");
     daemon.stop();
 }
+
+#[test]
+fn a_repository_whose_passes_end_the_daemon_is_skipped_after_two() {
+    // A pass that ends the process (here: SIGKILL mid-pass, as a stack
+    // overflow or the OOM killer would) twice in a row: the third daemon
+    // does not index it again, says why in `status`, and stays idle.
+    let repo = long_history();
+    let place = Place::new();
+    let workspace = repo.path().to_string_lossy().into_owned();
+    for round in 0..2 {
+        let mut daemon = place.start_daemon();
+        if round == 0 {
+            assert!(place.client(&["watch", &workspace]).status.success());
+        }
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(
+            cpu_seconds(daemon.child.id()) > 0.3,
+            "round {round}: the pass had started"
+        );
+        let _ = daemon.child.kill();
+        let _ = daemon.child.wait();
+    }
+    let daemon = place.start_daemon();
+    let output = place.client(&["status", "--json"]);
+    assert!(output.status.success());
+    let status: serde_json::Value = serde_json::from_slice(&output.stdout).expect("status JSON");
+    let error = status["repositories"][0]["last_error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        error.starts_with("background indexing stopped: 2 passes in a row over this repository failed or ended the daemon"),
+        "{status}"
+    );
+    let settled = settles(daemon.child.id(), Duration::from_secs(5));
+    assert!(settled < Duration::from_secs(2), "{settled:?}");
+    // Diffs still answer on request.
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "HEAD~1", "--head", "HEAD", "--scope", "app"],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    daemon.stop();
+}
+
+#[test]
+fn a_diff_whose_client_went_away_stops() {
+    // One commit adds 5,000 modules: a cold comparison the debug daemon
+    // takes over five seconds for.
+    let repo = Repo::new();
+    repo.commit(&[("app/agent.py", Some(AGENT))], "agent");
+    let modules: Vec<(String, String)> = (0..5_000)
+        .map(|i| {
+            let body: String = (0..60)
+                .map(|j| format!("def f{j}(x):\n    return [x, {j}, \"{i}\"]\n\n"))
+                .collect();
+            (format!("app/m{i}.py"), body)
+        })
+        .collect();
+    let files: Vec<(&str, Option<&str>)> = modules
+        .iter()
+        .map(|(p, c)| (p.as_str(), Some(c.as_str())))
+        .collect();
+    repo.commit(&files, "modules");
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let (_, client) = binaries();
+    let mut diff = Command::new(client)
+        .args([
+            "diff",
+            "--application",
+            "--base",
+            "HEAD~1",
+            "--head",
+            "HEAD",
+        ])
+        .args([
+            "--scope",
+            "app",
+            "--max-python-files",
+            "10000",
+            "--workspace",
+        ])
+        .arg(repo.path())
+        .env("SHIPGATE_SOCKET", place.socket())
+        .env("SHIPGATE_DATA_DIR", place.data_dir())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("client runs");
+    std::thread::sleep(Duration::from_millis(1000));
+    assert!(cpu_seconds(pid) > 0.3, "the comparison had started");
+    let _ = diff.kill();
+    let _ = diff.wait();
+    let settled = settles(pid, Duration::from_secs(8));
+    assert!(settled < Duration::from_secs(2), "{settled:?}");
+    assert!(place.client(&["status"]).status.success());
+    daemon.stop();
+}
