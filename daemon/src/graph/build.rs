@@ -452,7 +452,14 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                 _ => None,
             };
             if let Some(object) = copied {
-                if agents.contains_key(&origin(&object, &call.scope)) {
+                // A copy that passes its own capabilities is a limit
+                // wherever its original came from (a call's result, a
+                // parameter), unless the original is proven not an agent.
+                let known = agents.contains_key(&origin(&object, &call.scope));
+                let unproven = reads_scope
+                    && passes_capabilities
+                    && !proven_not_an_agent(&file.facts, &call.scope, &object);
+                if known || unproven {
                     gaps.insert(Gap::file(
                         &file.path,
                         format!(
@@ -466,6 +473,52 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             }
         }
     }
+}
+
+/// Whether every binding of `name` a copy at `scope` can see is a literal
+/// (a string, number, list, dict…): then it is proven not an agent. A name
+/// bound by a call, a parameter, an import, or not bound at all is not.
+fn proven_not_an_agent(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
+    let local: Vec<&crate::python::BindingFact> = facts
+        .functions
+        .iter()
+        .filter(|f| !scope.is_empty() && f.qualname == scope)
+        .flat_map(|f| f.locals.iter())
+        .filter(|b| b.name == name)
+        .collect();
+    let is_parameter = facts
+        .functions
+        .iter()
+        .filter(|f| !scope.is_empty() && f.qualname == scope)
+        .any(|f| f.params.iter().any(|p| p.name == name));
+    if is_parameter {
+        return false;
+    }
+    let bindings: Vec<&crate::python::BindingFact> = if local.is_empty() {
+        facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name)
+            .collect()
+    } else {
+        local
+    };
+    !bindings.is_empty()
+        && bindings.iter().all(|b| {
+            matches!(
+                b.value,
+                Some(
+                    Value::Str(_)
+                        | Value::Number(_)
+                        | Value::Bool(_)
+                        | Value::None
+                        | Value::List(_)
+                        | Value::Tuple(_)
+                        | Value::Dict(_)
+                        | Value::FString(_)
+                )
+            )
+        })
 }
 
 /// Names bound to an object's capability field (`t = support.tools`):

@@ -30,6 +30,12 @@ pub struct ModuleFacts {
     /// How often each name is read (or deleted) anywhere in the module: a
     /// list bound to a name is only known when every use is accounted for.
     pub name_uses: std::collections::BTreeMap<String, u32>,
+    /// The uses counted in `name_uses` that only read the object a name
+    /// holds: iterated (`for t in TOOLS`, a comprehension), truth-tested
+    /// (`if handoffs:`, `not x`), a membership test's container, formatted
+    /// in an f-string, or passed to a builtin that only reads (`len(x)`,
+    /// `via` names it, so a module that rebinds it is not trusted).
+    pub read_only_uses: Vec<ReadOnlyUse>,
     /// Modules imported by a literal name at run time:
     /// `importlib.import_module("app.tools")`.
     pub dynamic_imports: Vec<String>,
@@ -129,6 +135,38 @@ pub struct SyntaxErrorFact {
 /// The `Value::Other` that stands for the members of a list, tuple, dict or
 /// call past the bound on modelled members: named as unread, never dropped.
 pub const MEMBERS_PAST_BOUND: &str = "more than 1,000 members";
+
+/// One use of a name that only reads the object it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadOnlyUse {
+    pub name: String,
+    /// The builtin it is passed to, when it is an argument.
+    pub via: Option<String>,
+}
+
+/// Builtins that only read an argument they are given (none mutates it,
+/// keeps it, or hands it to code of the caller's). `list`, `tuple` and
+/// `sorted` are not here: the list reader reads their argument itself, and
+/// a use must be counted once.
+pub const READ_ONLY_BUILTINS: &[&str] = &[
+    "all",
+    "any",
+    "bool",
+    "enumerate",
+    "frozenset",
+    "isinstance",
+    "iter",
+    "len",
+    "max",
+    "min",
+    "print",
+    "repr",
+    "reversed",
+    "set",
+    "str",
+    "sum",
+    "zip",
+];
 
 /// Why a module's source was not read into facts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -102,7 +102,7 @@ impl<'m> ModuleReader<'_, 'm> {
             .iter()
             .filter(|a| a.target == name && a.scope == owner && a.how != "+=")
             .count() as u32;
-        if facts.name_uses.get(name).copied().unwrap_or(0) != self.list_reads(name) + added {
+        if super::list_exprs::other_uses(facts, name) != self.list_reads(name) + added {
             return Err(format!(
                 "{of}, which {} uses other than as an agent's list, so it could change",
                 self.path

@@ -350,7 +350,7 @@ impl ModuleReader<'_, '_> {
             })
             .count() as u32;
         let reads = self.list_reads(name) + added;
-        let uses = facts.name_uses.get(name).copied().unwrap_or(0);
+        let uses = other_uses(facts, name);
         let rebound_globally = facts
             .functions
             .iter()
@@ -459,7 +459,7 @@ impl ModuleReader<'_, '_> {
                 "`{name}`, which {module} uses other than as an agent's list, so it could change"
             )
         };
-        if facts.name_uses.get(name).copied().unwrap_or(0) != list_reads_in(facts, name)
+        if other_uses(facts, name) != list_reads_in(facts, name)
             || facts
                 .functions
                 .iter()
@@ -488,9 +488,7 @@ impl ModuleReader<'_, '_> {
                     ));
                 }
                 let local = import.bound_name();
-                if importer.name_uses.get(local).copied().unwrap_or(0)
-                    != list_reads_in(importer, local)
-                {
+                if other_uses(importer, local) != list_reads_in(importer, local) {
                     return Err(changed(module));
                 }
             }
@@ -504,6 +502,32 @@ impl ModuleReader<'_, '_> {
     pub(super) fn list_reads(&self, name: &str) -> u32 {
         list_reads_in(self.facts, name)
     }
+}
+
+/// How many uses of `name` in a module do anything but only read it: a
+/// list is known when each of those is a read as an agent's list. A use
+/// through a builtin counts as a read only while the module binds no name
+/// of that builtin's spelling anywhere.
+pub(super) fn other_uses(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
+    let uses = facts.name_uses.get(name).copied().unwrap_or(0);
+    let binds = |builtin: &str| {
+        let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
+        facts
+            .module_bindings
+            .iter()
+            .chain(locals)
+            .any(|b| b.name == builtin)
+            || facts
+                .functions
+                .iter()
+                .any(|f| f.name == builtin || f.params.iter().any(|p| p.name == builtin))
+    };
+    let read_only = facts
+        .read_only_uses
+        .iter()
+        .filter(|u| u.name == name && u.via.as_deref().is_none_or(|b| !binds(b)))
+        .count();
+    uses.saturating_sub(u32::try_from(read_only).unwrap_or(u32::MAX))
 }
 
 /// How many uses of `name` in a module read it as a list.
@@ -564,11 +588,17 @@ fn mentions(value: &Value, name: &str, top: bool) -> u32 {
             })
             .sum(),
         Value::Add { left, right } => mentions(left, name, true) + mentions(right, name, true),
+        // A branch of `if`/`else` or `or` is the list itself, not a copy:
+        // bound to another name it is an alias (`OTHER = TOOLS or []`, then
+        // `OTHER.append(x)` changes TOOLS), so only an agent's own keyword
+        // reads it.
         Value::IfElse { body, orelse, .. } => {
-            mentions(body, name, true) + mentions(orelse, name, true)
+            mentions(body, name, top) + mentions(orelse, name, top)
         }
-        Value::Or(parts) => parts.iter().map(|p| mentions(p, name, true)).sum(),
-        Value::ListComprehension { iter, .. } => mentions(iter, name, true),
+        Value::Or(parts) => parts.iter().map(|p| mentions(p, name, top)).sum(),
+        // A comprehension only iterates its iterable: a read-only use in
+        // the facts (`other_uses`), not counted again here.
+        Value::ListComprehension { .. } => 0,
         Value::Call { callee, args, .. }
             if args.len() == 2 && matches!(callee.as_ref(), Value::Name(n) if n == "filter") =>
         {

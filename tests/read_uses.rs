@@ -1,0 +1,109 @@
+//! End to end (issue 17, items 3 and 5): a capability list a module also
+//! only reads (`len`, iteration, a truth test, a membership test,
+//! formatting) is still read; a use that could change it or hand it away
+//! keeps the limit. A copy of an agent that passes its own tools is a
+//! limit wherever its original came from, unless the original is proven
+//! not to be an agent.
+
+mod support;
+
+use serde_json::Value;
+use support::{compare_branches, limits, row, rows};
+
+const TOOLS: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n\n\n";
+
+fn compare(base: &str, head: &str) -> Value {
+    compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", base)],
+        &[("app/agent.py", head)],
+        "app",
+    )
+    .0
+}
+
+/// A module that binds `TOOLS = list` and, besides the agent, `reads`.
+fn with_reads(list: &str, reads: &str) -> String {
+    format!("{TOOLS}TOOLS = {list}\n{reads}\nsupport = Agent(name=\"support\", tools=TOOLS)\n")
+}
+
+const READS: &str = "import logging\n\nlog = logging.getLogger(__name__)\nlog.info(\"%d tools\", len(TOOLS))\nNAMES = [t.__name__ for t in TOOLS]\nfor t in TOOLS:\n    log.debug(t)\nif TOOLS and not DEBUG:\n    log.info(f\"tools: {TOOLS}\")\nHAS_REFUND = refund in TOOLS\nDEBUG = False\n";
+
+#[test]
+fn a_list_the_module_also_only_reads_is_read() {
+    // Before: "`TOOLS`, which agent.py uses other than as an agent's list,
+    // so it could change", and no row.
+    let doc = compare(
+        &with_reads("[lookup]", READS),
+        &with_reads("[lookup, refund]", READS),
+    );
+    assert_eq!(limits(&doc, "head"), Vec::<String>::new());
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(limits(&doc, "head"), Vec::<String>::new());
+}
+
+#[test]
+fn a_use_that_could_change_or_hand_away_the_list_keeps_the_limit() {
+    for (name, reads) in [
+        ("a method that changes it", "TOOLS.append(lookup)\n"),
+        (
+            "an alias that changes it",
+            "OTHER = TOOLS or []\nOTHER.append(refund)\n",
+        ),
+        (
+            "a call of the module's own",
+            "def register(x):\n    return x\n\n\nregister(TOOLS)\n",
+        ),
+        (
+            "a builtin the module rebinds",
+            "def len(x):\n    x.append(refund)\n    return 0\n\n\nlen(TOOLS)\n",
+        ),
+    ] {
+        let doc = compare(
+            &with_reads("[lookup]", reads),
+            &with_reads("[lookup, refund]", reads),
+        );
+        assert_eq!(doc["comparison_status"], "partial", "{name}");
+        let head = limits(&doc, "head");
+        assert!(
+            head.iter()
+                .any(|l| l.contains("support") && l.contains("`TOOLS`")),
+            "{name}: {head:?}"
+        );
+    }
+}
+
+#[test]
+fn a_copy_of_an_agent_a_call_returns_is_a_limit() {
+    // Before: `compared`, no row, no limit.
+    let base = format!("{TOOLS}from .loader import load_agent\n\nbase = load_agent()\nsupport = base.clone(tools=[lookup])\n");
+    let head = format!("{TOOLS}from .loader import load_agent\n\nOK = True\nbase = load_agent()\nsupport = base.clone(tools=[lookup, refund] if OK else [])\n");
+    let loader = "def load_agent():\n    return None\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/loader.py", loader),
+            ("app/agent.py", &base),
+        ],
+        &[("app/agent.py", &head)],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["An agent copy at agent.py:18 ('base') is not read; the agent it makes and its tools, handoffs or MCP servers are not established.".to_string()]
+    );
+}
+
+#[test]
+fn a_copy_whose_original_is_a_parameter_is_a_limit_and_a_literal_is_not() {
+    let base = format!("{TOOLS}support = Agent(name=\"support\", tools=[lookup])\n");
+    let head = format!("{TOOLS}support = Agent(name=\"support\", tools=[lookup])\n\n\ndef specialise(agent):\n    return agent.clone(tools=[refund])\n\n\nSETTINGS = {{\"name\": \"x\"}}\nCOPY = SETTINGS.clone(tools=[])\n");
+    let doc = compare(&base, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["An agent copy at agent.py:18 ('agent') is not read; the agent it makes and its tools, handoffs or MCP servers are not established.".to_string()],
+        "the dict's copy is proven not an agent's"
+    );
+}
