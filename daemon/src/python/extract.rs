@@ -1045,6 +1045,12 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 let module = import.module.as_ref().map(|m| m.id.as_str()).unwrap_or("");
                 for alias in &import.names {
                     self.record_import(module, import.level, alias, true);
+                    // A function that imports a builder itself calls it as
+                    // a builder: its calls are kept like the module's.
+                    if !self.at_module_level() {
+                        let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+                        self.callables.insert(bound.id.to_string());
+                    }
                 }
             }
             Stmt::Assign(assign) => self.visit_assign(assign),

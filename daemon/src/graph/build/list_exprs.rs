@@ -370,7 +370,8 @@ impl ModuleReader<'_, '_> {
     }
 
     /// A list another module of the scope binds and this one imports
-    /// (`from .catalog import FINANCE_TOOLS`), read by that module's names:
+    /// (`from .catalog import FINANCE_TOOLS`, at module level or in the
+    /// function that builds the agent), read by that module's names:
     /// only a literal list there, only while every use of it — there and
     /// in every module that imports it — reads it. `None` when the name is
     /// not a module-level import here.
@@ -380,29 +381,38 @@ impl ModuleReader<'_, '_> {
         name: &str,
         when: &[String],
     ) -> Option<Result<Members, String>> {
-        // The name must reach module level unbound by any enclosing function.
+        // The nearest scope that binds the name: an enclosing function
+        // (a builder that imports the list itself, read like a
+        // module-level import) or the module.
         let mut current = scope;
-        while !current.is_empty() {
+        let (bindings, binding_scope) = loop {
+            if current.is_empty() {
+                let bindings: Vec<_> = self
+                    .facts
+                    .module_bindings
+                    .iter()
+                    .filter(|b| b.name == name && !b.type_checking)
+                    .collect();
+                break (bindings, "");
+            }
             let function = self.facts.functions.iter().find(|f| f.qualname == current);
-            if function.is_some_and(|f| f.locals.iter().any(|b| b.name == name)) {
-                return None;
+            let locals: Vec<_> = function
+                .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
+                .unwrap_or_default();
+            if !locals.is_empty() {
+                break (locals, current);
             }
             current = current.rsplit_once('.').map_or("", |(parent, _)| parent);
-        }
-        let bindings: Vec<_> = self
-            .facts
-            .module_bindings
-            .iter()
-            .filter(|b| b.name == name && !b.type_checking)
-            .collect();
+        };
         let [binding] = bindings.as_slice() else {
             return None;
         };
-        if binding.kind != BindingKind::Import || binding.conditional {
+        if binding.kind != BindingKind::Import || binding.conditional || binding.type_checking {
             return None;
         }
         let mut resolver = crate::graph::resolve::Resolver::new(self.modules);
-        let found = match resolver.resolve(self.path, "", &Value::Name(name.to_string())) {
+        let found = match resolver.resolve(self.path, binding_scope, &Value::Name(name.to_string()))
+        {
             Ok(found) => found,
             Err(why) => return Some(Err(format!("`{name}`, which is not followed: {why}"))),
         };
