@@ -433,7 +433,9 @@ impl Engine {
             scope: scope.to_string(),
             context: self.scope_context(repo, root_tree, scope)?,
             linked: listing.linked_python.clone(),
-            excluded_tests: listing.tests.iter().map(|p| rooted(scope, p)).collect(),
+            // Spelled relative to the compared scope, as discovery matches
+            // them (the reference does the same).
+            excluded_tests: listing.tests.clone(),
             files_listed: listing
                 .python
                 .iter()
@@ -472,17 +474,28 @@ impl Engine {
                 return Ok(input);
             }
         }
-        let blobs: Vec<ObjectId> = listing.python.iter().map(|f| f.blob).collect();
-        let facts = self.facts_for(repo, &blobs)?;
-        input.files = listing
-            .python
-            .iter()
-            .zip(facts)
-            .map(|(file, facts)| SourceFile {
+        // Test-like modules are read for the import resolver only, and
+        // only while the whole census stays within the bound (past it an
+        // import of one stays the named limit it is without them).
+        let read_tests = listing.python.len() + listing.test_files.len() <= limit
+            && listing
+                .test_files
+                .iter()
+                .map(|f| repo.blob_size(f.blob))
+                .collect::<Result<Vec<u64>, DiffError>>()?
+                .iter()
+                .all(|size| *size <= MAX_PYTHON_BYTES);
+        let tests: &[crate::git::PythonFile] = if read_tests { &listing.test_files } else { &[] };
+        let blobs: Vec<ObjectId> = listing.python.iter().chain(tests).map(|f| f.blob).collect();
+        let mut facts = self.facts_for(repo, &blobs)?.into_iter();
+        let mut source = |file: &crate::git::PythonFile| {
+            facts.next().map(|facts| SourceFile {
                 path: file.path.clone(),
                 facts,
             })
-            .collect();
+        };
+        input.files = listing.python.iter().filter_map(&mut source).collect();
+        input.test_files = tests.iter().filter_map(&mut source).collect();
         Ok(input)
     }
 

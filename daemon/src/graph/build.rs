@@ -46,6 +46,9 @@ pub struct SideInput {
     pub context: ScopeContext,
     pub absent: bool,
     pub files: Vec<SourceFile>,
+    /// Test-like modules: never read as the application, but followed by
+    /// the import resolver when the application imports from one.
+    pub test_files: Vec<SourceFile>,
     /// Symbolic links named `*.py` (scope-relative): never read.
     pub linked: Vec<String>,
     /// Gaps found before reading (bounds, links, submodules).
@@ -78,6 +81,12 @@ pub fn build_side(input: SideInput) -> SideGraph {
             .map(|f| (f.path.as_str(), f.facts.as_ref())),
         input.linked.iter().map(String::as_str),
         &input.context,
+    )
+    .with_imported_only(
+        input
+            .test_files
+            .iter()
+            .map(|f| (f.path.as_str(), f.facts.as_ref())),
     );
     // A repository that holds its own `google` package shadows the
     // framework: its `google.adk` is not Google ADK.

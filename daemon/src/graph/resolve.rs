@@ -72,6 +72,10 @@ pub struct ModuleSet<'a> {
     dirs: BTreeSet<&'a str>,
     /// Linked `.py` entries: present, never read.
     linked: BTreeSet<&'a str>,
+    /// Modules the resolver follows an import into but no scan of the
+    /// scope reads (test-like files: spec, "the import resolver still
+    /// follows a tool the application imports from such a file").
+    imported_only: BTreeSet<&'a str>,
     context: &'a ScopeContext,
 }
 
@@ -96,6 +100,7 @@ impl<'a> ModuleSet<'a> {
             modules,
             dirs,
             linked: linked.into_iter().collect(),
+            imported_only: BTreeSet::new(),
             context,
         }
     }
@@ -112,13 +117,42 @@ impl<'a> ModuleSet<'a> {
         &self.context.ancestor_inits
     }
 
+    /// Adds modules that imports reach but that are not the application:
+    /// `facts`, `key` and the resolver see them, `paths` (every scan of
+    /// the scope: callers, uses, namespace changes) does not. A module of
+    /// the application with the same path wins.
+    pub fn with_imported_only(
+        mut self,
+        modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>,
+    ) -> Self {
+        for (path, facts) in modules {
+            if self.modules.contains_key(path) {
+                continue;
+            }
+            self.modules.insert(path, facts);
+            self.imported_only.insert(path);
+            let mut rest = path;
+            while let Some((dir, _)) = rest.rsplit_once('/') {
+                if !self.dirs.insert(dir) {
+                    break;
+                }
+                rest = dir;
+            }
+        }
+        self
+    }
+
     pub fn facts(&self, path: &str) -> Option<&'a ModuleFacts> {
         self.modules.get(path).copied()
     }
 
-    /// Every module path of the set.
+    /// Every module path of the application (imported-only modules left
+    /// out).
     pub fn paths(&self) -> impl Iterator<Item = &'a str> + '_ {
-        self.modules.keys().copied()
+        self.modules
+            .keys()
+            .copied()
+            .filter(|path| !self.imported_only.contains(path))
     }
 
     /// The set's own spelling of a path (borrowed for the set's lifetime).

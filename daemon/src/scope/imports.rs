@@ -23,8 +23,18 @@ pub struct ImportGraph {
 impl ImportGraph {
     /// Builds the graph over every `(path, facts)` of one side.
     pub fn build<'a>(modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>) -> Self {
+        Self::build_with_targets(modules, std::iter::empty())
+    }
+
+    /// The graph of `modules`, where an import may also reach one of
+    /// `targets`: files that are imported but never read for their own
+    /// imports (test-like modules the application imports from).
+    pub fn build_with_targets<'a>(
+        modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>,
+        targets: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
         let modules: Vec<(&str, &ModuleFacts)> = modules.into_iter().collect();
-        let files: BTreeSet<&str> = modules.iter().map(|(p, _)| *p).collect();
+        let files: BTreeSet<&str> = modules.iter().map(|(p, _)| *p).chain(targets).collect();
         let package_homes = package_homes(&files);
         let mut graph = ImportGraph::default();
         for (path, facts) in &modules {

@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// The version of what `derive` answers for the same inputs (its reasons'
 /// wording included), part of the cached derivation's key: a new wording
 /// is never served from an older daemon's cache.
-pub const DERIVATION_VERSION: u32 = 2;
+pub const DERIVATION_VERSION: u32 = 3;
 
 /// Import hops followed from each changed file, each way.
 pub const MAX_HOPS: usize = 6;
@@ -87,11 +87,14 @@ struct Side<'a> {
 
 impl<'a> Side<'a> {
     fn new(files: &'a SideFiles) -> Self {
-        let graph = ImportGraph::build(
+        // Test-like modules are import targets (the application may
+        // import a tool from one), never read as the application.
+        let graph = ImportGraph::build_with_targets(
             files
                 .modules
                 .iter()
                 .map(|(p, _, f)| (p.as_str(), f.as_ref())),
+            files.tests.iter().map(|(p, _)| p.as_str()),
         );
         let facts: BTreeMap<&str, &ModuleFacts> = files
             .modules
@@ -141,7 +144,12 @@ impl<'a> Side<'a> {
             rewirers,
             on_request,
             facts,
-            files: files.modules.iter().map(|(p, _, _)| p.as_str()).collect(),
+            files: files
+                .modules
+                .iter()
+                .map(|(p, _, _)| p.as_str())
+                .chain(files.tests.iter().map(|(p, _)| p.as_str()))
+                .collect(),
         }
     }
 
@@ -457,15 +465,23 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         derivation.reason = "The change touches no Python source.".into();
         return derivation;
     }
+    let sides = [Side::new(base), Side::new(head)];
+    // A test-like module counts when the application imports from it on
+    // either side (its tools are the application's); other test changes
+    // are not the application.
     let sources: Vec<&String> = changed
         .iter()
-        .filter(|p| !tests.contains(p.as_str()))
+        .filter(|p| {
+            !tests.contains(p.as_str())
+                || sides
+                    .iter()
+                    .any(|side| side.graph.importers_of(p).next().is_some())
+        })
         .collect();
     if sources.is_empty() {
         derivation.reason = "The change touches no Python source outside tests.".into();
         return derivation;
     }
-    let sides = [Side::new(base), Side::new(head)];
     let packages = packages(base, head);
     // Each changed file's scope, relation and the agents left outside.
     let mut scopes: Vec<Relation> = Vec::new();

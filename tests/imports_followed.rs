@@ -1,0 +1,153 @@
+//! End to end (issue 17, items 2 and 6): function-local imports are
+//! imports (a builder that imports its list inside its body reads it by the
+//! importing module's rule; a caller that imports a builder inside a
+//! function calls it as a builder), and a test-named module the
+//! application imports from is followed, in explicit and derived scopes.
+
+mod support;
+
+use support::{compare_branches, limits, row, rows, Place, Repo};
+
+const BILLING: &str = "from agents import function_tool\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n\n\n@function_tool\ndef invoice(order: str) -> str:\n    return order\n\n\n";
+
+const AGENT: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\ndef build():\n    from app.tools.billing import BILLING_TOOLS\n    return Agent(name=\"support\", tools=[*BILLING_TOOLS, lookup])\n\n\nsupport = build()\n";
+
+#[test]
+fn a_list_a_builder_imports_itself_is_read_like_a_module_import() {
+    // Before: "`BILLING_TOOLS`, which agent.py:10 does not bind once,
+    // unconditionally, to a list literal", no row.
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools/__init__.py", ""),
+            (
+                "app/tools/billing.py",
+                &format!("{BILLING}BILLING_TOOLS = [refund]\n"),
+            ),
+            ("app/agent.py", AGENT),
+        ],
+        &[(
+            "app/tools/billing.py",
+            &format!("{BILLING}BILLING_TOOLS = [refund, invoice]\n"),
+        )],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("support", "invoice", "added")]);
+    assert_eq!(doc["comparison_status"], "compared");
+}
+
+#[test]
+fn a_list_imported_locally_and_changed_there_stays_a_limit() {
+    let changed = format!("{BILLING}BILLING_TOOLS = [refund]\nBILLING_TOOLS.append(invoice)\n");
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools/__init__.py", ""),
+            (
+                "app/tools/billing.py",
+                &format!("{BILLING}BILLING_TOOLS = [refund]\n"),
+            ),
+            ("app/agent.py", AGENT),
+        ],
+        &[("app/tools/billing.py", &changed)],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("'support'") && l.contains("BILLING_TOOLS")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}
+
+#[test]
+fn a_builder_a_function_imports_is_called_as_a_builder() {
+    let factory = "from agents import Agent\n\n\ndef build(tools):\n    return Agent(name=\"support\", tools=tools)\n";
+    let run = |tools: &str| {
+        format!("{BILLING}\ndef main():\n    from app.factory import build\n    return build([{tools}])\n")
+    };
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/factory.py", factory),
+            ("app/run.py", &run("refund")),
+        ],
+        &[("app/run.py", &run("refund, invoice"))],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("support", "invoice", "added")]);
+    assert_eq!(doc["comparison_status"], "compared");
+}
+
+#[test]
+fn a_tool_imported_from_a_test_named_module_is_followed() {
+    // Spec: test files are not read as the application, but "the import
+    // resolver still follows a tool the application imports from such a
+    // file". Before: "no file inside the read scope provides module
+    // 'app.test_helpers'". The reference answers the same row.
+    let helpers = "from agents import function_tool\n\n\n@function_tool\ndef probe(q: str) -> str:\n    return q\n";
+    let agent = |tools: &str| {
+        format!("from agents import Agent\n\nfrom app.test_helpers import probe\n\nsupport = Agent(name=\"support\", tools=[{tools}])\n")
+    };
+    // The test module also builds an agent of its own and changes the
+    // application's: neither is read as the application.
+    let test_double = "from agents import Agent\n\nfrom app.agent import support\n\nfake = Agent(name=\"fake\", tools=[])\nsupport.tools.append(None)\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/test_helpers.py", helpers),
+            ("app/tests/test_agent.py", test_double),
+            ("app/agent.py", &agent("")),
+        ],
+        &[("app/agent.py", &agent("probe"))],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("support", "probe", "added")]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        doc["head"]["excluded_tests"],
+        serde_json::json!(["test_helpers.py", "tests/test_agent.py"])
+    );
+}
+
+#[test]
+fn a_change_to_a_test_named_module_the_application_imports_is_compared() {
+    // Before: "The change touches no Python source outside tests." and
+    // nothing compared; the reference relates it to the agent file.
+    let helpers = |body: &str| {
+        format!("from agents import function_tool\n\n\n@function_tool\ndef probe(q: str) -> str:\n    return {body}\n")
+    };
+    let agent = "from agents import Agent\n\nfrom app.test_helpers import probe\n\nsupport = Agent(name=\"support\", tools=[probe])\n";
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/test_helpers.py", Some(&helpers("q"))),
+            ("app/agent.py", Some(agent)),
+        ],
+        "base",
+    );
+    repo.commit(
+        &[("app/test_helpers.py", Some(&helpers("q.strip()")))],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &["--base", "HEAD~1", "--head", "HEAD"]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "probe", "changed")]);
+    assert_eq!(doc["scope_selection"]["scopes"], serde_json::json!(["app"]));
+    // A test that nothing imports is still not the application.
+    repo.commit(
+        &[(
+            "app/tests/test_agent.py",
+            Some("def test_agent():\n    assert True\n"),
+        )],
+        "a test",
+    );
+    let doc = place.diff_json(&repo, &["--base", "HEAD~1", "--head", "HEAD"]);
+    assert_eq!(doc["comparison_status"], "not_established");
+    assert_eq!(rows(&doc), vec![]);
+}
