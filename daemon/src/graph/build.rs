@@ -15,6 +15,7 @@ mod adk_members;
 mod builder_callers;
 mod list_exprs;
 mod object_members;
+mod sites;
 use object_members::{Built, ObjectList, ReadObject};
 
 /// The gap of a module that was not read: the reference's wording for a
@@ -814,60 +815,39 @@ impl ModuleReader<'_, '_> {
     }
 
     /// One identity built at several sites (two `return Agent(name="Quote")`
-    /// branches): one agent when every site reads cleanly and binds the same
-    /// tools and handoffs; otherwise which site binds what is not
-    /// established, a named limit, and only what every site binds
-    /// identically stays a binding.
+    /// branches), read as one agent (`sites.rs`): every tool any site
+    /// binds is a binding, and when the sites differ which one runs is a
+    /// named limit beside the rows.
     fn read_sites(&mut self, identity: &str, sites: &[&AgentConstruction<'_>]) {
-        let mut reads: Vec<(Vec<Binding>, Vec<Gap>)> = Vec::new();
+        let mut reads = Vec::new();
         for site in sites {
             let bindings_before = self.graph.bindings.len();
             let gaps_before = self.gaps.clone();
             self.read_site(identity, site);
             let bindings = self.graph.bindings.split_off(bindings_before);
-            let gaps: Vec<Gap> = self.gaps.difference(&gaps_before).cloned().collect();
+            let gaps: BTreeSet<Gap> = self.gaps.difference(&gaps_before).cloned().collect();
             *self.gaps = gaps_before;
-            reads.push((bindings, gaps));
+            reads.push(sites::SiteRead {
+                line: site.line,
+                bindings,
+                gaps,
+            });
         }
-        let meaning = |bindings: &[Binding]| -> BTreeSet<(String, String)> {
-            bindings
-                .iter()
-                .map(|b| (b.tool_key.clone(), format!("{:?}", b.edge)))
-                .collect()
-        };
-        let Some((first_bindings, _)) = reads.first() else {
-            return;
-        };
-        let first_meaning = meaning(first_bindings);
-        let clean_and_equal = reads
-            .iter()
-            .all(|(bindings, gaps)| gaps.is_empty() && meaning(bindings) == first_meaning);
-        if clean_and_equal {
-            let (bindings, _) = reads.swap_remove(0);
-            self.graph.bindings.extend(bindings);
-            return;
-        }
-        self.gaps.insert(Gap::agent(
-            self.path,
-            identity,
-            format!(
-                "Ambiguous agent identity: {}",
-                tuple_repr(&[self.path, identity])
-            ),
-        ));
-        let common: BTreeSet<(String, String)> = reads
-            .iter()
-            .map(|(bindings, _)| meaning(bindings))
-            .reduce(|a, b| a.intersection(&b).cloned().collect())
-            .unwrap_or_default();
-        for (index, (bindings, gaps)) in reads.into_iter().enumerate() {
-            self.gaps.extend(gaps);
-            if index == 0 {
-                let kept = bindings
-                    .into_iter()
-                    .filter(|b| common.contains(&(b.tool_key.clone(), format!("{:?}", b.edge))));
-                self.graph.bindings.extend(kept);
-            }
+        let merged = sites::merge_sites(reads);
+        self.gaps.extend(merged.gaps);
+        self.graph.bindings.extend(merged.bindings);
+        if !merged.identical {
+            let lines: Vec<String> = sites.iter().map(|s| s.line.to_string()).collect();
+            self.gaps.insert(Gap::agent(
+                self.path,
+                identity,
+                format!(
+                    "OpenAI Agents SDK agent {} is constructed more than once in {} (lines {}) with different tools or handoffs; which one runs is not established, and their tools are compared as one agent, each row naming the constructions that list its tool.",
+                    str_repr(identity),
+                    self.path,
+                    lines.join(", ")
+                ),
+            ));
         }
     }
 
@@ -1968,6 +1948,7 @@ other = Agent(name="Other", tools=make())
         let same = format!("{TOOLS}def quote(x):\n    if x:\n        return Agent(name='Quote', tools=[a])\n    return Agent(name='Quote', tools=[a])\n");
         let graph = side(&[("q.py", &same)]);
         assert!(graph.gaps.is_empty(), "{:?}", graph.gaps);
+        assert_eq!(graph.bindings[0].construction_sites, vec![13, 14]);
         assert_eq!(graph.agents.len(), 1);
         let keys: Vec<_> = graph.bindings.iter().map(|b| b.tool_key.as_str()).collect();
         assert_eq!(keys, vec!["a"]);
@@ -1976,13 +1957,19 @@ other = Agent(name="Other", tools=make())
         let graph = side(&[("q.py", &different)]);
         assert_eq!(
             graph.gaps[0].reason,
-            "Ambiguous agent identity: ('q.py', 'Quote')"
+            "OpenAI Agents SDK agent 'Quote' is constructed more than once in q.py (lines 13, 14) with different tools or handoffs; which one runs is not established, and their tools are compared as one agent, each row naming the constructions that list its tool."
         );
         let keys: Vec<_> = graph.bindings.iter().map(|b| b.tool_key.as_str()).collect();
         assert_eq!(
             keys,
-            vec!["a"],
-            "what every site binds identically stays a binding"
+            vec!["a", "b"],
+            "every tool any site binds is a binding, beside the limit"
         );
+        let sites: Vec<_> = graph
+            .bindings
+            .iter()
+            .map(|b| b.construction_sites.clone())
+            .collect();
+        assert_eq!(sites, vec![vec![13, 14], vec![]]);
     }
 }

@@ -11,7 +11,7 @@ use crate::frameworks::adk::{self, AdkName};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::graph::objects::{ObjectIdentity, ObjectKind, ObjectTool};
 use crate::graph::resolve::{Resolver, Target};
-use crate::graph::{AgentEntry, Binding, Edge, Gap};
+use crate::graph::{AgentEntry, Edge, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -69,7 +69,7 @@ impl ModuleReader<'_, '_> {
     /// did not read cleanly), which one runs is not established, a named
     /// limit on the agent.
     fn read_adk_sites(&mut self, identity: &str, sites: &[(AgentConstruction<'_>, AdkName)]) {
-        let mut reads: Vec<(u32, Vec<Binding>, BTreeSet<Gap>)> = Vec::new();
+        let mut reads = Vec::new();
         for (site, kind) in sites {
             let bindings_before = self.graph.bindings.len();
             let gaps_before = self.gaps.clone();
@@ -77,37 +77,16 @@ impl ModuleReader<'_, '_> {
             let bindings = self.graph.bindings.split_off(bindings_before);
             let gaps: BTreeSet<Gap> = self.gaps.difference(&gaps_before).cloned().collect();
             *self.gaps = gaps_before;
-            reads.push((site.line, bindings, gaps));
+            reads.push(super::sites::SiteRead {
+                line: site.line,
+                bindings,
+                gaps,
+            });
         }
-        let meaning = |bindings: &[Binding]| -> BTreeSet<(String, String)> {
-            bindings
-                .iter()
-                .map(|b| (b.tool_key.clone(), format!("{:?}", b.edge)))
-                .collect()
-        };
-        let first_meaning = reads.first().map(|(_, b, _)| meaning(b));
-        let identical = reads
-            .iter()
-            .all(|(_, bindings, gaps)| gaps.is_empty() && Some(meaning(bindings)) == first_meaning);
-        let mut merged: BTreeMap<String, Binding> = BTreeMap::new();
-        for (line, bindings, gaps) in reads {
-            self.gaps.extend(gaps);
-            for binding in bindings {
-                merged
-                    .entry(binding.tool_key.clone())
-                    .and_modify(|kept| kept.construction_sites.push(line))
-                    .or_insert_with(|| Binding {
-                        construction_sites: vec![line],
-                        ..binding
-                    });
-            }
-        }
-        for mut binding in merged.into_values() {
-            if binding.construction_sites.len() < 2 {
-                binding.construction_sites.clear();
-            }
-            self.graph.bindings.push(binding);
-        }
+        let merged = super::sites::merge_sites(reads);
+        let identical = merged.identical;
+        self.gaps.extend(merged.gaps);
+        self.graph.bindings.extend(merged.bindings);
         if !identical {
             let lines: Vec<String> = sites.iter().map(|(s, _)| s.line.to_string()).collect();
             self.gaps.insert(Gap::agent(
