@@ -151,3 +151,76 @@ fn a_change_to_a_test_named_module_the_application_imports_is_compared() {
     assert_eq!(doc["comparison_status"], "not_established");
     assert_eq!(rows(&doc), vec![]);
 }
+
+#[test]
+fn a_module_under_a_skipped_directory_is_never_an_agent_file_but_is_followed() {
+    // Spec: "A module under a directory discovery skips (build/,
+    // fixtures/) is related like any other, never an agent file." Before:
+    // `fixtures/` modules were agent files and `build/` ones not listed.
+    let fixture = |tools: &str| {
+        format!("from agents import Agent, function_tool\n\n\n@function_tool\ndef canned(q: str) -> str:\n    return q\n\n\nfake = Agent(name=\"fake\", tools=[{tools}])\n")
+    };
+    let agent = |tools: &str| {
+        format!("from agents import Agent\n\nfrom app.fixtures.canned import canned\n\nsupport = Agent(name=\"support\", tools=[{tools}])\n")
+    };
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/fixtures/__init__.py", ""),
+            ("app/fixtures/canned.py", &fixture("")),
+            (
+                "app/build/generated.py",
+                "from agents import Agent\n\nghost = Agent(name=\"ghost\")\n",
+            ),
+            ("app/agent.py", &agent("")),
+        ],
+        &[
+            ("app/fixtures/canned.py", &fixture("canned")),
+            ("app/agent.py", &agent("canned")),
+        ],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("support", "canned", "added")]);
+    assert_eq!(doc["comparison_status"], "compared");
+    let agents: Vec<&str> = doc["head"]["agents"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|a| a["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(agents, vec!["support"]);
+    assert_eq!(doc["head"]["excluded_tests"], serde_json::json!([]));
+}
+
+#[test]
+fn a_change_under_a_skipped_directory_is_related_like_any_other() {
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            (
+                "app/fixtures/fake_agent.py",
+                Some("from agents import Agent\n\nfake = Agent(name=\"fake\", tools=[])\n"),
+            ),
+            (
+                "app/agent.py",
+                Some("from agents import Agent\n\nsupport = Agent(name=\"support\", tools=[])\n"),
+            ),
+        ],
+        "base",
+    );
+    repo.commit(
+        &[(
+            "app/fixtures/fake_agent.py",
+            Some("from agents import Agent\n\nfake = Agent(name=\"fake\", tools=[None])\n"),
+        )],
+        "head",
+    );
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &["--base", "HEAD~1", "--head", "HEAD"]);
+    // The reference's words, to the letter.
+    assert_eq!(doc["comparison_status"], "not_established");
+    assert_eq!(
+        doc["scope_selection"]["reason"],
+        "The change touches no OpenAI Agents SDK or Google ADK agent: app/fixtures/fake_agent.py is not an agent file, and is not imported by one or importing one within 6 hops."
+    );
+}

@@ -315,7 +315,7 @@ impl Engine {
         let mut files = crate::scope::SideFiles {
             commit: c12.clone(),
             tests: listing
-                .test_files
+                .imported_only
                 .iter()
                 .map(|f| (f.path.clone(), f.blob.to_string()))
                 .collect(),
@@ -477,15 +477,19 @@ impl Engine {
         // Test-like modules are read for the import resolver only, and
         // only while the whole census stays within the bound (past it an
         // import of one stays the named limit it is without them).
-        let read_tests = listing.python.len() + listing.test_files.len() <= limit
+        let read_tests = listing.python.len() + listing.imported_only.len() <= limit
             && listing
-                .test_files
+                .imported_only
                 .iter()
                 .map(|f| repo.blob_size(f.blob))
                 .collect::<Result<Vec<u64>, DiffError>>()?
                 .iter()
                 .all(|size| *size <= MAX_PYTHON_BYTES);
-        let tests: &[crate::git::PythonFile] = if read_tests { &listing.test_files } else { &[] };
+        let tests: &[crate::git::PythonFile] = if read_tests {
+            &listing.imported_only
+        } else {
+            &[]
+        };
         let blobs: Vec<ObjectId> = listing.python.iter().chain(tests).map(|f| f.blob).collect();
         let mut facts = self.facts_for(repo, &blobs)?.into_iter();
         let mut source = |file: &crate::git::PythonFile| {

@@ -13,13 +13,27 @@ const SKIPPED_DIRECTORIES: &[&str] = &[
     "__pycache__",
     "node_modules",
     "venv",
+    "env",
     "site-packages",
-    "build",
-    "dist",
     ".tox",
     ".nox",
     ".mypy_cache",
     ".pytest_cache",
+];
+
+/// Directories discovery skips as the application but whose modules the
+/// application may still import (spec: "A module under a directory
+/// discovery skips (build/, fixtures/) is related like any other, never an
+/// agent file"): listed as imported-only, like test-like files. The
+/// environments above are not listed at all (thousands of third-party
+/// modules).
+const IMPORTED_ONLY_DIRECTORIES: &[&str] = &[
+    "build",
+    "dist",
+    "fixtures",
+    "target",
+    "test_data",
+    "testdata",
 ];
 
 /// How deep a tree is walked; deeper directories are not Python packages
@@ -48,9 +62,10 @@ pub struct Listing {
     pub python: Vec<PythonFile>,
     /// Test-like files, never read as the application.
     pub tests: Vec<String>,
-    /// The same test-like files with their blobs (a change to one is still
-    /// a change).
-    pub test_files: Vec<PythonFile>,
+    /// Modules never read as the application but followed when it imports
+    /// one (a change to one is still a change): the test-like files, with
+    /// their blobs, and the modules under `IMPORTED_ONLY_DIRECTORIES`.
+    pub imported_only: Vec<PythonFile>,
     /// Symbolic links named `*.py` (scope-relative): not followed.
     pub linked_python: Vec<String>,
     /// Every symbolic link under the scope, any name, with the blob that
@@ -108,8 +123,10 @@ impl Repository {
     pub fn list_python(&self, scope_tree: ObjectId) -> Result<Listing, DiffError> {
         let repo = self.local();
         let mut listing = Listing::default();
-        let mut pending: Vec<(String, ObjectId, usize)> = vec![(String::new(), scope_tree, 0)];
-        while let Some((prefix, tree_id, depth)) = pending.pop() {
+        // (path, tree, depth, whether it is under an imported-only directory)
+        let mut pending: Vec<(String, ObjectId, usize, bool)> =
+            vec![(String::new(), scope_tree, 0, false)];
+        while let Some((prefix, tree_id, depth, imported_only)) = pending.pop() {
             for entry in tree_entries(&repo, tree_id)? {
                 let name = entry.name;
                 let path = if prefix.is_empty() {
@@ -123,16 +140,23 @@ impl Repository {
                         {
                             continue;
                         }
+                        let under_skipped =
+                            imported_only || IMPORTED_ONLY_DIRECTORIES.contains(&name.as_str());
                         if depth + 1 >= MAX_TREE_DEPTH {
                             listing.too_deep.push(path);
                         } else {
-                            pending.push((path, entry.id, depth + 1));
+                            pending.push((path, entry.id, depth + 1, under_skipped));
                         }
                     }
                     EntryKind::Blob | EntryKind::BlobExecutable if name.ends_with(".py") => {
                         if crate::paths::is_test_path(&path) {
                             listing.tests.push(path.clone());
-                            listing.test_files.push(PythonFile {
+                            listing.imported_only.push(PythonFile {
+                                path,
+                                blob: entry.id,
+                            });
+                        } else if imported_only {
+                            listing.imported_only.push(PythonFile {
                                 path,
                                 blob: entry.id,
                             });
@@ -162,6 +186,7 @@ impl Repository {
         }
         listing.python.sort_by(|a, b| a.path.cmp(&b.path));
         listing.tests.sort();
+        listing.imported_only.sort_by(|a, b| a.path.cmp(&b.path));
         listing.linked_python.sort();
         listing.links.sort_by(|a, b| a.path.cmp(&b.path));
         listing.gitlinks.sort_by(|a, b| a.path.cmp(&b.path));

@@ -31,7 +31,10 @@ pub const MAX_RELATE_FILES: usize = 2000;
 pub struct SideFiles {
     /// `(path, blob id, facts)` of every non-test Python file.
     pub modules: Vec<(String, String, Arc<ModuleFacts>)>,
-    /// `(path, blob id)` of test-like Python files.
+    /// `(path, blob id)` of Python files never read as the application:
+    /// test-like files and modules under directories discovery skips
+    /// (`build/`, `fixtures/`). Related when the application imports one;
+    /// never agent files.
     pub tests: Vec<(String, String)>,
     /// Bounds reached while listing or reading (scope limits).
     pub limits: Vec<String>,
@@ -441,11 +444,14 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         .filter(|p| base_blobs.get(*p) != head_blobs.get(*p))
         .cloned()
         .collect();
+    // Test-like files proper: a module under a skipped directory is a
+    // source like any other (only never an agent file).
     let tests: BTreeSet<&str> = base
         .tests
         .iter()
         .chain(head.tests.iter())
         .map(|(p, _)| p.as_str())
+        .filter(|p| crate::paths::is_test_path(p))
         .collect();
     let mut derivation = Derivation {
         changed_files: changed
