@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// The version of what `derive` answers for the same inputs (its reasons'
 /// wording included), part of the cached derivation's key: a new wording
 /// is never served from an older daemon's cache.
-pub const DERIVATION_VERSION: u32 = 3;
+pub const DERIVATION_VERSION: u32 = 4;
 
 /// Import hops followed from each changed file, each way.
 pub const MAX_HOPS: usize = 6;
@@ -325,22 +325,21 @@ fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -> bool {
     if factories.is_empty() {
         return false;
     }
-    module
-        .module_bindings
-        .iter()
-        .any(|binding| match &binding.value {
-            Some(Value::Call { callee, .. }) => match callee.as_ref() {
-                Value::Name(name) => module.imports.iter().any(|i| {
-                    i.bound_name() == name
-                        && i.name.as_deref().is_some_and(|n| factories.contains(n))
-                }),
-                Value::Attribute(parts) => parts
-                    .last()
-                    .is_some_and(|last| factories.contains(last.as_str())),
-                _ => false,
-            },
-            _ => false,
-        })
+    let is_factory = |callee: &Value| match callee {
+        Value::Name(name) => module.imports.iter().any(|i| {
+            i.bound_name() == name && i.name.as_deref().is_some_and(|n| factories.contains(n))
+        }),
+        Value::Attribute(parts) => parts
+            .last()
+            .is_some_and(|last| factories.contains(last.as_str())),
+        _ => false,
+    };
+    // At module level or inside one of the module's own functions
+    // (`def main(): agent = make_agent(...)`): either builds an agent.
+    let locals = module.functions.iter().flat_map(|f| f.locals.iter());
+    module.module_bindings.iter().chain(locals).any(
+        |binding| matches!(&binding.value, Some(Value::Call { callee, .. }) if is_factory(callee)),
+    ) || module.calls.iter().any(|call| is_factory(&call.callee))
 }
 
 /// A module that builds an agent: constructs one of either framework's
