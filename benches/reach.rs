@@ -5,15 +5,25 @@
 //! a SQL statement and writes a file. Facts are extracted outside the
 //! timed loop, as a warm daemon holds them.
 //!
+//! Two shapes that once read in exponential or quadratic time (issue 16,
+//! item 5): `fanout/N_helpers`, one tool calling N helpers that each call
+//! all N (read once per helper and binding of its parameters, within the
+//! side's work budget), and `many_tools/N_definitions`, one side's graph
+//! for a file of N `@function_tool` definitions listed by one agent.
+//!
 //! Run: `cargo bench --bench reach` (criterion prints the time for all
-//! 1,000 tools; divide by 1,000 for the time per tool).
+//! 1,000 tools; divide by 1,000 for the time per tool). A quick run:
+//! `cargo bench --bench reach -- --sample-size 10 --measurement-time 5`.
+
+mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use shipgate_daemon::graph::resolve::ModuleSet;
-use shipgate_daemon::graph::ScopeContext;
+use shipgate_daemon::graph::{build_side, ScopeContext, SideInput, SourceFile};
 use shipgate_daemon::python::{extract_facts, ModuleFacts};
 use shipgate_daemon::reach::{tool_reach, Census};
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 const MODULES: usize = 100;
@@ -81,5 +91,71 @@ fn reach_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reach_benches);
+/// The fan-out tool's reach: it names the endpoint, and the helper bound,
+/// without spending the budget.
+fn fanout_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reach");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    for helpers in [10, 20] {
+        let facts = extract_facts(support::fanout_module(helpers).as_bytes());
+        let context = ScopeContext::default();
+        let modules = ModuleSet::new(
+            std::iter::once(("app/agent.py", &facts)),
+            std::iter::empty(),
+            &context,
+        );
+        let census = Census::of(&modules);
+        let line = facts
+            .functions
+            .iter()
+            .find(|f| f.name == "tool")
+            .map(|f| f.line)
+            .expect("the tool");
+        let reach = tool_reach(&modules, &census, "app/agent.py", line).expect("reach");
+        assert!(!reach.calls.is_empty());
+        assert!(reach
+            .calls
+            .iter()
+            .all(|c| c.url.starts_with(support::FANOUT_ENDPOINT)));
+        assert!(
+            !reach.limits.iter().any(|l| l.why.contains("work budget")),
+            "{:?}",
+            reach.limits.first()
+        );
+        group.bench_function(format!("fanout/{helpers}_helpers"), |b| {
+            b.iter(|| black_box(tool_reach(&modules, &census, "app/agent.py", line)))
+        });
+    }
+    group.finish();
+}
+
+/// One side's graph for a file of many tool definitions (a check once
+/// scanned every binding per tool).
+fn many_tools_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reach");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    for tools in [5_000, 50_000] {
+        let source = support::many_tools_module(tools);
+        assert!(source.len() < 2_000_000);
+        let input = SideInput {
+            scope: "app".into(),
+            files: vec![SourceFile {
+                path: "agent.py".into(),
+                facts: Arc::new(extract_facts(source.as_bytes())),
+            }],
+            ..SideInput::default()
+        };
+        let graph = build_side(input.clone());
+        assert_eq!(graph.agents.len(), 1);
+        assert!(!graph.bindings.is_empty());
+        group.bench_function(format!("many_tools/{tools}_definitions"), |b| {
+            b.iter(|| black_box(build_side(black_box(input.clone()))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, reach_benches, fanout_benches, many_tools_benches);
 criterion_main!(benches);

@@ -732,3 +732,52 @@ impl Store {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Shapes that once read in exponential or quadratic time (issue 16, item 5).
+
+/// The endpoint every fan-out helper sends to.
+pub const FANOUT_ENDPOINT: &str = "https://api.example.com/";
+
+/// One module of `n` helpers `h_i(x)`, each calling every helper (with a
+/// literal where `(i + j) % 4 == 0`, else passing its own parameter on)
+/// and then sending a GET to the endpoint with its parameter; one
+/// `@function_tool` `tool(q)` calls them all, and an SDK agent binds it.
+/// Twenty helpers are about 6 KB.
+pub fn fanout_module(n: usize) -> String {
+    let mut source = String::from("import requests\nfrom agents import Agent, function_tool\n\n");
+    for i in 0..n {
+        source.push_str(&format!("\ndef h_{i}(x):\n"));
+        for j in 0..n {
+            if (i + j) % 4 == 0 {
+                source.push_str(&format!("    h_{j}(\"v{j}\")\n"));
+            } else {
+                source.push_str(&format!("    h_{j}(x)\n"));
+            }
+        }
+        source.push_str(&format!(
+            "    return requests.get(f\"{FANOUT_ENDPOINT}{{x}}\")\n\n"
+        ));
+    }
+    source.push_str("\n@function_tool\ndef tool(q: str) -> str:\n");
+    for j in 0..n {
+        source.push_str(&format!("    h_{j}(q)\n"));
+    }
+    source.push_str("    return \"ok\"\n\n\nagent = Agent(name=\"a\", tools=[tool])\n");
+    source
+}
+
+/// One module of `n` one-line `@function_tool` definitions, all listed by
+/// one SDK agent (50,000 are under 2 MB).
+pub fn many_tools_module(n: usize) -> String {
+    let mut source = String::from("from agents import Agent, function_tool\n\n");
+    for i in 0..n {
+        source.push_str(&format!("@function_tool\ndef t{i}(q):q\n"));
+    }
+    let names: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+    source.push_str(&format!(
+        "\n\nagent = Agent(name=\"a\", tools=[{}])\n",
+        names.join(",")
+    ));
+    source
+}

@@ -560,12 +560,16 @@ fn duplicate_tool_definitions(path: &str, facts: &ModuleFacts, gaps: &mut BTreeS
             *seen.entry(function.name.as_str()).or_default() += 1;
         }
     }
+    // Function bindings counted by name once (a scan per tool was
+    // quadratic in a file of many tools).
+    let mut defined_by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    for binding in &facts.module_bindings {
+        if binding.kind == BindingKind::Function {
+            *defined_by_name.entry(binding.name.as_str()).or_default() += 1;
+        }
+    }
     for (name, count) in seen {
-        let defined = facts
-            .module_bindings
-            .iter()
-            .filter(|b| b.name == name && b.kind == BindingKind::Function)
-            .count();
+        let defined = defined_by_name.get(name).copied().unwrap_or(0);
         if count > 1 || (count == 1 && defined > 1) {
             gaps.insert(Gap {
                 tool: Some(name.to_string()),

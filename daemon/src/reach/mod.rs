@@ -30,11 +30,19 @@ pub const MAX_HELPER_DEPTH: usize = 3;
 pub const MAX_CALLS: usize = 24;
 /// Limits listed; the rest are counted.
 pub const MAX_LIMITS: usize = 12;
+/// Steps one side's reach read may take, across all its tools: a step is
+/// one function body entered, one call in it read, or one helper's
+/// remembered reach taken again. What is left when they are spent is a
+/// named limit ([`walk::budget_spent`]), never a crash and never silence.
+pub const WORK_BUDGET: usize = 200_000;
 
-/// Sets the reach of every function tool the side binds.
+/// Sets the reach of every function tool the side binds. One side's tools
+/// share what their helpers reach (read once per helper and binding of its
+/// parameters) and one work budget.
 pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
     let census = Census::of(modules);
     let patches = &census.patches;
+    let mut side = walk::Side::new(WORK_BUDGET);
     let mut memo: BTreeMap<(String, u32), Option<Reach>> = BTreeMap::new();
     for binding in bindings {
         let Edge::Tool(definition) = &mut binding.edge else {
@@ -47,7 +55,7 @@ pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
         let reach = memo
             .entry(key)
             .or_insert_with(|| {
-                let mut reach = tool_reach(modules, &census, &definition.source, line)?;
+                let mut reach = read_tool(modules, &census, &mut side, &definition.source, line)?;
                 // A patched HTTP library is a limit on every tool that sends.
                 if !reach.calls.is_empty() {
                     reach.limits.extend(patches.iter().cloned());
@@ -510,11 +518,33 @@ impl Census {
     }
 }
 
-/// The reach of the function defined at `path:line`; `None` when it cannot
-/// be located for reading.
+/// The reach of the function defined at `path:line`, read on its own (with
+/// a work budget of its own); `None` when it cannot be located for reading.
 pub fn tool_reach(
     modules: &ModuleSet<'_>,
     census: &Census,
+    path: &str,
+    line: u32,
+) -> Option<Reach> {
+    tool_reach_within(modules, census, WORK_BUDGET, path, line)
+}
+
+/// [`tool_reach`] with a work budget of `budget` steps.
+pub fn tool_reach_within(
+    modules: &ModuleSet<'_>,
+    census: &Census,
+    budget: usize,
+    path: &str,
+    line: u32,
+) -> Option<Reach> {
+    read_tool(modules, census, &mut walk::Side::new(budget), path, line)
+}
+
+/// One tool's reach, read with what the side's helpers already reach.
+fn read_tool(
+    modules: &ModuleSet<'_>,
+    census: &Census,
+    side: &mut walk::Side,
     path: &str,
     line: u32,
 ) -> Option<Reach> {
@@ -522,8 +552,8 @@ pub fn tool_reach(
     let facts = modules.facts(path)?;
     let function = facts.functions.iter().find(|f| f.line == line)?;
     let frame = Frame::tool(modules, census, key, facts, function);
-    let mut walker = walk::Walker::new(modules);
-    walker.function(&frame);
+    let mut walker = walk::Walker::new(modules, side);
+    walker.tool(&frame);
     let mut reach = walker.finish();
     reach.defined_at = model::Place {
         path: key.to_string(),
@@ -551,6 +581,10 @@ pub struct Frame<'a> {
     args: Rc<BTreeMap<String, (Value, Rc<Frame<'a>>)>>,
     via: Vec<model::Hop>,
     depth: usize,
+    /// How many calls of its own function led straight to this frame (a
+    /// recursive function's generation): read as called up to 2, unnamed
+    /// at 3, not read past that.
+    recursion: usize,
     /// Parameters read as passed while reading the assignment that
     /// rebinds them from themselves (`headers = headers or {}`).
     prior: Vec<String>,
@@ -644,6 +678,7 @@ impl<'a> Frame<'a> {
             args: Rc::default(),
             via: Vec::new(),
             depth: 0,
+            recursion: 0,
             prior: Vec::new(),
         }
     }
@@ -661,6 +696,7 @@ impl<'a> Frame<'a> {
             args: Rc::default(),
             via: self.via.clone(),
             depth: self.depth,
+            recursion: 0,
             prior: Vec::new(),
         }
     }
@@ -701,7 +737,7 @@ impl<'a> Frame<'a> {
                 });
             match (passed, &param.default) {
                 (Some(value), _) => {
-                    passed_args.insert(param.name.clone(), (value.clone(), Rc::new(self.clone())));
+                    passed_args.insert(param.name.clone(), self.passed_on(value));
                 }
                 (None, Some(default)) => {
                     passed_args.insert(
@@ -724,8 +760,68 @@ impl<'a> Frame<'a> {
             args: Rc::new(passed_args),
             via: self.via.clone(),
             depth: self.depth,
+            recursion: 0,
             prior: Vec::new(),
         }
+    }
+
+    /// What a call's argument binds a parameter to: the value as written
+    /// here, read in this frame; or, when it is this frame's own argument
+    /// passed on unchanged (`helper(x)` where `x` is a parameter the caller
+    /// was given and does not rebind), what that argument is bound to. Every
+    /// reader looks a name up in one order ([`Frame::named`]: a rebinding
+    /// from itself, then a helper's argument), so a name passed on reads as
+    /// what it was passed; binding it straight to that keeps a chain of
+    /// helpers from nesting frames, and lets the walker's memo see one
+    /// binding however many helpers passed it on.
+    fn passed_on(&self, value: &Value) -> (Value, Rc<Frame<'a>>) {
+        if let Value::Name(name) = value {
+            if self.self_rebinding(name).is_none() {
+                if let Some((passed, caller)) = self.args.get(name) {
+                    return (passed.clone(), Rc::clone(caller));
+                }
+            }
+        }
+        (value.clone(), Rc::new(self.clone()))
+    }
+
+    /// Writes what this frame's reading depends on into `out`, for the
+    /// walker's memo: the function (or module) read, what each parameter
+    /// holds, the names read inside their own rebinding, and each helper
+    /// argument as written with the frame it is read in. That frame is
+    /// written the same way, except for a value that names nothing (a
+    /// literal, a display of literals): that reads the same in any frame,
+    /// so only which function wrote it is kept (a reader compares it with
+    /// its own). Nothing a value reader consults is left out: the helper
+    /// depth and the recursion generation matter only to the frame being
+    /// walked, and the walker adds them; `via` is only recorded.
+    pub(super) fn memo_key(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        self.write_function(out);
+        for (name, sources) in &self.params {
+            let _ = write!(out, "|p {name}={sources:?}");
+        }
+        for name in &self.prior {
+            let _ = write!(out, "|r {name}");
+        }
+        for (name, (value, caller)) in self.args.iter() {
+            let _ = write!(out, "|a {name}={value:?}@");
+            if values::names_nothing(value) {
+                caller.write_function(out);
+            } else {
+                out.push('[');
+                caller.memo_key(out);
+                out.push(']');
+            }
+        }
+    }
+
+    fn write_function(&self, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = match self.function {
+            Some(f) => write!(out, "{:?}:{}:{:?}", self.path, f.line, f.qualname),
+            None => write!(out, "{:?}:module", self.path),
+        };
     }
 
     /// What a name the function does not bind holds in an enclosing
@@ -752,6 +848,7 @@ impl<'a> Frame<'a> {
             args: Rc::default(),
             via: self.via.clone(),
             depth: self.depth,
+            recursion: 0,
             prior: Vec::new(),
         };
         let bindings: Vec<_> = parent.locals.iter().filter(|b| b.name == name).collect();

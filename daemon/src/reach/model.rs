@@ -18,7 +18,7 @@ pub struct Reach {
 }
 
 /// `file:line`.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 pub struct Place {
     pub path: String,
     pub line: u32,
@@ -26,14 +26,14 @@ pub struct Place {
 
 /// One helper call on the way from the tool to a call: where it is made
 /// and the helper's name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hop {
     pub at: Place,
     pub name: String,
 }
 
 /// An outbound HTTP call.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct HttpCall {
     pub library: String,
     /// `None` when the method is not a literal.
@@ -66,13 +66,13 @@ impl HttpCall {
 }
 
 /// One request field (`json=`/`data=` key, or the whole body).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Field {
     pub name: Option<String>,
     pub fact: FieldFact,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FieldFact {
     /// A printable literal: a number, a boolean or a word without digits.
     Value(Printable),
@@ -91,7 +91,7 @@ pub enum FieldFact {
     Computed,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Printable {
     Str(String),
     Number(String),
@@ -99,7 +99,7 @@ pub enum Printable {
 }
 
 /// Where a credential goes and what it is made from, by name only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Credential {
     /// `header`, `auth`, `query`, `field`, `userinfo` or `keyword`.
     pub kind: String,
@@ -112,7 +112,7 @@ pub struct Credential {
 
 /// An effect through a recognised library (database, process, filesystem,
 /// cloud, messaging).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LibraryEffect {
     pub family: String,
     /// `read`, `write`, `execute` or `unknown`.
@@ -147,7 +147,7 @@ impl LibraryEffect {
 }
 
 /// A call the read did not follow, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ReachLimit {
     pub at: Place,
     pub why: String,

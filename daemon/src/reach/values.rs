@@ -559,6 +559,35 @@ enum Named<'n, 'a> {
     Unknown,
 }
 
+/// Whether `value` names nothing: literals, and displays, f-strings and
+/// operators of literals. Such a value reads the same in every frame.
+pub fn names_nothing(value: &Value) -> bool {
+    let all = |values: &[Value]| values.iter().all(names_nothing);
+    match value {
+        Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None | Value::Other(_) => true,
+        Value::List(items)
+        | Value::Tuple(items)
+        | Value::Union(items)
+        | Value::FString(items)
+        | Value::Or(items) => all(items),
+        Value::Dict(entries) => entries
+            .iter()
+            .all(|(k, v)| k.as_ref().is_some_and(names_nothing) && names_nothing(v)),
+        Value::IfElse { test, body, orelse } => {
+            names_nothing(test) && names_nothing(body) && names_nothing(orelse)
+        }
+        Value::Add { left, right }
+        | Value::Compare { left, right, .. }
+        | Value::BinOp { left, right, .. } => names_nothing(left) && names_nothing(right),
+        Value::Name(_)
+        | Value::Attribute(_)
+        | Value::Starred(_)
+        | Value::Call { .. }
+        | Value::Subscript { .. }
+        | Value::ListComprehension { .. } => false,
+    }
+}
+
 /// Whether `value` reads the name `name` anywhere.
 pub fn mentions(value: &Value, name: &str) -> bool {
     let any = |values: &[Value]| values.iter().any(|v| mentions(v, name));

@@ -11,7 +11,8 @@ use super::{Frame, MAX_HELPER_DEPTH, MAX_LIMITS};
 use crate::graph::resolve::{ModuleSet, Resolver, Target};
 use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 
 /// What a local name holds, when the function builds it.
 #[derive(Debug, Clone)]
@@ -49,31 +50,393 @@ enum Role {
     Elsewhere(Box<Role>, String, bool),
 }
 
-pub struct Walker<'a> {
-    modules: &'a ModuleSet<'a>,
-    reach: Reach,
-    more_limits: usize,
-    /// How often each function is on the current path: a recursive call
-    /// is followed twice as called, then once with every parameter
-    /// unnamed.
-    stack: BTreeMap<(String, u32), usize>,
+/// What reading one frame found, in the order found: every call and
+/// effect once (two found by different ways, the `via`, are one; the first
+/// way is kept), every limit once.
+#[derive(Debug, Default)]
+struct Collector {
+    calls: Found<HttpCall>,
+    effects: Found<LibraryEffect>,
+    limits: Vec<ReachLimit>,
+    /// The limits already in `limits`.
+    seen_limits: HashSet<ReachLimit>,
+    /// Helpers' remembered reaches already taken in (by address: the
+    /// side's memo holds each while the side is read).
+    taken: HashSet<usize>,
+    /// How many of those brought calls or effects, found again or not (so
+    /// a reader can tell that a read reached something).
+    reached: usize,
 }
 
-impl<'a> Walker<'a> {
-    pub fn new(modules: &'a ModuleSet<'a>) -> Self {
+impl Collector {
+    fn limit(&mut self, limit: ReachLimit) {
+        if self.seen_limits.insert(limit.clone()) {
+            self.limits.push(limit);
+        }
+    }
+
+    fn has_taken(&self, recorded: &Rc<Recorded>) -> bool {
+        self.taken.contains(&(Rc::as_ptr(recorded) as usize))
+    }
+
+    /// How much has been found: grows with every call or effect a read
+    /// reaches, found before or not.
+    fn found(&self) -> (usize, usize, usize) {
+        (self.calls.len(), self.effects.len(), self.reached)
+    }
+
+    /// What a helper's read found, with each `via` relative to the helper
+    /// (its first `depth` hops, the way to the helper, dropped: everything
+    /// recorded while a frame is read is recorded by the way to it, or to
+    /// a helper below it).
+    fn relative(self, depth: usize) -> Recorded {
+        let mut calls = self.calls.into_once();
+        for call in &mut calls {
+            call.via.drain(..depth.min(call.via.len()));
+        }
+        let mut effects = self.effects.into_once();
+        for effect in &mut effects {
+            effect.via.drain(..depth.min(effect.via.len()));
+        }
+        Recorded {
+            calls,
+            effects,
+            limits: self.limits,
+        }
+    }
+
+    /// Takes in what a helper reached, by the way `via` to it; what was
+    /// found before stays as it was found first.
+    fn merge(&mut self, recorded: &Rc<Recorded>, via: &[Hop]) {
+        if !recorded.calls.is_empty() || !recorded.effects.is_empty() {
+            self.reached += 1;
+        }
+        // Taken in once already: all of it is here.
+        if !self.taken.insert(Rc::as_ptr(recorded) as usize) {
+            return;
+        }
+        for call in &recorded.calls {
+            self.calls.take_in(call, via);
+        }
+        for effect in &recorded.effects {
+            self.effects.take_in(effect, via);
+        }
+        for limit in &recorded.limits {
+            self.limit(limit.clone());
+        }
+    }
+}
+
+/// A call or an effect, compared without the way it was reached.
+trait Reached: Clone {
+    fn via_mut(&mut self) -> &mut Vec<Hop>;
+    fn fingerprint(&self) -> u64;
+    fn same(&self, other: &Self) -> bool;
+}
+
+/// Calls or effects in the order found, with an index of those found by
+/// more than one way. A reader may still change the one it just recorded
+/// (`last_mut`), so what a frame records itself is indexed only when a
+/// helper's reach is taken in, and made unique when the frame is read.
+#[derive(Debug)]
+struct Found<T> {
+    items: Vec<T>,
+    /// Fingerprint to the indices of `items[..indexed]` with it.
+    index: HashMap<u64, Vec<usize>>,
+    indexed: usize,
+}
+
+impl<T> Default for Found<T> {
+    fn default() -> Self {
+        Found {
+            items: Vec::new(),
+            index: HashMap::new(),
+            indexed: 0,
+        }
+    }
+}
+
+impl<T: Reached> Found<T> {
+    fn push(&mut self, item: T) {
+        self.items.push(item);
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    fn last_mut(&mut self) -> Option<&mut T> {
+        self.items.last_mut()
+    }
+
+    fn catch_up(&mut self) {
+        while self.indexed < self.items.len() {
+            let i = self.indexed;
+            let print = self.items[i].fingerprint();
+            self.index.entry(print).or_default().push(i);
+            self.indexed += 1;
+        }
+    }
+
+    /// Adds `item`, reached by `via` and then its own `via`, unless it is
+    /// here already.
+    fn take_in(&mut self, item: &T, via: &[Hop]) {
+        self.catch_up();
+        let print = item.fingerprint();
+        let items = &self.items;
+        if self
+            .index
+            .get(&print)
+            .is_some_and(|found| found.iter().any(|&i| items[i].same(item)))
+        {
+            return;
+        }
+        let mut rooted = item.clone();
+        let rest = std::mem::take(rooted.via_mut());
+        let hops = rooted.via_mut();
+        hops.extend_from_slice(via);
+        hops.extend(rest);
+        self.items.push(rooted);
+        self.catch_up();
+    }
+
+    /// The items, each once (the first found).
+    fn into_once(self) -> Vec<T> {
+        let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut out: Vec<T> = Vec::with_capacity(self.items.len());
+        for item in self.items {
+            let print = item.fingerprint();
+            let found = seen.entry(print).or_default();
+            if found.iter().any(|&i| out[i].same(&item)) {
+                continue;
+            }
+            found.push(out.len());
+            out.push(item);
+        }
+        out
+    }
+}
+
+fn fingerprint(parts: impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher as _;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    parts.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A call's parts but the way it was reached; spelled out, so a new field
+/// cannot be left out of the comparison.
+#[allow(clippy::type_complexity)]
+fn call_parts(
+    call: &HttpCall,
+) -> (
+    (&str, &Option<String>, &str, &Option<String>, &Place),
+    (&[Field], &[Credential], &[(String, String)]),
+) {
+    let HttpCall {
+        library,
+        method,
+        url,
+        graphql,
+        at,
+        via: _,
+        fields,
+        credentials,
+        model_supplied,
+    } = call;
+    (
+        (library, method, url, graphql, at),
+        (fields, credentials, model_supplied),
+    )
+}
+
+impl Reached for HttpCall {
+    fn via_mut(&mut self) -> &mut Vec<Hop> {
+        &mut self.via
+    }
+
+    fn fingerprint(&self) -> u64 {
+        fingerprint(call_parts(self))
+    }
+
+    fn same(&self, other: &Self) -> bool {
+        call_parts(self) == call_parts(other)
+    }
+}
+
+/// An effect's parts but the way it was reached; spelled out, so a new
+/// field cannot be left out of the comparison.
+#[allow(clippy::type_complexity)]
+fn effect_parts(
+    effect: &LibraryEffect,
+) -> (
+    (&str, &str, &str, &str, &Place),
+    (
+        &Option<String>,
+        &Option<String>,
+        &Option<String>,
+        &Option<String>,
+        &Option<String>,
+    ),
+    (&[Credential], &[(String, String)]),
+) {
+    let LibraryEffect {
+        family,
+        operation,
+        library,
+        call,
+        at,
+        via: _,
+        target,
+        statement,
+        value_sha256,
+        service,
+        host,
+        credentials,
+        model_supplied,
+    } = effect;
+    (
+        (family, operation, library, call, at),
+        (target, statement, value_sha256, service, host),
+        (credentials, model_supplied),
+    )
+}
+
+impl Reached for LibraryEffect {
+    fn via_mut(&mut self) -> &mut Vec<Hop> {
+        &mut self.via
+    }
+
+    fn fingerprint(&self) -> u64 {
+        fingerprint(effect_parts(self))
+    }
+
+    fn same(&self, other: &Self) -> bool {
+        effect_parts(self) == effect_parts(other)
+    }
+}
+
+/// What one helper frame reaches, its `via`s relative to it.
+#[derive(Debug)]
+struct Recorded {
+    calls: Vec<HttpCall>,
+    effects: Vec<LibraryEffect>,
+    limits: Vec<ReachLimit>,
+}
+
+impl Recorded {
+    fn size(&self) -> usize {
+        self.calls.len() + self.effects.len() + self.limits.len()
+    }
+}
+
+/// Calls, effects and limits of a helper's remembered reach taken in per
+/// step of the budget.
+const TAKEN_PER_STEP: usize = 32;
+
+/// What one side's reach read shares across its tools: what each helper
+/// frame reaches, and the work budget.
+///
+/// The memo's rule: a helper frame's read is a function of what the key
+/// writes, and of nothing else. The key is the frame's
+/// [`Frame::memo_key`] (the function, what each parameter holds and each
+/// argument is bound to, read where it was written), the helper depth
+/// where it matters (at most [`MAX_HELPER_DEPTH`]: the only test of depth
+/// is whether it has reached the bound) and the recursion generation
+/// (`Frame::recursion`). Nothing else on the way there is consulted: a
+/// recursive call is one of a function to itself, read from the frame's
+/// own function and generation, not from the path; the limits and calls
+/// already found are added to, never read. So the same key reads the same
+/// wherever it is called from, and is read once. No key can be reached
+/// again while it is read: a call goes one helper deeper (the depth in
+/// the key grows until the bound, past which only a function's calls of
+/// itself are followed, and those raise the generation).
+pub struct Side {
+    memo: HashMap<String, Rc<Recorded>>,
+    /// Keys being read (guards the rule above).
+    reading: HashSet<String>,
+    budget: usize,
+    steps: usize,
+}
+
+impl Side {
+    pub fn new(budget: usize) -> Self {
+        Side {
+            memo: HashMap::new(),
+            reading: HashSet::new(),
+            budget,
+            steps: 0,
+        }
+    }
+
+    /// Takes one step and `more`; `false` once the budget is spent.
+    fn step(&mut self, more: usize) -> bool {
+        if self.steps >= self.budget {
+            return false;
+        }
+        self.steps = self.steps.saturating_add(1).saturating_add(more);
+        true
+    }
+}
+
+/// The limit where reading stopped because the side's work budget was
+/// spent.
+pub fn budget_spent(budget: usize) -> String {
+    format!(
+        "reading stopped: the work budget of {} steps for this side was spent (helpers fan out too widely); what follows is not read",
+        thousands(budget)
+    )
+}
+
+/// `200000` as `200,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub struct Walker<'a, 's> {
+    modules: &'a ModuleSet<'a>,
+    /// What the frame being read has found so far.
+    reach: Collector,
+    side: &'s mut Side,
+}
+
+impl<'a, 's> Walker<'a, 's> {
+    pub fn new(modules: &'a ModuleSet<'a>, side: &'s mut Side) -> Self {
         Walker {
             modules,
-            reach: Reach::default(),
-            more_limits: 0,
-            stack: BTreeMap::new(),
+            reach: Collector::default(),
+            side,
         }
     }
 
     /// The reach read. Every call stays in it (they count for the effect);
-    /// the document lists the first `MAX_CALLS`.
-    pub fn finish(mut self) -> Reach {
-        self.reach.more_limits = self.more_limits;
-        self.reach
+    /// the document lists the first `MAX_CALLS`, and the first
+    /// `MAX_LIMITS` limits (the rest are counted).
+    pub fn finish(self) -> Reach {
+        let mut limits = self.reach.limits;
+        // Where reading stopped for the budget is always listed, first.
+        let spent = budget_spent(self.side.budget);
+        if let Some(i) = limits.iter().position(|l| l.why == spent) {
+            let stopped = limits.remove(i);
+            limits.insert(0, stopped);
+        }
+        let more_limits = limits.len().saturating_sub(MAX_LIMITS);
+        limits.truncate(MAX_LIMITS);
+        Reach {
+            calls: self.reach.calls.into_once(),
+            effects: self.reach.effects.into_once(),
+            limits,
+            more_limits,
+            defined_at: Place::default(),
+        }
     }
 
     fn limit(&mut self, frame: &Frame<'_>, line: u32, why: String) {
@@ -81,42 +444,92 @@ impl<'a> Walker<'a> {
             path: frame.path.to_string(),
             line,
         };
-        if self.reach.limits.iter().any(|l| l.at == at && l.why == why) {
+        self.reach.limit(ReachLimit { at, why });
+    }
+
+    /// One step of the side's budget (and `more`); once it is spent, the
+    /// limit that says so, where reading stops.
+    fn step(&mut self, frame: &Frame<'_>, line: u32, more: usize) -> bool {
+        if self.side.step(more) {
+            return true;
+        }
+        let why = budget_spent(self.side.budget);
+        self.limit(frame, line, why);
+        false
+    }
+
+    /// Reads a tool's own function.
+    pub fn tool(&mut self, frame: &Frame<'_>) {
+        self.function(frame);
+    }
+
+    /// Reads a helper frame, or takes what it reaches from the memo: a
+    /// recursive one is read twice as called, then once with every
+    /// parameter unnamed, then no more.
+    fn read_helper(&mut self, frame: &Frame<'_>, helper: Frame<'_>, line: u32) {
+        let helper = match helper.recursion {
+            0..=2 => helper,
+            3 => helper.unnamed(),
+            _ => return,
+        };
+        let mut key = String::new();
+        helper.memo_key(&mut key);
+        {
+            use std::fmt::Write as _;
+            let _ = write!(
+                key,
+                "|depth {}|generation {}",
+                helper.depth.min(MAX_HELPER_DEPTH),
+                helper.recursion
+            );
+        }
+        if let Some(recorded) = self.side.memo.get(&key).map(Rc::clone) {
+            // Taking in a large reach is work of its own.
+            let more = if self.reach.has_taken(&recorded) {
+                0
+            } else {
+                recorded.size() / TAKEN_PER_STEP
+            };
+            if self.step(frame, line, more) {
+                self.reach.merge(&recorded, &helper.via);
+            }
             return;
         }
-        if self.reach.limits.len() >= MAX_LIMITS {
-            self.more_limits += 1;
-            return;
+        if !self.side.reading.insert(key.clone()) {
+            // Not reached (see `Side`); were it, the read under way finds
+            // all this one would, but it is still named.
+            let name = helper.function.map_or("…", |f| f.name.as_str());
+            return self.limit(
+                frame,
+                line,
+                format!("calls {name} again as it is being read, with the same arguments; not read again"),
+            );
         }
-        self.reach.limits.push(ReachLimit { at, why });
+        let outer = std::mem::take(&mut self.reach);
+        self.function(&helper);
+        let found = std::mem::replace(&mut self.reach, outer);
+        self.side.reading.remove(&key);
+        let recorded = Rc::new(found.relative(helper.via.len()));
+        self.reach.merge(&recorded, &helper.via);
+        self.side.memo.insert(key, recorded);
     }
 
     /// Reads one function's calls.
-    pub fn function(&mut self, frame: &Frame<'_>) {
+    fn function(&mut self, frame: &Frame<'_>) {
         let Some(function) = frame.function else {
             return;
         };
-        let key = (frame.path.to_string(), function.line);
-        let entered = self.stack.get(&key).copied().unwrap_or(0);
-        let unnamed;
-        let frame = match entered {
-            0..=2 => frame,
-            3 => {
-                unnamed = frame.unnamed();
-                &unnamed
-            }
-            _ => return,
-        };
-        self.stack.insert(key.clone(), entered + 1);
+        if !self.step(frame, function.line, 0) {
+            return;
+        }
         let roles = roles(frame);
         self.client_changes(frame, &roles);
         for call in &function.body_calls {
+            if !self.step(frame, call.line, 0) {
+                return;
+            }
             self.call(frame, &roles, call);
         }
-        match entered {
-            0 => self.stack.remove(&key),
-            n => self.stack.insert(key, n),
-        };
     }
 
     /// Attributes set on a client the function builds: its transport
@@ -452,9 +865,9 @@ impl<'a> Walker<'a> {
     /// Whether reading a call through `read` records an outbound call or
     /// an effect.
     fn effect_of(&mut self, read: impl FnOnce(&mut Self)) -> bool {
-        let before = (self.reach.calls.len(), self.reach.effects.len());
+        let before = self.reach.found();
         read(self);
-        (self.reach.calls.len(), self.reach.effects.len()) != before
+        self.reach.found() != before
     }
 
     /// `map(f, xs)`, `filter(f, xs)`: the function handed on runs; a
@@ -878,9 +1291,13 @@ impl<'a> Walker<'a> {
             );
             return true;
         }
-        // A recursive call has its own bound (twice as called, then once
-        // unnamed), so it does not count against the helper bound.
-        let recursive = self.stack.contains_key(&(path.to_string(), function.line));
+        // A recursive call (of the function to itself) has its own bound
+        // (twice as called, then once unnamed), so it does not count
+        // against the helper bound.
+        let recursive = frame.path == path
+            && frame
+                .function
+                .is_some_and(|f| f.line == function.line && f.qualname == function.qualname);
         if frame.depth >= MAX_HELPER_DEPTH && !recursive {
             self.limit(
                 frame,
@@ -910,7 +1327,8 @@ impl<'a> Walker<'a> {
         let mut helper = frame.callee(path, facts, function, &call.args, &call.keywords);
         helper.via = via;
         helper.depth = frame.depth + 1;
-        self.function(&helper);
+        helper.recursion = if recursive { frame.recursion + 1 } else { 0 };
+        self.read_helper(frame, helper, call.line);
         true
     }
 
@@ -1175,7 +1593,7 @@ impl<'a> Walker<'a> {
         let Some(target) = argument(call, 0, "url") else {
             return self.http(frame, "urllib", Method::Fixed("GET"), None, None, call);
         };
-        let (resolved, at) = frame.resolved(target, 0);
+        let (resolved, mut at) = frame.resolved(target, 0);
         let built = match &resolved {
             Value::Call {
                 callee,
@@ -1222,6 +1640,10 @@ impl<'a> Walker<'a> {
                     }
                 };
                 let url = argument(&inner, 0, "url").cloned();
+                // Sent here, by the way to this function, wherever the
+                // request is built (what a helper reaches is recorded
+                // relative to the way to it).
+                at.via = frame.via.clone();
                 self.http(&at, "urllib", method, url.as_ref(), None, &inner);
             }
             None if unread_name => {
@@ -2987,5 +3409,151 @@ mod tests {
         assert!(printable_path("data/out.csv"));
         assert!(!printable_path("/etc/passwd"));
         assert!(!printable_path("../secrets"));
+    }
+}
+
+#[cfg(test)]
+mod memo_tests {
+    use super::super::{tool_reach_within, Census};
+    use super::*;
+    use crate::graph::ScopeContext;
+    use crate::python::extract_facts;
+
+    const SOURCE: &str = r#"import requests
+from agents import function_tool
+
+
+def fetch(x):
+    return requests.get(f"https://api.example.com/{x}")
+
+
+def both(x):
+    fetch(x)
+    fetch(x)
+
+
+@function_tool
+def tool(q: str) -> str:
+    both(q)
+    both(q)
+    fetch("fixed")
+    return "ok"
+"#;
+
+    fn read(budget: usize) -> Reach {
+        let facts = extract_facts(SOURCE.as_bytes());
+        let context = ScopeContext::default();
+        let modules = ModuleSet::new(
+            std::iter::once(("app/agent.py", &facts)),
+            std::iter::empty(),
+            &context,
+        );
+        let census = Census::of(&modules);
+        let line = facts
+            .functions
+            .iter()
+            .find(|f| f.name == "tool")
+            .map(|f| f.line);
+        line.and_then(|line| tool_reach_within(&modules, &census, budget, "app/agent.py", line))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(7), "7");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(200_000), "200,000");
+        assert_eq!(thousands(12_345_678), "12,345,678");
+    }
+
+    /// A call reached by several ways is one call, by the first way; one
+    /// with another binding is another call.
+    #[test]
+    fn a_helper_called_again_with_the_same_binding_adds_nothing() {
+        let reach = read(1_000);
+        let found: Vec<(&str, Vec<&str>)> = reach
+            .calls
+            .iter()
+            .map(|c| {
+                (
+                    c.url.as_str(),
+                    c.via.iter().map(|h| h.name.as_str()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("https://api.example.com/{q}", vec!["both", "fetch"]),
+                ("https://api.example.com/fixed", vec!["fetch"]),
+            ]
+        );
+        assert!(reach.limits.is_empty(), "{:?}", reach.limits);
+    }
+
+    /// Functions calling each other count against the helper bound (only
+    /// a function's calls of itself are recursion, which is read from the
+    /// frame, not the way there), so the read ends in a named limit.
+    #[test]
+    fn mutual_recursion_ends_at_the_helper_bound() {
+        let source = r#"import requests
+from agents import function_tool
+
+
+def ping(x):
+    pong(x)
+    return requests.get(f"https://api.example.com/ping/{x}")
+
+
+def pong(x):
+    ping(x)
+    return requests.get("https://api.example.com/pong")
+
+
+@function_tool
+def tool(q: str) -> str:
+    ping(q)
+    return "ok"
+"#;
+        let facts = extract_facts(source.as_bytes());
+        let context = ScopeContext::default();
+        let modules = ModuleSet::new(
+            std::iter::once(("app/agent.py", &facts)),
+            std::iter::empty(),
+            &context,
+        );
+        let census = Census::of(&modules);
+        let reach = facts
+            .functions
+            .iter()
+            .find(|f| f.name == "tool")
+            .and_then(|f| tool_reach_within(&modules, &census, 1_000, "app/agent.py", f.line))
+            .unwrap_or_default();
+        let urls: Vec<&str> = reach.calls.iter().map(|c| c.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            [
+                "https://api.example.com/ping/{q}",
+                "https://api.example.com/pong"
+            ]
+        );
+        let whys: Vec<&str> = reach.limits.iter().map(|l| l.why.as_str()).collect();
+        assert_eq!(
+            whys,
+            ["calls pong, more than 3 helper calls from the tool; not read"]
+        );
+    }
+
+    /// Past the budget, reading stops where it is, and the limit says so
+    /// first.
+    #[test]
+    fn a_spent_budget_is_the_first_limit() {
+        let reach = read(3);
+        assert_eq!(
+            reach.limits.first().map(|l| l.why.as_str()),
+            Some(budget_spent(3).as_str())
+        );
+        assert!(budget_spent(200_000).contains("200,000 steps"));
     }
 }
