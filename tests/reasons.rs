@@ -61,14 +61,35 @@ fn git(dir: &std::path::Path, args: &[&str]) -> String {
 #[test]
 fn a_changed_agent_file_over_the_size_limit_names_the_limit() {
     let big = oversized_agent();
-    let repo = branches(
-        &[("app/__init__.py", Some("")), ("app/agent.py", Some(AGENT))],
+    // Added over the bound: no side reads it, so nothing is compared and
+    // the reason names the bound.
+    let added = branches(
+        &[("app/__init__.py", Some(""))],
         &[("app/agent.py", Some(&big))],
     );
     let place = Place::new();
     let _daemon = place.start_daemon();
-    let doc = derived(&place, &repo);
+    let doc = derived(&place, &added);
     assert_eq!(doc["comparison_status"], "not_established");
+    assert_eq!(
+        doc["scope_selection"]["reason"],
+        "The change could not be related to an OpenAI Agents SDK or Google ADK agent: app/agent.py (it exceeds 2000000 bytes and is not read)."
+    );
+    // Grown past the bound: judged on each side (issue 17, item 7), as
+    // the reference does: the base's agent file selects `app`, and the
+    // scope limit names the bound.
+    let repo = branches(
+        &[("app/__init__.py", Some("")), ("app/agent.py", Some(AGENT))],
+        &[("app/agent.py", Some(&big))],
+    );
+    let doc = derived(&place, &repo);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(doc["scope_selection"]["scopes"], serde_json::json!(["app"]));
+    assert_eq!(
+        doc["scope_selection"]["limits"],
+        serde_json::json!(["Changed files are not related to a compared agent, so their effect is not compared: app/agent.py (it exceeds 2000000 bytes and is not read)."])
+    );
+    let doc = derived(&place, &added);
     assert_eq!(
         doc["scope_selection"]["reason"],
         "The change could not be related to an OpenAI Agents SDK or Google ADK agent: app/agent.py (it exceeds 2000000 bytes and is not read)."

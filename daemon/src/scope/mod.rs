@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// The version of what `derive` answers for the same inputs (its reasons'
 /// wording included), part of the cached derivation's key: a new wording
 /// is never served from an older daemon's cache.
-pub const DERIVATION_VERSION: u32 = 4;
+pub const DERIVATION_VERSION: u32 = 5;
 
 /// Import hops followed from each changed file, each way.
 pub const MAX_HOPS: usize = 6;
@@ -493,9 +493,19 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
     let mut unrelated: Vec<(String, &str)> = Vec::new();
     let mut frontier: BTreeSet<String> = BTreeSet::new();
     for changed_file in &sources {
-        if let Some(why) = unread_why.get(changed_file.as_str()) {
+        // Unread on a side (a link, a file over 2 MB): named. It is still
+        // related where a side reads it as a module: an agent file the
+        // head replaced by a link still selects its scope from the base,
+        // where its rows are then not established, never "no agent".
+        let unread = unread_why.get(changed_file.as_str());
+        if let Some(why) = unread {
             unrelated.push((changed_file.to_string(), why));
-            continue;
+            if !sides
+                .iter()
+                .any(|side| side.files.contains(changed_file.as_str()))
+            {
+                continue;
+            }
         }
         let mut related: Vec<Related> = Vec::new();
         let mut builds = false;
@@ -528,13 +538,16 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
         // Compared where it is, but only a rewiring module reaches it: its
         // consumer may be elsewhere.
-        if !related.is_empty() && !builds {
+        if !related.is_empty() && !builds && unread.is_none() {
             unrelated.push((
                 changed_file.to_string(),
                 "only a module that rewires an agent relates to it",
             ));
         }
         if related.is_empty() {
+            if unread.is_some() {
+                continue;
+            }
             unrelated.push((
                 changed_file.to_string(),
                 if cut_short {
