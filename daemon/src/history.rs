@@ -414,6 +414,54 @@ fn history_document(
     doc
 }
 
+/// How a commit's text names the agent of a row (or a reordered list):
+/// by name, and with its file when another agent of the commit shares the
+/// name (`agent (examples/b.py)`).
+fn agent_names(commit: &Value) -> impl Fn(&Value) -> String {
+    let entries: Vec<(String, String)> = commit["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(
+            commit["tool_list_stability"]["order_changed"]
+                .as_array()
+                .into_iter()
+                .flatten(),
+        )
+        .map(|entry| {
+            (
+                entry_agent(entry).to_string(),
+                entry_source(entry).to_string(),
+            )
+        })
+        .collect();
+    move |entry: &Value| {
+        let agent = entry_agent(entry);
+        let source = entry_source(entry);
+        let shared = entries.iter().any(|(a, s)| a == agent && s != source);
+        if shared && !source.is_empty() {
+            format!("{agent} ({source})")
+        } else {
+            agent.to_string()
+        }
+    }
+}
+
+fn entry_agent(entry: &Value) -> &str {
+    entry["agent"].as_str().unwrap_or_default()
+}
+
+/// A row's agent source (its after side's, else its before side's, else
+/// its own), or a reordered list's.
+fn entry_source(entry: &Value) -> &str {
+    ["after", "before"]
+        .iter()
+        .filter_map(|side| entry[*side]["agent_source"].as_str())
+        .chain(entry["agent_source"].as_str())
+        .find(|s| !s.is_empty())
+        .unwrap_or_default()
+}
+
 /// The text of a history answer: a line per commit that changed a
 /// binding, its rows under it.
 fn history_text(doc: &Value) -> String {
@@ -439,11 +487,12 @@ fn history_text(doc: &Value) -> String {
             commit["subject"].as_str().unwrap_or_default()
         )));
         out.push('\n');
+        let named = agent_names(commit);
         for row in commit["rows"].as_array().into_iter().flatten() {
             out.push_str(&one_line(&format!(
                 "  {}  {} → {}",
                 row["change"].as_str().unwrap_or_default().to_uppercase(),
-                row["agent"].as_str().unwrap_or_default(),
+                named(row),
                 row["tool"].as_str().unwrap_or_default()
             )));
             out.push('\n');
@@ -463,7 +512,7 @@ fn history_text(doc: &Value) -> String {
                 };
                 out.push_str(&one_line(&format!(
                     "  order changed (not a binding change): {}: {} → {}",
-                    change["agent"].as_str().unwrap_or_default(),
+                    named(change),
                     list("before"),
                     list("after")
                 )));

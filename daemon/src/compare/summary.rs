@@ -20,15 +20,25 @@ pub fn summary(doc: &Value) -> Value {
     let causes = causes(rows);
     let mut findings = Vec::new();
     let mut claimed: BTreeSet<usize> = BTreeSet::new();
-    for (agent, source, indexes) in agents(rows) {
+    let found = agents(rows);
+    for (agent, source, indexes) in &found {
+        // A limit is this finding's when it names this agent and its file
+        // (any side's: a moved application's base names the old path); one
+        // that names no file only when no other finding has the name.
+        let sources = sources_of(rows, agent, indexes);
+        let namesakes = found.iter().filter(|(a, _, _)| a == agent).count();
         let own: Vec<&Limit> = limits
             .iter()
             .filter(|l| l.agent.as_deref() == Some(agent.as_str()))
+            .filter(|l| match &l.source {
+                Some(file) => sources.contains(file.as_str()),
+                None => namesakes == 1,
+            })
             .collect();
         for limit in &own {
             claimed.insert(limit.index);
         }
-        findings.push(finding(rows, &agent, &source, &indexes, &causes, &own));
+        findings.push(finding(rows, agent, source, indexes, &causes, &own));
     }
     let not_read = not_read(limits.iter().filter(|l| !claimed.contains(&l.index)));
     let mut out = Map::new();
@@ -126,6 +136,18 @@ fn agents(rows: &[Value]) -> Vec<(String, String, Vec<usize>)> {
         }
     }
     out
+}
+
+/// Every rooted `agent_source` the sides of an agent's rows name.
+fn sources_of<'r>(rows: &'r [Value], agent: &str, indexes: &[usize]) -> BTreeSet<&'r str> {
+    indexes
+        .iter()
+        .filter_map(|&i| rows.get(i))
+        .filter(|r| text(r, "agent") == agent)
+        .flat_map(|r| ["before", "after"].into_iter().filter_map(|k| r.get(k)))
+        .map(|s| text(s, "agent_source"))
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 fn finding(
@@ -826,6 +848,8 @@ struct Limit {
     index: usize,
     text: String,
     agent: Option<String>,
+    /// The rooted file of the agent it names (`agent 'x' at a.py:3`).
+    source: Option<String>,
     side: &'static str,
 }
 
@@ -840,14 +864,33 @@ fn unstated_limits(doc: &Value, stated: &BTreeSet<&str>) -> Vec<Limit> {
     ];
     for (side, holder) in sources {
         let Some(holder) = holder else { continue };
+        // A side's limits are spelled from its scope; a combined
+        // document's carry their scope in front (`app: …`); the scope
+        // selection's are spelled from the root.
+        let scope = holder.get("scope").and_then(Value::as_str);
+        let scopes: Vec<&str> = array(holder, "scopes")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
         for limit in array(holder, "limits").iter().filter_map(Value::as_str) {
             if stated.contains(limit) {
                 continue;
             }
+            let (root, body) = match scope {
+                Some(scope) => (scope, limit),
+                None => scopes
+                    .iter()
+                    .find_map(|s| Some((*s, limit.strip_prefix(s)?.strip_prefix(": ")?)))
+                    .unwrap_or(("", limit)),
+            };
+            let named = agent_named(body);
             out.push(Limit {
                 index: out.len(),
                 text: limit.to_string(),
-                agent: agent_named(limit),
+                agent: named.as_ref().map(|(agent, _)| agent.clone()),
+                source: named
+                    .and_then(|(_, file)| file)
+                    .map(|file| crate::paths::rooted(root, &file)),
                 side,
             });
         }
@@ -855,11 +898,21 @@ fn unstated_limits(doc: &Value, stated: &BTreeSet<&str>) -> Vec<Limit> {
     out
 }
 
-/// The agent a limit names: `… agent 'support' …`.
-fn agent_named(limit: &str) -> Option<String> {
+/// The agent a limit names and, when it says where (`… agent 'support'
+/// at app/agent.py:20 …`), that agent's file.
+fn agent_named(limit: &str) -> Option<(String, Option<String>)> {
     let start = limit.find("agent '")? + "agent '".len();
     let end = limit[start..].find('\'')?;
-    Some(limit[start..start + end].to_string())
+    let agent = limit[start..start + end].to_string();
+    let file = limit[start + end + 1..]
+        .strip_prefix(" at ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|word| place(word.trim_end_matches([',', ';', '.'])))
+        .map(|at| match at.rsplit_once(':') {
+            Some((file, line)) if line.chars().all(|c| c.is_ascii_digit()) => file.to_string(),
+            _ => at,
+        });
+    Some((agent, file))
 }
 
 fn limit_group(limits: &[&Limit]) -> Value {
@@ -872,21 +925,30 @@ fn limit_group(limits: &[&Limit]) -> Value {
     })
 }
 
-/// `not_read[]`: the remaining limits, by agent (null: none named).
+/// `not_read[]`: the remaining limits, by agent (null: none named) and the
+/// agent's file when the limit names it (`agent_source`).
 fn not_read<'l>(limits: impl Iterator<Item = &'l Limit>) -> Vec<Value> {
-    let mut groups: Vec<(Option<String>, Vec<&Limit>)> = Vec::new();
+    type Key = (Option<String>, Option<String>);
+    let mut groups: Vec<(Key, Vec<&Limit>)> = Vec::new();
     for limit in limits {
-        match groups.iter_mut().find(|(a, _)| *a == limit.agent) {
+        let key = (
+            limit.agent.clone(),
+            limit.source.clone().filter(|_| limit.agent.is_some()),
+        );
+        match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, group)) => group.push(limit),
-            None => groups.push((limit.agent.clone(), vec![limit])),
+            None => groups.push((key, vec![limit])),
         }
     }
     groups
         .into_iter()
-        .map(|(agent, group)| {
+        .map(|((agent, source), group)| {
             let mut value = limit_group(&group);
             if let Value::Object(map) = &mut value {
                 map.shift_insert(0, "agent".into(), json!(agent));
+                if let Some(source) = source {
+                    map.shift_insert(1, "agent_source".into(), json!(source));
+                }
             }
             value
         })
@@ -917,6 +979,39 @@ mod tests {
                 "agent 'a' at x.py:3 binds unresolved tool 'b'. Not resolved because it's `c`."
             ),
             "agent '…' at <place> binds unresolved tool '…'. Not resolved because it's `…`."
+        );
+    }
+
+    /// A limit is the finding's whose agent and file it names; in a
+    /// combined document its scope prefix roots the file.
+    #[test]
+    fn limits_are_keyed_by_agent_and_file() {
+        let limit = |scope: &str, line: u32| {
+            format!("{scope}: OpenAI Agents SDK agent 'agent' at a.py:{line} has a tools list it does not read; its binding graph is incomplete.")
+        };
+        let row = |source: &str| json!({"agent": "agent", "agent_source": source, "tool": "t", "change": "added", "candidate_change": null, "uncertainty": {}, "before": null, "after": {"agent_source": source}});
+        let doc = json!({
+            "rows": [row("app/a.py"), row("svc/a.py")],
+            "base": {"scope": null, "scopes": ["app", "svc"], "limits": []},
+            "head": {"scope": null, "scopes": ["app", "svc"], "limits": [limit("svc", 4), limit("lib", 9)]},
+            "scope_selection": {"limits": []},
+        });
+        let summary = summary(&doc);
+        assert_eq!(summary["findings"][0].get("agent_limits"), None);
+        assert_eq!(summary["findings"][0]["first_unresolved"], Value::Null);
+        assert_eq!(
+            summary["findings"][1]["agent_limits"],
+            json!({"count": 1, "sides": ["head"], "first": limit("svc", 4)})
+        );
+        // A scope the document does not list roots nothing: the file is
+        // read as written, which no finding has.
+        assert_eq!(
+            summary["not_read"],
+            json!([{"agent": "agent", "agent_source": "a.py", "count": 1, "sides": ["head"], "first": limit("lib", 9)}])
+        );
+        assert_eq!(
+            agent_named("Google ADK agent 'x' has sub-agents that were not statically named."),
+            Some(("x".to_string(), None))
         );
     }
 

@@ -415,6 +415,19 @@ impl ObjectSite<'_, '_> {
                     .iter()
                     .find(|(k, _)| k.as_deref() == Some("server_params"))
                     .map(|(_, v)| v)?;
+                // An inline dict literal is read as written, with the keys
+                // `StdioServerParameters(...)` takes; a dict bound to a
+                // name (a module-level one any code may change) is not.
+                if let Value::Dict(items) = server {
+                    let entries = items
+                        .iter()
+                        .map(|(k, v)| match k {
+                            Some(Value::Str(k)) => Some((k.clone(), v)),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>()?;
+                    return Some(("stdio", entries));
+                }
                 match self.connection(server)? {
                     ("stdio", entries) => Some(("stdio", entries)),
                     _ => None,

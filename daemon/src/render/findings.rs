@@ -23,7 +23,7 @@ pub fn lines(summary: &Value) -> Vec<(usize, String)> {
     let findings = array(summary, "findings");
     out.push((0, headline(summary, findings.len())));
     for finding in findings.iter().take(FINDINGS_SHOWN) {
-        finding_lines(&mut out, finding, findings);
+        finding_lines(&mut out, finding, summary);
     }
     if findings.len() > FINDINGS_SHOWN {
         let more = findings.len() - FINDINGS_SHOWN;
@@ -112,12 +112,21 @@ fn mark(tool: &Value) -> String {
     }
 }
 
-fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, all: &[Value]) {
+/// Whether another agent of the summary (a finding, or limits tied to no
+/// row) has this agent's name but another file: then the text names files.
+fn shared_name(summary: &Value, agent: &str, source: &str) -> bool {
+    array(summary, "findings")
+        .iter()
+        .chain(array(summary, "not_read"))
+        .filter(|f| f.get("agent").and_then(Value::as_str) == Some(agent))
+        .any(|f| text(f, "agent_source") != source)
+}
+
+fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, summary: &Value) {
     let agent = text(finding, "agent");
     let tools = array(finding, "tools");
-    let twice = all.iter().filter(|f| text(f, "agent") == agent).count() > 1;
     let mut header = agent.to_string();
-    if twice {
+    if shared_name(summary, agent, text(finding, "agent_source")) {
         header.push_str(&format!(" ({})", text(finding, "agent_source")));
     }
     header.push_str(&format!(" [{}]: ", text(finding, "status")));
@@ -299,7 +308,12 @@ fn not_read_line(out: &mut Vec<(usize, String)>, summary: &Value) {
     let agents: Vec<String> = groups
         .iter()
         .map(|g| match g.get("agent").and_then(Value::as_str) {
-            Some(agent) => agent.to_string(),
+            Some(agent) => match g.get("agent_source").and_then(Value::as_str) {
+                Some(source) if shared_name(summary, agent, source) => {
+                    format!("{agent} ({source})")
+                }
+                _ => agent.to_string(),
+            },
             None => "the scope".to_string(),
         })
         .collect();
