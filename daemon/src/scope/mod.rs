@@ -959,7 +959,8 @@ mod tests {
     #[test]
     fn a_changed_input_never_read_is_named_with_why_not_as_no_agent_file() {
         let agent = "from agents import Agent\nsupport = Agent(name='s')\n";
-        let base = side(&[("app/__init__.py", ""), ("app/agent.py", agent)]);
+        // Added past the bound: no side reads it.
+        let base = side(&[("app/__init__.py", "")]);
         let mut head = side(&[("app/__init__.py", "")]);
         head.unread.push((
             "app/agent.py".into(),
@@ -971,6 +972,15 @@ mod tests {
         assert_eq!(
             derived.reason,
             "The change could not be related to an OpenAI Agents SDK or Google ADK agent: app/agent.py (it exceeds 2000000 bytes and is not read)."
+        );
+        // Grown past the bound: the base's agent file still selects its
+        // scope, and the limit names why.
+        let base = side(&[("app/__init__.py", ""), ("app/agent.py", agent)]);
+        let derived = derive(&base, &head);
+        assert_eq!(derived.comparisons.len(), 1);
+        assert_eq!(
+            derived.limits,
+            vec!["Changed files are not related to a compared agent, so their effect is not compared: app/agent.py (it exceeds 2000000 bytes and is not read).".to_string()]
         );
         // A bumped submodule beside a changed file no agent relates to:
         // each named with its own why.
