@@ -1,11 +1,11 @@
 //! The Google ADK reader's recognition: which calls construct an ADK agent,
 //! which calls wrap a function as a tool, which objects are toolsets, agent
 //! tools or built-ins. Identity is by import: a name is ADK's only when the
-//! module binds it by an absolute import from the `google.adk` package (a
-//! vendored `google/adk` package in the repository is checked by the graph,
-//! which knows the tree).
+//! module binds it by an absolute import from the `google.adk` package, at a
+//! module path the package exports it at (a vendored `google/adk` package
+//! in the repository is checked by the graph, which knows the tree).
 
-use super::imports::imported_name;
+use super::imports::{exported_name, imported_name};
 use super::openai::FunctionToolCall;
 use crate::python::{CallFact, ModuleFacts, Value};
 
@@ -86,14 +86,15 @@ const NAMES: &[(&str, AdkName)] = &[
     ("load_memory", AdkName::BuiltIn("load_memory")),
 ];
 
-/// What an absolute dotted name is in ADK, if anything: a member of the
-/// `google.adk` package (at any module depth) with one of the known names.
+/// What an absolute dotted name is in ADK, if anything: a known name at a
+/// module path of the `google.adk` package that a release exports it at
+/// (`google.adk.agents.Agent`, `google.adk.agents.llm_agent.LlmAgent`).
 pub fn adk_name(absolute: &str) -> Option<AdkName> {
-    let rest = absolute.strip_prefix(ADK_PACKAGE)?.strip_prefix('.')?;
-    let last = rest.rsplit('.').next()?;
+    absolute.strip_prefix(ADK_PACKAGE)?.strip_prefix('.')?;
+    let known = exported_name(absolute)?;
     NAMES
         .iter()
-        .find(|(name, _)| *name == last)
+        .find(|(name, _)| *name == known)
         .map(|(_, kind)| *kind)
 }
 
@@ -227,6 +228,18 @@ mod tests {
             adk_name("google.adk.tools.google_search"),
             Some(AdkName::BuiltIn("google_search"))
         );
+        assert_eq!(
+            adk_name("google.adk.agents.llm_agent.Agent"),
+            Some(AdkName::LlmAgent)
+        );
+        assert_eq!(
+            adk_name("google.adk.tools.mcp_tool.mcp_toolset.SseServerParams"),
+            Some(AdkName::Connection {
+                class: "SseServerParams",
+                transport: "sse"
+            })
+        );
+        assert_eq!(adk_name("google.adk.agents.nowhere.LlmAgent"), None);
         assert_eq!(adk_name("google.adkx.Agent"), None);
         assert_eq!(adk_name("agents.Agent"), None);
         let facts = extract_facts(

@@ -1,6 +1,22 @@
 //! Resolving a name used in a module to the absolute name it was imported as.
 
+use super::exports::EXPORTS;
 use crate::python::{ImportFact, ModuleFacts, Value};
+
+/// What a framework package exports at an absolute dotted name, by the
+/// readers' name for it: every module path a release defines or re-exports
+/// it at, and the package's own aliases, are one identity
+/// (`agents.agent.Agent` and `agents.Agent` are `Agent`;
+/// `agents.decorators.tool` is `function_tool`;
+/// `google.adk.agents.llm_agent.LlmAgent` is `LlmAgent`). Read from the
+/// packages' releases (`exports.rs`); `None` for a spelling none of them
+/// exports.
+pub fn exported_name(absolute: &str) -> Option<&'static str> {
+    let index = EXPORTS
+        .binary_search_by(|(spelling, _)| (*spelling).cmp(absolute))
+        .ok()?;
+    EXPORTS.get(index).map(|(_, name)| *name)
+}
 
 /// The absolute dotted name (`agents.Agent`) a name or attribute chain
 /// refers to through the module's absolute imports, seen from `scope` (a
@@ -86,6 +102,38 @@ fn binding_import<'f>(facts: &'f ModuleFacts, name: &str, scope: &str) -> Option
 mod tests {
     use super::*;
     use crate::python::extract_facts;
+
+    #[test]
+    fn the_export_table_is_sorted_and_unique() {
+        assert!(EXPORTS.windows(2).all(|pair| pair[0].0 < pair[1].0));
+    }
+
+    #[test]
+    fn exported_names_follow_the_package() {
+        for (spelling, name) in [
+            ("agents.Agent", Some("Agent")),
+            ("agents.agent.Agent", Some("Agent")),
+            ("agents.function_tool", Some("function_tool")),
+            ("agents.tool.function_tool", Some("function_tool")),
+            ("agents.decorators.tool", Some("function_tool")),
+            ("agents.mcp.server.MCPServerStdio", Some("MCPServerStdio")),
+            ("google.adk.agents.llm_agent.LlmAgent", Some("LlmAgent")),
+            ("google.adk.agents.llm_agent.Agent", Some("Agent")),
+            (
+                "google.adk.tools.function_tool.FunctionTool",
+                Some("FunctionTool"),
+            ),
+            // Not exported there: the package has no such spelling.
+            ("agents.tool", None),
+            ("agents.tool.tool", None),
+            ("agents.agent.Agents", None),
+            ("agents.decorators", None),
+            ("google.adk.agents.llm_agent.McpToolset", None),
+            ("google.adk.foo.Agent", None),
+        ] {
+            assert_eq!(exported_name(spelling), name, "{spelling}");
+        }
+    }
 
     #[test]
     fn names_resolve_through_imports() {

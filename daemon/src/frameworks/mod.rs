@@ -1,7 +1,10 @@
 //! What makes a construction an OpenAI Agents SDK or Google ADK agent, a
-//! tool or a handoff: identity by import, read from `ModuleFacts`. No I/O.
+//! tool or a handoff: identity by import, read from `ModuleFacts`, and the
+//! spellings each framework package exports (`exports.rs`, generated from
+//! the packages' releases by `scripts/gen-framework-exports.py`). No I/O.
 
 pub mod adk;
+mod exports;
 pub mod imports;
 pub mod openai;
 

@@ -1,23 +1,25 @@
 //! The OpenAI Agents SDK reader: which calls construct an `Agent`, which
 //! functions are `@function_tool`s, and what each agent lists. Identity is by
 //! import: `Agent` is the SDK's only when imported from the absolute
-//! `agents` (or `openai_agents`) package.
+//! `agents` (or `openai_agents`) package, at a module path the SDK exports
+//! it at (`agents.Agent`, `agents.agent.Agent`; `agents.decorators.tool` is
+//! `function_tool`).
 
-use super::imports::imported_name;
+use super::imports::{exported_name, imported_name};
 use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 const SDK_PACKAGES: &[&str] = &["agents", "openai_agents"];
 
-/// Whether an absolute dotted name is `<sdk package>.<member>`.
+/// Whether an absolute dotted name is what the SDK exports as `member`
+/// (at any module path a release exports it at, or by its alias).
 fn is_sdk_member(absolute: &str, member: &str) -> bool {
-    SDK_PACKAGES.iter().any(|package| {
-        absolute
-            .strip_prefix(package)
-            .and_then(|r| r.strip_prefix('.'))
-            == Some(member)
-    })
+    SDK_PACKAGES
+        .iter()
+        .find_map(|package| absolute.strip_prefix(package)?.strip_prefix('.'))
+        .and_then(|rest| exported_name(&format!("agents.{rest}")))
+        == Some(member)
 }
 
 /// Whether a callee spelled in `scope` is the SDK's `Agent` class.
@@ -282,14 +284,6 @@ const MCP_SERVERS: &[(&str, &str)] = &[
     ("MCPServerStreamableHttp", "streamable_http"),
 ];
 
-/// Whether an absolute name is one of the SDK's MCP module members
-/// (`agents.mcp.X`, `agents.mcp.server.X`, `agents.mcp.util.X`).
-fn is_sdk_mcp_member(absolute: &str, member: &str) -> bool {
-    ["mcp", "mcp.server", "mcp.util"]
-        .iter()
-        .any(|module| is_sdk_member(absolute, &format!("{module}.{member}")))
-}
-
 /// The SDK object class a callee names in `scope`, by import identity.
 pub fn object_class(facts: &ModuleFacts, callee: &Value, scope: &str) -> Option<ObjectClass> {
     let absolute = imported_name(facts, callee, scope)?;
@@ -301,14 +295,14 @@ pub fn object_class(facts: &ModuleFacts, callee: &Value, scope: &str) -> Option<
     }
     MCP_SERVERS
         .iter()
-        .find(|(class, _)| is_sdk_mcp_member(&absolute, class))
+        .find(|(class, _)| is_sdk_member(&absolute, class))
         .map(|(class, transport)| ObjectClass::McpServer { class, transport })
 }
 
 /// Whether a callee is the SDK's `create_static_tool_filter`.
 pub fn is_static_tool_filter(facts: &ModuleFacts, callee: &Value, scope: &str) -> bool {
     imported_name(facts, callee, scope)
-        .is_some_and(|name| is_sdk_mcp_member(&name, "create_static_tool_filter"))
+        .is_some_and(|name| is_sdk_member(&name, "create_static_tool_filter"))
 }
 
 /// The receiver of `receiver.as_tool(...)`, when it is a plain reference.
@@ -534,10 +528,8 @@ pub fn agent_settings(
         None => inherited.tool_choice.clone(),
         Some(Value::Call {
             callee, keywords, ..
-        }) if imported_name(facts, callee, &call.scope).is_some_and(|name| {
-            is_sdk_member(&name, "ModelSettings")
-                || is_sdk_member(&name, "model_settings.ModelSettings")
-        }) =>
+        }) if imported_name(facts, callee, &call.scope)
+            .is_some_and(|name| is_sdk_member(&name, "ModelSettings")) =>
         {
             match keywords
                 .iter()
@@ -568,9 +560,8 @@ fn stop_at_tools(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<Vec<
     let list = match value {
         Value::Call {
             callee, keywords, ..
-        } if imported_name(facts, callee, scope).is_some_and(|name| {
-            is_sdk_member(&name, "StopAtTools") || is_sdk_member(&name, "agent.StopAtTools")
-        }) =>
+        } if imported_name(facts, callee, scope)
+            .is_some_and(|name| is_sdk_member(&name, "StopAtTools")) =>
         {
             keywords
                 .iter()

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Generates daemon/src/frameworks/exports.rs: every module path at which the
+OpenAI Agents SDK (`agents`) or Google ADK (`google.adk`) defines or
+re-exports a name the readers recognise, with the readers' name for it.
+
+The wheels are read as zip files and their sources parsed with `ast`; nothing
+is imported or run. Usage:
+
+    pip download --no-deps -d /tmp/pkgs openai-agents==<v> google-adk==<v> ...
+    python3 scripts/gen-framework-exports.py /tmp/pkgs > daemon/src/frameworks/exports.rs
+
+A spelling counts when a public module of the package exports the name (see
+`read_wheel`): a class, function or assignment defined there, a plain-name
+alias (`tool = function_tool`, `Agent: TypeAlias = LlmAgent`), a run-time
+import, or an entry of a lazy-loading table (`{'Agent': '.llm_agent'}`,
+`{'X': ('.mod', 'attr')}`). Private modules (`_x`) and imports only type
+checkers see are not spellings.
+"""
+
+import ast
+import os
+import re
+import sys
+import zipfile
+
+PACKAGES = {
+    # distribution -> (top-level package, names the readers recognise)
+    "openai_agents": (
+        "agents",
+        [
+            "Agent",
+            "function_tool",
+            "ModelSettings",
+            "StopAtTools",
+            "WebSearchTool",
+            "FileSearchTool",
+            "CodeInterpreterTool",
+            "ComputerTool",
+            "ImageGenerationTool",
+            "HostedMCPTool",
+            "LocalShellTool",
+            "MCPServerStdio",
+            "MCPServerSse",
+            "MCPServerStreamableHttp",
+            "create_static_tool_filter",
+        ],
+    ),
+    "google_adk": (
+        "google.adk",
+        [
+            "Agent",
+            "LlmAgent",
+            "SequentialAgent",
+            "ParallelAgent",
+            "LoopAgent",
+            "RemoteA2aAgent",
+            "FunctionTool",
+            "LongRunningFunctionTool",
+            "AgentTool",
+            "McpToolset",
+            "MCPToolset",
+            "StdioConnectionParams",
+            "SseConnectionParams",
+            "SseServerParams",
+            "StreamableHTTPConnectionParams",
+            "StdioServerParameters",
+            "google_search",
+            "built_in_code_execution",
+            "load_memory",
+        ],
+    ),
+}
+
+
+def module_name(path):
+    """`google/adk/agents/__init__.py` -> (`google.adk.agents`, is_package)."""
+    parts = path[: -len(".py")].split("/")
+    if parts[-1] == "__init__":
+        return ".".join(parts[:-1]), True
+    return ".".join(parts), False
+
+
+def absolute(module, is_package, target, level):
+    """The absolute module a `from <level dots><target> import` names."""
+    if level == 0:
+        return target
+    base = module.split(".")
+    if not is_package:
+        base = base[:-1]
+    if level > 1:
+        base = base[: len(base) - (level - 1)]
+    return ".".join(base + ([target] if target else []))
+
+
+def top_level(body):
+    """Module-level statements, descending into if/try blocks."""
+    for node in body:
+        if isinstance(node, ast.If):
+            yield from top_level(node.body)
+            yield from top_level(node.orelse)
+        elif isinstance(node, ast.Try):
+            yield from top_level(node.body)
+            for handler in node.handlers:
+                yield from top_level(handler.body)
+            yield from top_level(node.orelse)
+            yield from top_level(node.finalbody)
+        else:
+            yield node
+
+
+def lazy_entries(module, is_package, value):
+    """Entries of a lazy-loading table: name -> (module, attribute)."""
+    if not isinstance(value, ast.Dict):
+        return {}
+    found = {}
+    for key, item in zip(value.keys, value.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return {}
+        if isinstance(item, ast.Constant) and isinstance(item.value, str):
+            target, attr = item.value, key.value
+        elif (
+            isinstance(item, ast.Tuple)
+            and len(item.elts) == 2
+            and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in item.elts)
+        ):
+            target, attr = item.elts[0].value, item.elts[1].value
+        else:
+            return {}
+        if not target.startswith("."):
+            return {}
+        level = len(target) - len(target.lstrip("."))
+        found[key.value] = (absolute(module, is_package, target.lstrip("."), level), attr)
+    return found
+
+
+def string_list(value):
+    """The strings of a list or tuple literal, else None."""
+    if isinstance(value, (ast.List, ast.Tuple)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ):
+        return [e.value for e in value.elts]
+    return None
+
+
+def is_type_checking(test):
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def read_wheel(path, package):
+    """module -> {exported name: ('defined',) | ('from', module, name)}.
+
+    A module exports a public name it defines (class, function, assignment,
+    plain-name alias), a name it imports at run time (`from m import X`
+    then gives the very object), and the entries of its lazy-loading table.
+    An import under `if TYPE_CHECKING:` binds nothing at run time: it counts
+    only through `__all__` with a lazy table (then `__getattr__` serves it).
+    """
+    modules = {}
+    prefix = package.replace(".", "/") + "/"
+    with zipfile.ZipFile(path) as wheel:
+        for entry in sorted(wheel.namelist()):
+            if not (entry.startswith(prefix) and entry.endswith(".py")):
+                continue
+            module, is_package = module_name(entry)
+            try:
+                tree = ast.parse(wheel.read(entry))
+            except SyntaxError:
+                continue
+            defined = {}
+            imported = {}
+            lazy = {}
+            exported = set()
+            checking_only = set()
+            for node in top_level(tree.body):
+                if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                    defined[node.name] = ("defined",)
+                elif isinstance(node, ast.ImportFrom):
+                    source = absolute(module, is_package, node.module or "", node.level)
+                    for alias in node.names:
+                        if alias.name != "*":
+                            imported[alias.asname or alias.name] = ("from", source, alias.name)
+                elif (
+                    isinstance(node, ast.Expr)
+                    and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Attribute)
+                    and node.value.func.attr in ("extend", "append")
+                    and isinstance(node.value.func.value, ast.Name)
+                    and node.value.func.value.id == "__all__"
+                    and len(node.value.args) == 1
+                ):
+                    # `__all__.extend([...])`, `__all__.append('X')`
+                    arg = node.value.args[0]
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        exported.add(arg.value)
+                    exported.update(string_list(arg) or [])
+                elif (
+                    isinstance(node, ast.AugAssign)
+                    and isinstance(node.target, ast.Name)
+                    and node.target.id == "__all__"
+                ):
+                    exported.update(string_list(node.value) or [])
+                elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    value = node.value
+                    for target in targets:
+                        if not isinstance(target, ast.Name) or value is None:
+                            continue
+                        if target.id == "__all__":
+                            exported.update(string_list(value) or [])
+                        elif isinstance(value, ast.Name):
+                            defined[target.id] = ("from", module, value.id)
+                        else:
+                            defined[target.id] = ("defined",)
+                        lazy.update(lazy_entries(module, is_package, value))
+            # Imports only type checkers see.
+            for node in tree.body:
+                if isinstance(node, ast.If) and is_type_checking(node.test):
+                    for inner in top_level(node.body):
+                        if isinstance(inner, ast.ImportFrom):
+                            checking_only.update(a.asname or a.name for a in inner.names)
+            bindings = {}
+            for name, binding in defined.items():
+                if not name.startswith("_"):
+                    bindings[name] = binding
+            for name, binding in imported.items():
+                if name not in checking_only or (name in exported and name in lazy):
+                    bindings.setdefault(name, binding)
+            for name, (source, attr) in lazy.items():
+                bindings.setdefault(name, ("from", source, attr))
+            modules[module] = bindings
+    return modules
+
+
+def origin(modules, module, name, seen=()):
+    """The (module, name) that defines what `module.name` binds, if any."""
+    if (module, name) in seen or module not in modules:
+        return None
+    binding = modules[module].get(name)
+    if binding is None:
+        # `from .pkg import submodule` binds a module: not a recognised name.
+        return None
+    if binding[0] == "defined":
+        return module, name
+    _, source, attr = binding
+    if source == module and attr == name:
+        return None
+    return origin(modules, source, attr, seen + ((module, name),))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: gen-framework-exports.py <directory of wheels>")
+    directory = sys.argv[1]
+    rows = set()
+    versions = []
+    for wheel in sorted(os.listdir(directory)):
+        match = re.match(r"([A-Za-z0-9_]+)-([^-]+)-.*\.whl$", wheel)
+        if not match or match.group(1) not in PACKAGES:
+            continue
+        distribution, version = match.groups()
+        package, wanted = PACKAGES[distribution]
+        versions.append(f"{distribution.replace('_', '-')} {version}")
+        modules = read_wheel(os.path.join(directory, wheel), package)
+        for module, bindings in modules.items():
+            for name in bindings:
+                found = origin(modules, module, name)
+                if found is None:
+                    continue
+                if any(part.startswith("_") for part in module.split(".")):
+                    continue
+                # The reader's name for it: the bound name when the reader
+                # knows it (`SseServerParams`), else the defining name
+                # (`tool` is `function_tool`).
+                if name in wanted:
+                    identity = name
+                elif found[1] in wanted:
+                    identity = found[1]
+                else:
+                    continue
+                if name in wanted and found[1] not in wanted and found[1] != name:
+                    print(f"check: {module}.{name} is {found[0]}.{found[1]}", file=sys.stderr)
+                rows.add((f"{module}.{name}", identity))
+    rows = sorted(rows)
+    # One identity per spelling: a spelling two releases bind differently
+    # keeps the first in sort order (reported on stderr).
+    table = {}
+    for spelling, identity in rows:
+        if spelling in table and table[spelling] != identity:
+            print(f"{spelling}: {table[spelling]} and {identity}", file=sys.stderr)
+            continue
+        table[spelling] = identity
+    out = sys.stdout
+    out.write("// @generated by scripts/gen-framework-exports.py; do not edit.\n")
+    out.write("// Read (never imported) from the wheels of:\n")
+    for version in sorted(versions):
+        out.write(f"//   {version}\n")
+    out.write("// Regenerate:\n")
+    out.write("//   pip download --no-deps -d /tmp/pkgs openai-agents==<v> google-adk==<v> ...\n")
+    out.write(
+        "//   python3 scripts/gen-framework-exports.py /tmp/pkgs > daemon/src/frameworks/exports.rs\n"
+    )
+    out.write("\n")
+    out.write("/// `(module path . exported name, the readers' name for it)`, sorted by the\n")
+    out.write("/// first: every spelling at which a package exports a name the readers know.\n")
+    out.write("#[rustfmt::skip]\n")
+    out.write("pub const EXPORTS: &[(&str, &str)] = &[\n")
+    for spelling, source in table.items():
+        out.write(f'    ("{spelling}", "{source}"),\n')
+    out.write("];\n")
+
+
+if __name__ == "__main__":
+    main()
