@@ -796,16 +796,23 @@ impl<'a> Frame<'a> {
     /// depth and the recursion generation matter only to the frame being
     /// walked, and the walker adds them; `via` is only recorded.
     pub(super) fn memo_key(&self, out: &mut String) {
-        use std::fmt::Write as _;
         self.write_function(out);
         for (name, sources) in &self.params {
-            let _ = write!(out, "|p {name}={sources:?}");
+            out.push_str("|p ");
+            out.push_str(name);
+            out.push('=');
+            sources.write_key(out);
         }
         for name in &self.prior {
-            let _ = write!(out, "|r {name}");
+            out.push_str("|r ");
+            out.push_str(name);
         }
         for (name, (value, caller)) in self.args.iter() {
-            let _ = write!(out, "|a {name}={value:?}@");
+            out.push_str("|a ");
+            out.push_str(name);
+            out.push('=');
+            values::write_key(out, value);
+            out.push('@');
             if values::names_nothing(value) {
                 caller.write_function(out);
             } else {
@@ -817,11 +824,18 @@ impl<'a> Frame<'a> {
     }
 
     fn write_function(&self, out: &mut String) {
-        use std::fmt::Write as _;
-        let _ = match self.function {
-            Some(f) => write!(out, "{:?}:{}:{:?}", self.path, f.line, f.qualname),
-            None => write!(out, "{:?}:module", self.path),
-        };
+        values::write_len(out, self.path.len());
+        out.push(':');
+        out.push_str(self.path);
+        match self.function {
+            Some(f) => {
+                out.push(':');
+                values::write_len(out, f.line as usize);
+                out.push(':');
+                out.push_str(&f.qualname);
+            }
+            None => out.push_str(":module"),
+        }
     }
 
     /// What a name the function does not bind holds in an enclosing

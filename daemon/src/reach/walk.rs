@@ -59,10 +59,10 @@ struct Collector {
     effects: Found<LibraryEffect>,
     limits: Vec<ReachLimit>,
     /// The limits already in `limits`.
-    seen_limits: HashSet<ReachLimit>,
+    seen_limits: Seen<ReachLimit>,
     /// Helpers' remembered reaches already taken in (by address: the
     /// side's memo holds each while the side is read).
-    taken: HashSet<usize>,
+    taken: Seen<usize>,
     /// How many of those brought calls or effects, found again or not (so
     /// a reader can tell that a read reached something).
     reached: usize,
@@ -70,7 +70,7 @@ struct Collector {
 
 impl Collector {
     fn limit(&mut self, limit: ReachLimit) {
-        if self.seen_limits.insert(limit.clone()) {
+        if self.seen_limits.insert(&limit) {
             self.limits.push(limit);
         }
     }
@@ -112,18 +112,58 @@ impl Collector {
             self.reached += 1;
         }
         // Taken in once already: all of it is here.
-        if !self.taken.insert(Rc::as_ptr(recorded) as usize) {
+        if !self.taken.insert(&(Rc::as_ptr(recorded) as usize)) {
             return;
         }
-        for call in &recorded.calls {
-            self.calls.take_in(call, via);
-        }
-        for effect in &recorded.effects {
-            self.effects.take_in(effect, via);
-        }
+        self.calls.take_in(&recorded.calls, via);
+        self.effects.take_in(&recorded.effects, via);
         for limit in &recorded.limits {
             self.limit(limit.clone());
         }
+    }
+}
+
+/// A set that is a list while it is small (most frames find a few things).
+#[derive(Debug)]
+struct Seen<T> {
+    few: Vec<T>,
+    many: HashSet<T>,
+}
+
+impl<T> Default for Seen<T> {
+    fn default() -> Self {
+        Seen {
+            few: Vec::new(),
+            many: HashSet::new(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Seen<T> {
+    const FEW: usize = 16;
+
+    fn contains(&self, item: &T) -> bool {
+        if self.many.is_empty() {
+            self.few.contains(item)
+        } else {
+            self.many.contains(item)
+        }
+    }
+
+    /// `false` when it is here already.
+    fn insert(&mut self, item: &T) -> bool {
+        if self.contains(item) {
+            return false;
+        }
+        if self.many.is_empty() && self.few.len() < Self::FEW {
+            self.few.push(item.clone());
+            return true;
+        }
+        if self.many.is_empty() {
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(item.clone());
+        true
     }
 }
 
@@ -178,30 +218,51 @@ impl<T: Reached> Found<T> {
         }
     }
 
-    /// Adds `item`, reached by `via` and then its own `via`, unless it is
-    /// here already.
-    fn take_in(&mut self, item: &T, via: &[Hop]) {
-        self.catch_up();
-        let print = item.fingerprint();
-        let items = &self.items;
-        if self
-            .index
-            .get(&print)
-            .is_some_and(|found| found.iter().any(|&i| items[i].same(item)))
-        {
+    /// Adds `items` (each once already), reached by `via` and then each
+    /// its own `via`, but those here already.
+    fn take_in(&mut self, items: &[T], via: &[Hop]) {
+        let rooted = |item: &T| {
+            let mut rooted = item.clone();
+            let rest = std::mem::take(rooted.via_mut());
+            let hops = rooted.via_mut();
+            hops.reserve(via.len() + rest.len());
+            hops.extend_from_slice(via);
+            hops.extend(rest);
+            rooted
+        };
+        // Nothing here yet: nothing to find again.
+        if self.items.is_empty() {
+            self.items.extend(items.iter().map(rooted));
             return;
         }
-        let mut rooted = item.clone();
-        let rest = std::mem::take(rooted.via_mut());
-        let hops = rooted.via_mut();
-        hops.extend_from_slice(via);
-        hops.extend(rest);
-        self.items.push(rooted);
         self.catch_up();
+        for item in items {
+            let print = item.fingerprint();
+            let found = &self.items;
+            if self
+                .index
+                .get(&print)
+                .is_some_and(|at| at.iter().any(|&i| found[i].same(item)))
+            {
+                continue;
+            }
+            self.items.push(rooted(item));
+            self.catch_up();
+        }
     }
 
     /// The items, each once (the first found).
     fn into_once(self) -> Vec<T> {
+        // A few are compared with each other.
+        if self.items.len() <= 8 {
+            let mut out: Vec<T> = Vec::with_capacity(self.items.len());
+            for item in self.items {
+                if !out.iter().any(|o| o.same(&item)) {
+                    out.push(item);
+                }
+            }
+            return out;
+        }
         let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
         let mut out: Vec<T> = Vec::with_capacity(self.items.len());
         for item in self.items {
@@ -345,16 +406,20 @@ const TAKEN_PER_STEP: usize = 32;
 /// is whether it has reached the bound) and the recursion generation
 /// (`Frame::recursion`). Nothing else on the way there is consulted: a
 /// recursive call is one of a function to itself, read from the frame's
-/// own function and generation, not from the path; the limits and calls
-/// already found are added to, never read. So the same key reads the same
-/// wherever it is called from, and is read once. No key can be reached
-/// again while it is read: a call goes one helper deeper (the depth in
-/// the key grows until the bound, past which only a function's calls of
-/// itself are followed, and those raise the generation).
+/// own function and generation, not from the path; the `via` is only
+/// recorded (relative to the frame, and rooted again where it is taken
+/// in); a frame collects what it finds afresh, so what was found before it
+/// is never consulted, only added to. So the same key reads the same
+/// wherever it is called from, and is read once. The one exception is the
+/// budget: a read it cuts short keeps the limit that says so, and is
+/// remembered with it. No key can be reached again while it is read: a
+/// call goes one helper deeper (the depth in the key grows until the
+/// bound, past which only a function's calls of itself are followed, and
+/// those raise the generation).
 pub struct Side {
     memo: HashMap<String, Rc<Recorded>>,
-    /// Keys being read (guards the rule above).
-    reading: HashSet<String>,
+    /// Keys being read, outermost first (guards the rule above).
+    reading: Vec<String>,
     budget: usize,
     steps: usize,
 }
@@ -363,7 +428,7 @@ impl Side {
     pub fn new(budget: usize) -> Self {
         Side {
             memo: HashMap::new(),
-            reading: HashSet::new(),
+            reading: Vec::new(),
             budget,
             steps: 0,
         }
@@ -495,7 +560,7 @@ impl<'a, 's> Walker<'a, 's> {
             }
             return;
         }
-        if !self.side.reading.insert(key.clone()) {
+        if self.side.reading.contains(&key) {
             // Not reached (see `Side`); were it, the read under way finds
             // all this one would, but it is still named.
             let name = helper.function.map_or("…", |f| f.name.as_str());
@@ -505,13 +570,16 @@ impl<'a, 's> Walker<'a, 's> {
                 format!("calls {name} again as it is being read, with the same arguments; not read again"),
             );
         }
+        self.side.reading.push(key);
         let outer = std::mem::take(&mut self.reach);
         self.function(&helper);
         let found = std::mem::replace(&mut self.reach, outer);
-        self.side.reading.remove(&key);
         let recorded = Rc::new(found.relative(helper.via.len()));
         self.reach.merge(&recorded, &helper.via);
-        self.side.memo.insert(key, recorded);
+        // The key pushed above (the reads below popped their own).
+        if let Some(key) = self.side.reading.pop() {
+            self.side.memo.insert(key, recorded);
+        }
     }
 
     /// Reads one function's calls.
