@@ -36,6 +36,29 @@ fn long_history() -> Repo {
     repo
 }
 
+/// These tests measure a daemon's CPU use: they run one at a time, so one
+/// test's load is never another's signal.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Waits (up to 20 s) until the daemon has used `seconds` of CPU: its work
+/// has started.
+fn started(pid: u32, seconds: f64) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if cpu_seconds(pid) > seconds {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
 /// CPU seconds the process has used (user + system), from /proc.
 fn cpu_seconds(pid: u32) -> f64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -71,6 +94,7 @@ fn settles(pid: u32, within: Duration) -> Duration {
 
 #[test]
 fn an_interrupted_history_query_stops_its_walk() {
+    let _serial = one_at_a_time();
     let repo = long_history();
     let place = Place::new();
     let daemon = place.start_daemon();
@@ -85,9 +109,8 @@ fn an_interrupted_history_query_stops_its_walk() {
         .stderr(Stdio::null())
         .spawn()
         .expect("client runs");
-    std::thread::sleep(Duration::from_millis(1500));
     assert!(
-        cpu_seconds(pid) > 0.3,
+        started(pid, 0.5),
         "the walk had started before the interrupt"
     );
     // Ctrl-C, as a person at a terminal would.
@@ -107,14 +130,14 @@ fn an_interrupted_history_query_stops_its_walk() {
 
 #[test]
 fn unwatching_during_a_pass_stops_the_pass() {
+    let _serial = one_at_a_time();
     let repo = long_history();
     let place = Place::new();
     let daemon = place.start_daemon();
     let pid = daemon.child.id();
     let workspace = repo.path().to_string_lossy().into_owned();
     assert!(place.client(&["watch", &workspace]).status.success());
-    std::thread::sleep(Duration::from_millis(1500));
-    assert!(cpu_seconds(pid) > 0.3, "the pass had started");
+    assert!(started(pid, 0.5), "the pass had started");
     assert!(place.client(&["unwatch", &workspace]).status.success());
     let settled = settles(pid, Duration::from_secs(5));
     assert!(settled < Duration::from_secs(3), "{settled:?}");
@@ -123,6 +146,7 @@ fn unwatching_during_a_pass_stops_the_pass() {
 
 #[test]
 fn a_repository_whose_passes_end_the_daemon_is_skipped_after_two() {
+    let _serial = one_at_a_time();
     // A pass that ends the process (here: SIGKILL mid-pass, as a stack
     // overflow or the OOM killer would) twice in a row: the third daemon
     // does not index it again, says why in `status`, and stays idle.
@@ -134,9 +158,8 @@ fn a_repository_whose_passes_end_the_daemon_is_skipped_after_two() {
         if round == 0 {
             assert!(place.client(&["watch", &workspace]).status.success());
         }
-        std::thread::sleep(Duration::from_millis(1500));
         assert!(
-            cpu_seconds(daemon.child.id()) > 0.3,
+            started(daemon.child.id(), 0.5),
             "round {round}: the pass had started"
         );
         let _ = daemon.child.kill();
@@ -167,6 +190,7 @@ fn a_repository_whose_passes_end_the_daemon_is_skipped_after_two() {
 
 #[test]
 fn a_diff_whose_client_went_away_stops() {
+    let _serial = one_at_a_time();
     // One commit adds 5,000 modules: a cold comparison the debug daemon
     // takes over five seconds for.
     let repo = Repo::new();
@@ -211,8 +235,7 @@ fn a_diff_whose_client_went_away_stops() {
         .stderr(Stdio::null())
         .spawn()
         .expect("client runs");
-    std::thread::sleep(Duration::from_millis(1000));
-    assert!(cpu_seconds(pid) > 0.3, "the comparison had started");
+    assert!(started(pid, 0.5), "the comparison had started");
     let _ = diff.kill();
     let _ = diff.wait();
     let settled = settles(pid, Duration::from_secs(8));
