@@ -1897,11 +1897,18 @@ impl<'a, 's> Walker<'a, 's> {
         match method {
             "execute" | "executemany" | "executescript" | "fetch" | "fetchrow" | "fetchval"
             | "query" => {
-                let statement = argument(call, 0, "query").or_else(|| argument(call, 0, "sql"));
+                // A statement a helper is handed (`query_db(f"SELECT …")`)
+                // reads as its caller wrote it; a name bound once,
+                // unconditionally, as what it is bound to.
+                let resolved = argument(call, 0, "query")
+                    .or_else(|| argument(call, 0, "sql"))
+                    .map(|st| frame.resolved(st, 0));
+                let statement = resolved.as_ref().map(|(value, _)| value);
+                let written_in = resolved.as_ref().map_or(frame, |(_, at)| at);
                 // SQLAlchemy's `select(...)`/`insert(...)`/… decide as
                 // their statement.
                 let constructed = statement.and_then(|st| match st {
-                    Value::Call { callee, .. } => frame
+                    Value::Call { callee, .. } => written_in
                         .library_name(callee)
                         .filter(|n| n.starts_with("sqlalchemy"))
                         .and_then(|n| {
@@ -2608,9 +2615,16 @@ fn role_of_call(
                     !roles.contains_key(base) && !frame.locals().iter().any(|b| b.name == *base);
                 if let Some(held) = outside.then(|| module_role(frame, base)).flatten() {
                     let held = BTreeMap::from([(base.clone(), held)]);
+                    // Built by the helper this function calls to build it
+                    // (`if _pool is None: init_db_pool()`), it is that
+                    // helper's, named as a client a helper returns is.
+                    let (builder, named) = match lazy_builder_called(frame, base) {
+                        Some(builder) => (builder, frame.depth >= MAX_HELPER_DEPTH),
+                        None => (base.clone(), false),
+                    };
                     return match role_of_call(frame, callee, args, keywords, &held, line)? {
                         Role::Plain => Some(Role::Plain),
-                        role => Some(Role::Elsewhere(Box::new(role), base.clone(), false)),
+                        role => Some(Role::Elsewhere(Box::new(role), builder, named)),
                     };
                 }
             }
@@ -3038,6 +3052,33 @@ fn lazy_global(module: &Frame<'_>, name: &str) -> Option<Role> {
     }
     // Set by at least one function besides its module-level `None`.
     (sets > 1).then_some(kind).flatten()
+}
+
+/// The helper of its own module that the function calls to build the
+/// lazily built global `global` (one that sets it under `global`), when
+/// it calls one: `if _pool is None: init_db_pool()`.
+fn lazy_builder_called(frame: &Frame<'_>, global: &str) -> Option<String> {
+    let function = frame.function?;
+    lazy_global(&frame.at_module(frame.path), global)?;
+    let builds = |name: &str| {
+        frame.facts.functions.iter().any(|f| {
+            f.module_level
+                && f.name == name
+                && f.globals.iter().any(|g| g == global)
+                && f.locals.iter().any(|b| b.name == global)
+        })
+    };
+    function
+        .body_calls
+        .iter()
+        .find_map(|call| match &call.callee {
+            Value::Name(name)
+                if !function.locals.iter().any(|b| b.name == *name) && builds(name) =>
+            {
+                Some(name.clone())
+            }
+            _ => None,
+        })
 }
 
 fn service_library(role: &Role) -> &'static str {
