@@ -810,6 +810,62 @@ fn a_submodule_past_the_lazy_getattr_idiom_is_followed_and_other_hooks_are_not()
     );
 }
 
+/// Every shape of the lazy-loading idiom the spec allows, read name by
+/// name: the result bound to a local and cached with `globals()[name] =`,
+/// a per-name branch that imports the package's own submodule, and a
+/// membership guard on a module-level literal the package only reads. A
+/// name whose reachable returns give something else (or none) is not
+/// taken, and nor is any name once the package can change what the
+/// import gives (here, a store into `sys.modules`).
+#[test]
+fn every_lazy_getattr_shape_gives_the_names_it_reaches() {
+    let followed = [
+        "import importlib\n\n\ndef __getattr__(name):\n    module = importlib.import_module(f\".{name}\", __name__)\n    globals()[name] = module\n    return module\n",
+        "def __getattr__(name):\n    if name == \"impl\":\n        from . import impl\n\n        return impl\n    raise AttributeError(name)\n",
+        "import importlib\n\n_LAZY = {\"impl\", \"models\"}\n\n\ndef __getattr__(name):\n    if name in _LAZY:\n        return importlib.import_module(\".\" + name, __name__)\n    return _legacy(name)\n",
+    ];
+    for hook in followed {
+        let doc = added_through(
+            "from .toolpkg import impl",
+            "impl.lookup",
+            &[
+                ("app/toolpkg/__init__.py", hook),
+                ("app/toolpkg/impl.py", TOOLS),
+            ],
+        );
+        assert_eq!(rows(&doc), vec![t("support", "lookup", "added")], "{hook}");
+        let step = &doc["rows"][0]["after"]["import_path"][0]["steps"][1];
+        assert_eq!(step["binding"], "submodule", "{hook}");
+        assert_eq!(step["lazy_submodule"], true, "{hook}");
+    }
+    let not_reached = [
+        // The branch that imports `impl` is for another name.
+        "def __getattr__(name):\n    if name == \"models\":\n        from . import impl\n\n        return impl\n    raise AttributeError(name)\n",
+        // `impl` is outside the guard, where another value is returned.
+        "import importlib\n\n_LAZY = (\"models\",)\n\n\ndef __getattr__(name):\n    if name in _LAZY:\n        return importlib.import_module(f\".{name}\", __name__)\n    return _legacy(name)\n",
+        // The package stores into `sys.modules`.
+        "import importlib\nimport sys\n\n\ndef __getattr__(name):\n    return importlib.import_module(f\".{name}\", __name__)\n\n\nsys.modules[__name__ + \".impl\"] = object()\n",
+    ];
+    for hook in not_reached {
+        let doc = added_through(
+            "from .toolpkg import impl",
+            "impl.lookup",
+            &[
+                ("app/toolpkg/__init__.py", hook),
+                ("app/toolpkg/impl.py", TOOLS),
+            ],
+        );
+        let line = hook
+            .lines()
+            .position(|l| l.starts_with("def __getattr__"))
+            .map_or(0, |i| i + 1);
+        assert_unresolved(
+            &doc,
+            &format!("OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'impl.lookup'. Not resolved because 'impl' is reached past the module-level __getattr__ at toolpkg/__init__.py:{line}, which is not evaluated."),
+        );
+    }
+}
+
 #[test]
 fn a_submodule_nothing_imports_is_not_an_attribute_of_its_package() {
     let doc = added_through(

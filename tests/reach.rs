@@ -1618,6 +1618,48 @@ support = Agent(name="support", tools=[catalog])
     );
 }
 
+/// A package's own `from . import store` names that submodule, even under
+/// `if TYPE_CHECKING:` or behind the lazy idiom for it: the tool's
+/// `store.save` is read in `store.py`.
+#[test]
+fn a_submodule_the_package_names_lazily_or_for_typing_is_read() {
+    for init in [
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from . import store\n",
+        "def __getattr__(name):\n    if name == \"store\":\n        from . import store\n\n        return store\n    raise AttributeError(name)\n",
+    ] {
+        let (doc, _) = compare_branches(
+            &[
+                ("app/__init__.py", init),
+                ("app/agent.py", EMPTY),
+                (
+                    "app/store.py",
+                    "import requests\n\n\ndef save(order_id):\n    return requests.post(f\"https://api.shop.example/orders/{order_id}\")\n",
+                ),
+            ],
+            &[(
+                "app/agent.py",
+                r#"from agents import Agent, function_tool
+
+from . import store
+
+
+@function_tool
+def refund(order_id: str) -> str:
+    return store.save(order_id).text
+
+
+support = Agent(name="support", tools=[refund])
+"#,
+            )],
+            "app",
+        );
+        let reach = &side(&doc, "refund")["reach"];
+        assert_eq!(reach["limits"], json!([]), "{init}");
+        assert_eq!(reach["calls"][0]["at"], "app/store.py:5", "{init}");
+        assert_eq!(reach["calls"][0]["method"], "POST", "{init}");
+    }
+}
+
 /// A file whose blocks start at the given lines (blank lines between), so
 /// a fixture's locations are the spec's without pages of filler.
 fn placed(blocks: &[(usize, &str)]) -> String {

@@ -603,7 +603,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             match &hook {
                 // A hook answers first for a name the package does not bind;
                 // only the lazy-loading idiom is known to give the submodule.
-                Some(hook) if !hook.lazy_submodule => {
+                Some(hook) if !hook.gives_submodule(name) => {
                     return Err(format!(
                         "{} is reached past the module-level __getattr__ at {init}:{}, which is not evaluated",
                         str_repr(name),

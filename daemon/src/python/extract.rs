@@ -76,7 +76,10 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
         callables: top_level_callables(parsed.suite()),
     };
     collector.walk_body(parsed.suite());
-    collector.facts
+    let mut facts = collector.facts;
+    // Read against the whole module: what the package binds and stores.
+    facts.getattr_hook = super::getattr_hook::read(parsed.suite(), &facts, &lines);
+    facts
 }
 
 /// An enclosing definition while its body is walked.
@@ -688,108 +691,6 @@ impl Collector<'_> {
     }
 }
 
-/// The accepted lazy-loading `__getattr__`: undecorated, one parameter it
-/// never rebinds, and every `return` is
-/// `importlib.import_module(f".{name}", __name__)` (or `"." + name`).
-fn is_lazy_submodule_hook(def: &ast::StmtFunctionDef) -> bool {
-    let params = &def.parameters;
-    let [param] = params.args.as_slice() else {
-        return false;
-    };
-    if !def.decorator_list.is_empty()
-        || !params.posonlyargs.is_empty()
-        || !params.kwonlyargs.is_empty()
-        || params.vararg.is_some()
-        || params.kwarg.is_some()
-    {
-        return false;
-    }
-    let name = param.parameter.name.id.as_str();
-    let mut returns = Vec::new();
-    if !collect_returns(&def.body, name, &mut returns) {
-        return false;
-    }
-    !returns.is_empty()
-        && returns
-            .iter()
-            .all(|value| is_relative_import_of(value, name))
-}
-
-/// Collects the values of every `return` reachable in a body (not inside
-/// nested definitions); `false` when the body rebinds `param`.
-fn collect_returns<'b>(body: &'b [Stmt], param: &str, out: &mut Vec<Option<&'b Expr>>) -> bool {
-    let rebinds = |target: &Expr| matches!(target, Expr::Name(n) if n.id.as_str() == param);
-    for stmt in body {
-        let ok = match stmt {
-            Stmt::Return(ret) => {
-                out.push(ret.value.as_deref());
-                true
-            }
-            Stmt::Assign(assign) => !assign.targets.iter().any(rebinds),
-            Stmt::AugAssign(assign) => !rebinds(&assign.target),
-            Stmt::AnnAssign(assign) => !rebinds(&assign.target),
-            Stmt::If(if_stmt) => {
-                collect_returns(&if_stmt.body, param, out)
-                    && if_stmt
-                        .elif_else_clauses
-                        .iter()
-                        .all(|c| collect_returns(&c.body, param, out))
-            }
-            Stmt::Try(try_stmt) => {
-                collect_returns(&try_stmt.body, param, out)
-                    && collect_returns(&try_stmt.orelse, param, out)
-                    && collect_returns(&try_stmt.finalbody, param, out)
-                    && try_stmt.handlers.iter().all(|h| match h {
-                        ast::ExceptHandler::ExceptHandler(h) => {
-                            collect_returns(&h.body, param, out)
-                        }
-                    })
-            }
-            Stmt::For(_) | Stmt::While(_) | Stmt::With(_) | Stmt::Match(_) => false,
-            Stmt::Global(_) | Stmt::Nonlocal(_) | Stmt::Import(_) | Stmt::ImportFrom(_) => true,
-            Stmt::Expr(_) | Stmt::Raise(_) | Stmt::Pass(_) => true,
-            _ => false,
-        };
-        if !ok {
-            return false;
-        }
-    }
-    true
-}
-
-/// `importlib.import_module(f".{param}", __name__)` or with `"." + param`.
-fn is_relative_import_of(value: &Option<&Expr>, param: &str) -> bool {
-    let Some(Expr::Call(call)) = value else {
-        return false;
-    };
-    let callee_ok = match call.func.as_ref() {
-        Expr::Attribute(attr) => {
-            attr.attr.id.as_str() == "import_module"
-                && matches!(attr.value.as_ref(), Expr::Name(n) if n.id.as_str() == "importlib")
-        }
-        _ => false,
-    };
-    let [spec, package] = call.arguments.args.as_ref() else {
-        return false;
-    };
-    let package_ok = matches!(package, Expr::Name(n) if n.id.as_str() == "__name__");
-    let is_param = |e: &Expr| matches!(e, Expr::Name(n) if n.id.as_str() == param);
-    let spec_ok = match spec {
-        Expr::FString(fstring) => {
-            let elements: Vec<_> = fstring.value.elements().collect();
-            matches!(elements.as_slice(), [ast::InterpolatedStringElement::Literal(dot), ast::InterpolatedStringElement::Interpolation(field)]
-                if &*dot.value == "." && is_param(&field.expression) && field.format_spec.is_none())
-        }
-        Expr::BinOp(binop) => {
-            binop.op == ast::Operator::Add
-                && matches!(binop.left.as_ref(), Expr::StringLiteral(s) if s.value.to_str() == ".")
-                && is_param(&binop.right)
-        }
-        _ => false,
-    };
-    callee_ok && package_ok && spec_ok && call.arguments.keywords.is_empty()
-}
-
 /// `left op right` for arithmetic other than `+` (and a `|` union).
 fn binary(binop: &ast::ExprBinOp, depth: usize) -> Value {
     Value::BinOp {
@@ -1007,14 +908,6 @@ impl<'a> Visitor<'a> for Collector<'_> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         match stmt {
             Stmt::FunctionDef(def) => {
-                if self.at_module_level() && def.name.id.as_str() == "__getattr__" {
-                    let line = self.line_of(&def.name);
-                    let lazy_submodule = is_lazy_submodule_hook(def);
-                    self.facts.getattr_hook = Some(GetattrHook {
-                        line,
-                        lazy_submodule,
-                    });
-                }
                 // Decorators, defaults and annotations run in the enclosing scope.
                 for decorator in &def.decorator_list {
                     self.visit_expr(&decorator.expression);
@@ -1533,29 +1426,6 @@ if True:
         assert_eq!(maybe.map(|b| b.conditional), Some(true));
         let support = facts.module_bindings.iter().find(|b| b.name == "support");
         assert_eq!(support.map(|b| b.conditional), Some(false));
-    }
-
-    #[test]
-    fn the_lazy_getattr_idiom_is_recognised_and_only_it() {
-        let hook = |src: &str| {
-            extract_facts(src.as_bytes())
-                .getattr_hook
-                .map(|h| h.lazy_submodule)
-        };
-        assert_eq!(hook("import importlib\ndef __getattr__(name):\n    return importlib.import_module(f'.{name}', __name__)\n"), Some(true));
-        assert_eq!(hook("import importlib\ndef __getattr__(name):\n    return importlib.import_module('.' + name, __name__)\n"), Some(true));
-        assert_eq!(
-            hook("import importlib\ndef __getattr__(name):\n    name = 'x'\n    return importlib.import_module(f'.{name}', __name__)\n"),
-            Some(false),
-            "rebinds its parameter"
-        );
-        assert_eq!(
-            hook("import importlib\ndef __getattr__(name):\n    if name == 'a':\n        return other\n    return importlib.import_module(f'.{name}', __name__)\n"),
-            Some(false),
-            "another return"
-        );
-        assert_eq!(hook("@cache\ndef __getattr__(name):\n    return importlib.import_module(f'.{name}', __name__)\n"), Some(false));
-        assert_eq!(hook("def f(name):\n    pass\n"), None);
     }
 
     #[test]

@@ -66,13 +66,31 @@ pub struct ListAddition {
     pub conditional: bool,
 }
 
-/// A module-level `def __getattr__(name)`.
+/// A module-level `def __getattr__(name)`, read name by name
+/// (`getattr_hook.rs`): which names it is known to answer with their own
+/// submodule (the lazy-loading idioms).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GetattrHook {
     pub line: u32,
-    /// The lazy-loading idiom: undecorated, never rebinds its parameter, and
-    /// every return gives `importlib.import_module(f".{name}", __name__)`.
-    pub lazy_submodule: bool,
+    /// Names the hook's tests single out that give their submodule.
+    pub submodules: Vec<String>,
+    /// Every name the hook's tests single out (`name == "agent"`, `name
+    /// in _LAZY`) or its returns name.
+    pub mentioned: Vec<String>,
+    /// Whether a name none of them is gives its submodule too.
+    pub any_other_name: bool,
+}
+
+impl GetattrHook {
+    /// Whether every return the hook can reach for `name` gives the
+    /// package's submodule `name`.
+    pub fn gives_submodule(&self, name: &str) -> bool {
+        if self.mentioned.iter().any(|m| m == name) {
+            self.submodules.iter().any(|m| m == name)
+        } else {
+            self.any_other_name
+        }
+    }
 }
 
 /// How an attribute is written.

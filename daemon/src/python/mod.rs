@@ -5,6 +5,7 @@
 pub mod ast_dump;
 mod extract;
 mod facts;
+mod getattr_hook;
 mod lines;
 pub mod nesting;
 pub mod stdlib;

@@ -1,0 +1,126 @@
+//! The hook read name by name, from source.
+
+use super::super::extract::extract_facts;
+
+/// For each name, whether the module's hook gives its submodule.
+fn gives(src: &str, names: &[&str]) -> Vec<bool> {
+    let hook = extract_facts(src.as_bytes()).getattr_hook.expect("a hook");
+    names.iter().map(|n| hook.gives_submodule(n)).collect()
+}
+
+const IMPORT: &str = "import importlib\n";
+
+#[test]
+fn the_idiom_gives_every_name_in_each_spelling() {
+    for ret in [
+        "importlib.import_module(f'.{name}', __name__)",
+        "importlib.import_module('.' + name, __name__)",
+        "importlib.import_module('.' + name, __package__)",
+        "importlib.import_module(f'{__name__}.{name}')",
+    ] {
+        let src = format!("{IMPORT}def __getattr__(name):\n    return {ret}\n");
+        assert_eq!(gives(&src, &["agent", "store"]), [true, true], "{ret}");
+    }
+    let src = "from importlib import import_module\ndef __getattr__(name):\n    return import_module(f'.{name}', __name__)\n";
+    assert_eq!(gives(src, &["agent"]), [true]);
+}
+
+#[test]
+fn a_local_result_and_the_idioms_own_cache_are_the_idiom() {
+    let src = format!(
+            "{IMPORT}def __getattr__(name):\n    module = importlib.import_module(f'.{{name}}', __name__)\n    globals()[name] = module\n    return module\n"
+        );
+    assert_eq!(gives(&src, &["agent"]), [true]);
+    // importlib imported inside the hook.
+    let src = "def __getattr__(name):\n    import importlib\n    module = importlib.import_module(f'.{name}', __name__)\n    return module\n";
+    assert_eq!(gives(src, &["agent"]), [true]);
+}
+
+#[test]
+fn per_name_branches_give_only_the_names_they_reach() {
+    let src = "def __getattr__(name):\n    if name == 'agent':\n        from . import agent\n        return agent\n    if name == 'store':\n        from . import store\n        return store\n    raise AttributeError(name)\n";
+    assert_eq!(
+        gives(src, &["agent", "store", "other"]),
+        [true, true, false]
+    );
+    // A branch that returns another submodule for the name.
+    let src = "def __getattr__(name):\n    if name == 'agent':\n        from . import store\n        return store\n    raise AttributeError(name)\n";
+    assert_eq!(gives(src, &["agent", "store"]), [false, false]);
+    // One under `if name == "other":` cannot be reached for `agent`.
+    let src = format!(
+            "{IMPORT}def __getattr__(name):\n    if name == 'other':\n        return 42\n    return importlib.import_module(f'.{{name}}', __name__)\n"
+        );
+    assert_eq!(gives(&src, &["agent", "other"]), [true, false]);
+    // Falling off the end returns None.
+    let src = "def __getattr__(name):\n    if name == 'agent':\n        from . import agent\n        return agent\n";
+    assert_eq!(gives(src, &["agent", "other"]), [true, false]);
+    // A test the reader cannot decide reaches both branches.
+    let src = format!(
+            "{IMPORT}def __getattr__(name):\n    if name.startswith('_'):\n        return None\n    return importlib.import_module(f'.{{name}}', __name__)\n"
+        );
+    assert_eq!(gives(&src, &["agent"]), [false]);
+}
+
+#[test]
+fn membership_guards_read_literals_only_ever_read() {
+    // Names outside the guard get something else: only a guard the
+    // reader can decide keeps that return from the names inside it.
+    let guarded = |lazy: &str, extra: &str| {
+        format!(
+                "{IMPORT}_LAZY = {lazy}\n{extra}def __getattr__(name):\n    if name in _LAZY:\n        return importlib.import_module(f'.{{name}}', __name__)\n    return _moved(name)\n"
+            )
+    };
+    assert_eq!(
+        gives(&guarded("{'agent', 'store'}", ""), &["agent", "store", "x"]),
+        [true, true, false]
+    );
+    assert_eq!(
+        gives(&guarded("frozenset({'agent'})", ""), &["agent", "x"]),
+        [true, false]
+    );
+    assert_eq!(
+        gives(&guarded("{'agent'}", "register(_LAZY)\n"), &["agent"]),
+        [false],
+        "handed to code that may change it"
+    );
+    assert_eq!(
+        gives(
+            &guarded("['agent']", "_LAZY.append('x')\n"),
+            &["agent", "x"]
+        ),
+        [false, false]
+    );
+    // A name with no reachable return is not taken; a raise is no
+    // return.
+    let src = format!(
+            "{IMPORT}def __getattr__(name):\n    if name not in ('agent',):\n        raise AttributeError(name)\n    return importlib.import_module(f'.{{name}}', __name__)\n"
+        );
+    assert_eq!(gives(&src, &["agent", "x"]), [true, false]);
+}
+
+#[test]
+fn a_package_that_can_change_the_import_trusts_no_hook() {
+    let idiom = format!("{IMPORT}def __getattr__(name):\n    return importlib.import_module(f'.{{name}}', __name__)\n");
+    for extra in [
+        "__name__ = 'elsewhere'\n",
+        "__path__ = ['/tmp']\n",
+        "importlib.import_module = print\n",
+        "import sys\nsys.modules['app.agent'] = object()\n",
+        "globals()['agent'] = 1\n",
+        "globals().update(agent=1)\n",
+    ] {
+        let src = format!("{idiom}{extra}");
+        assert_eq!(gives(&src, &["agent"]), [false], "{extra}");
+    }
+    // `importlib` bound other than by importing it.
+    let src = "importlib = object()\ndef __getattr__(name):\n    return importlib.import_module(f'.{name}', __name__)\n";
+    assert_eq!(gives(src, &["agent"]), [false]);
+    // Decorated, a rebound parameter, a second parameter.
+    for hook in [
+            "@cache\ndef __getattr__(name):\n    return importlib.import_module(f'.{name}', __name__)\n",
+            "def __getattr__(name):\n    name = 'x'\n    return importlib.import_module(f'.{name}', __name__)\n",
+            "def __getattr__(name, other=1):\n    return importlib.import_module(f'.{name}', __name__)\n",
+        ] {
+            assert_eq!(gives(&format!("{IMPORT}{hook}"), &["x", "agent"]), [false, false], "{hook}");
+        }
+}
