@@ -43,6 +43,7 @@ PACKAGES = {
             "MCPServerSse",
             "MCPServerStreamableHttp",
             "create_static_tool_filter",
+            "handoff",
         ],
     ),
     "google_adk": (

@@ -208,6 +208,25 @@ fn a_builder_whose_calls_are_not_all_known_stays_a_named_limit() {
     );
 }
 
+/// Calls read one by one: one call that passes something unreadable is
+/// named as the unread part of the union, and what the other calls pass
+/// is still compared. The unread call could pass any tool on either side,
+/// so an addition stays `not_established`; a change to a tool both sides
+/// bind is established.
+#[test]
+fn one_unreadable_call_leaves_the_other_calls_compared() {
+    let body = |ship: &str| {
+        format!("@function_tool\ndef ship(q: str) -> str:\n    return {ship}\n\n\nsupport = build([lookup, ship])\nfor _ in range(2):\n    extra = build([cancel])\n")
+    };
+    let (doc, _) = compare(&body("q"), &body("q.upper()"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![row("support", "ship", "changed")]);
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:20 has a tools list it reads only in part; its binding graph is incomplete. Not read: `tools`, a parameter of `build`, which the call at agent.py:30 passes in a loop or an except handler (agent.py:20).".to_string()]
+    );
+}
+
 /// A builder's caller that is itself a builder passes its own parameter
 /// to another function: nothing proves that function only reads it, so
 /// the outer parameter is named, not followed.

@@ -37,9 +37,12 @@ fn head_gaps(doc: &Value) -> Vec<(Value, Value, String)> {
         .unwrap_or_default()
 }
 
+/// A change inside a function runs when (and if) it is called: a limit.
+/// The same `append` at module level is a rewire, read as a binding
+/// (`rewires.rs`).
 #[test]
 fn tools_changed_after_construction_are_a_limit_on_that_agent() {
-    let head = format!("{BASE}\n\n@function_tool\ndef refund(q: str) -> str:\n    return q\n\n\nsupport.tools.append(refund)\n");
+    let head = format!("{BASE}\n\n@function_tool\ndef refund(q: str) -> str:\n    return q\n\n\ndef wire():\n    support.tools.append(refund)\n");
     let doc = compare(&[("app/agent.py", &head)]);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
@@ -52,7 +55,7 @@ fn tools_changed_after_construction_are_a_limit_on_that_agent() {
         vec![(
             Value::from("agent.py"),
             Value::from("support"),
-            "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at agent.py:17 (.append()); its binding graph is incomplete.".to_string()
+            "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at agent.py:18 (.append()); its binding graph is incomplete.".to_string()
         )]
     );
 }

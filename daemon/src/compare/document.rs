@@ -334,26 +334,39 @@ fn side_object(meta: &SideMeta, side: &SideGraph) -> Value {
 }
 
 fn gap_object(gap: &Gap) -> Value {
-    json!({
+    let mut object = json!({
         "source": gap.source,
         "agent": gap.agent,
         "tool": gap.tool,
         "affects": gap.affects.as_str(),
         "reason": gap.reason,
-    })
+    });
+    // Present only when the gap is confined to one capability field, so a
+    // reference consumer's objects keep their shape.
+    if let (Some(field), Some(map)) = (gap.field, object.as_object_mut()) {
+        map.insert("field".into(), json!(field.as_str()));
+    }
+    object
 }
 
-/// Gaps sort by their JSON text with sorted keys (affects, agent, reason,
-/// source, tool): comparing each value's ASCII JSON token in that order is
+/// Gaps sort by their JSON text with sorted keys (affects, agent, field,
+/// reason, source, tool): comparing each value's ASCII JSON token in that order is
 /// the same order, without printing whole objects.
 fn gap_sort_key(gap: &Gap) -> Vec<String> {
     let token = |v: &Option<String>| match v {
         Some(s) => to_canonical_ascii(&json!(s)),
         None => "null".to_string(),
     };
+    // With sorted keys, `"field": …` comes between `agent` and `reason`
+    // when present; its key text sorts before `"reason"`.
+    let field = match gap.field {
+        Some(field) => format!("\"field\": {}", to_canonical_ascii(&json!(field.as_str()))),
+        None => "\"reason\"".to_string(),
+    };
     vec![
         to_canonical_ascii(&json!(gap.affects.as_str())),
         token(&gap.agent),
+        field,
         to_canonical_ascii(&json!(gap.reason)),
         token(&gap.source),
         token(&gap.tool),
@@ -497,13 +510,23 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
                 super::reach_json::effect_evidence(def.reach.as_ref(), scope),
             );
         }
-        Edge::Handoff { target_source } | Edge::SubAgent { target_source } => {
+        Edge::Handoff { target_source, .. } | Edge::SubAgent { target_source } => {
             let edge_type = match &binding.edge {
                 Edge::SubAgent { .. } => "subagent",
                 _ => "handoff",
             };
             out.insert("edge_type".into(), json!(edge_type));
             out.insert("target_source".into(), json!(rooted(scope, target_source)));
+            // Read beyond the reference: an SDK `handoff()`'s options.
+            if let Edge::Handoff { options, .. } = &binding.edge {
+                if !options.is_empty() {
+                    let options: serde_json::Map<String, Value> = options
+                        .iter()
+                        .map(|(name, value)| (name.clone(), json!(value)))
+                        .collect();
+                    out.insert("handoff_options".into(), Value::Object(options));
+                }
+            }
             let (file, line) = &binding.binding_location;
             out.insert(
                 "binding_location".into(),
@@ -536,16 +559,21 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
     }
     // Read beyond the reference: the list came through a builder's
     // parameter, from every call of that builder in the scope.
-    if !binding.callers.is_empty() {
-        let callers: Vec<String> = binding
-            .callers
+    let places = |places: &[String]| -> Vec<String> {
+        places
             .iter()
             .map(|at| match at.rsplit_once(':') {
                 Some((file, line)) => format!("{}:{line}", rooted(scope, file)),
                 None => at.clone(),
             })
-            .collect();
-        out.insert("builder_callers".into(), json!(callers));
+            .collect()
+    };
+    if !binding.callers.is_empty() {
+        out.insert("builder_callers".into(), json!(places(&binding.callers)));
+    }
+    // Read beyond the reference: a rewire after construction added it.
+    if !binding.rewired_at.is_empty() {
+        out.insert("rewired_at".into(), json!(places(&binding.rewired_at)));
     }
     if let Some(settings) = settings_object(&binding.settings) {
         out.insert("agent_settings".into(), settings);

@@ -167,11 +167,45 @@ fn same_edge(before: &Binding, after: &Binding) -> bool {
         (Edge::Tool(b), Edge::Tool(a)) => {
             b.interface == a.interface && b.implementation_sha256 == a.implementation_sha256
         }
-        (Edge::Handoff { target_source: b }, Edge::Handoff { target_source: a })
-        | (Edge::SubAgent { target_source: b }, Edge::SubAgent { target_source: a }) => b == a,
+        (
+            Edge::Handoff {
+                target_source: b,
+                options: bo,
+            },
+            Edge::Handoff {
+                target_source: a,
+                options: ao,
+            },
+        ) => b == a && bo == ao,
+        (Edge::SubAgent { target_source: b }, Edge::SubAgent { target_source: a }) => b == a,
         (Edge::Object(b), Edge::Object(a)) => b.same_object(a),
         _ => false,
     }
+}
+
+/// The options of a `handoff()` that differ, in name order: each with its
+/// two values (`tool_name_override 'a' → 'b'`, `on_handoff added`).
+fn changed_options(before: &[(String, String)], after: &[(String, String)]) -> Vec<String> {
+    let names: BTreeSet<&str> = before
+        .iter()
+        .chain(after)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let value = |options: &[(String, String)], name: &str| {
+        options
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    names
+        .into_iter()
+        .filter_map(|name| match (value(before, name), value(after, name)) {
+            (Some(b), Some(a)) if b != a => Some(format!("{name} {b} → {a}")),
+            (Some(_), None) => Some(format!("{name} removed")),
+            (None, Some(_)) => Some(format!("{name} added")),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A why naming what changed, where the standard sentence would not: an
@@ -187,6 +221,19 @@ fn changed_why(before: &Binding, after: &Binding) -> Option<String> {
         (Edge::Object(b), Edge::Object(a)) if !b.same_object(a) => Some(format!(
             "The bound object's identity changed ({})",
             crate::graph::objects::changed_keys(&b.identity, &a.identity).join(", ")
+        )),
+        (
+            Edge::Handoff {
+                target_source: bt,
+                options: b,
+            },
+            Edge::Handoff {
+                target_source: at,
+                options: a,
+            },
+        ) if bt == at && b != a => Some(format!(
+            "The handoff's options changed ({})",
+            changed_options(b, a).join(", ")
         )),
         _ if !same_edge(before, after) => {
             Some("The bound callable's interface or implementation changed".to_string())
@@ -210,7 +257,7 @@ fn changed_why(before: &Binding, after: &Binding) -> Option<String> {
         ));
     }
     let sentence = match (edge, settings.is_empty()) {
-        (Some(edge), true) if matches!(before.edge, Edge::Object(_)) => edge,
+        (Some(edge), true) if matches!(before.edge, Edge::Object(_) | Edge::Handoff { .. }) => edge,
         (Some(_), true) => return None,
         (Some(edge), false) => format!(
             "{edge}, and the agent's settings changed ({})",
@@ -250,6 +297,7 @@ fn gap_matches(gap: &Gap, file: &str, agent: &str, tool: &str, how: GapMatch) ->
                 && source_covers(&gap.source, file)
                 && agent_ok
                 && gap.tool.as_deref().is_none_or(|t| t == tool)
+                && gap.may_hold(tool)
         }
         GapMatch::Tool => {
             gap.affects == Affects::BindingPresence
@@ -297,6 +345,7 @@ fn both_present_reasons(
                 .filter(|gap| {
                     gap.affects == Affects::BindingPresence
                         && gap.tool.is_none()
+                        && gap.may_hold(tool)
                         && gap.agent.as_deref() == Some(agent)
                         && gap.source.as_deref().is_none_or(|s| s == file)
                 })
@@ -348,6 +397,7 @@ mod tests {
             construction_sites: Vec::new(),
             bound_when: Vec::new(),
             callers: Vec::new(),
+            rewired_at: Vec::new(),
         }
     }
 

@@ -22,6 +22,15 @@ fn is_sdk_member(absolute: &str, member: &str) -> bool {
         == Some(member)
 }
 
+/// Whether an absolute dotted name is inside the SDK's package.
+pub fn is_sdk_path(absolute: &str) -> bool {
+    SDK_PACKAGES.iter().any(|package| {
+        absolute
+            .strip_prefix(package)
+            .is_some_and(|rest| rest.starts_with('.'))
+    })
+}
+
 /// Whether a callee spelled in `scope` is the SDK's `Agent` class.
 pub fn is_agent_class(facts: &ModuleFacts, callee: &Value, scope: &str) -> bool {
     imported_name(facts, callee, scope).is_some_and(|name| is_sdk_member(&name, "Agent"))
@@ -368,6 +377,67 @@ pub fn list_members(members: &[Value]) -> Vec<ListMember> {
         .collect()
 }
 
+/// A call's positional and keyword arguments.
+type Arguments<'v> = (&'v [Value], &'v [(Option<String>, Value)]);
+
+/// The arguments of a call of the SDK's `member` (by import, in `scope`).
+fn sdk_call<'v>(
+    facts: &ModuleFacts,
+    value: &'v Value,
+    scope: &str,
+    member: &str,
+) -> Option<Arguments<'v>> {
+    let Value::Call {
+        callee,
+        args,
+        keywords,
+    } = value
+    else {
+        return None;
+    };
+    imported_name(facts, callee, scope)
+        .is_some_and(|name| is_sdk_member(&name, member))
+        .then_some((args.as_slice(), keywords.as_slice()))
+}
+
+/// `handoff(agent, tool_name_override=…, on_handoff=…, …)`, the SDK's
+/// handoff with options: the target agent and each keyword as written.
+pub struct HandoffCall<'v> {
+    pub target: &'v Value,
+    /// `(keyword, value)` in source order, the target's own keyword left
+    /// out.
+    pub options: Vec<(&'v str, &'v Value)>,
+}
+
+/// Reads a value as the SDK's `handoff(...)` called in `scope`: `None`
+/// when it is not that call, or passes what the reader cannot attribute
+/// (`**` options, more positional arguments, no target).
+pub fn handoff_call<'v>(
+    facts: &ModuleFacts,
+    value: &'v Value,
+    scope: &str,
+) -> Option<HandoffCall<'v>> {
+    let (args, keywords) = sdk_call(facts, value, scope, "handoff")?;
+    let mut target = match args {
+        [] => None,
+        [one] => Some(one),
+        _ => return None,
+    };
+    let mut options = Vec::new();
+    for (name, value) in keywords {
+        match name.as_deref() {
+            None => return None,
+            Some("agent") if target.is_none() => target = Some(value),
+            Some("agent") => return None,
+            Some(option) => options.push((option, value)),
+        }
+    }
+    Some(HandoffCall {
+        target: target?,
+        options,
+    })
+}
+
 /// `function_tool(f, name_override=…, …)` used as a value: the wrapped
 /// reference, the overriding name, and the other arguments (which are part
 /// of what the tool is, e.g. `needs_approval=`).
@@ -383,19 +453,7 @@ pub fn function_tool_call<'v>(
     value: &'v Value,
     scope: &str,
 ) -> Option<FunctionToolCall<'v>> {
-    let Value::Call {
-        callee,
-        args,
-        keywords,
-    } = value
-    else {
-        return None;
-    };
-    if !imported_name(facts, callee, scope)
-        .is_some_and(|name| is_sdk_member(&name, "function_tool"))
-    {
-        return None;
-    }
+    let (args, keywords) = sdk_call(facts, value, scope, "function_tool")?;
     let (wrapped, rest) = args.split_first()?;
     if !matches!(wrapped, Value::Name(_) | Value::Attribute(_)) {
         return None;

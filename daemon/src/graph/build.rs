@@ -2,19 +2,23 @@
 
 use super::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use super::schema::interface;
-use super::{AgentEntry, AgentSettings, Binding, Edge, Gap, Setting, SideGraph, ToolDefinition};
+use super::{
+    AgentEntry, AgentSettings, Binding, Edge, Field, Gap, Setting, SideGraph, ToolDefinition,
+};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::frameworks::{adk, GOOGLE_ADK, OPENAI_AGENTS_SDK};
 use crate::pyrepr::{str_repr, tuple_repr};
-use crate::python::{BindingKind, ModuleFacts, Value};
+use crate::python::{BindingKind, ModuleFacts, StoreKind, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 mod adk_factories;
 mod adk_members;
 mod builder_callers;
+mod handoffs;
 mod list_exprs;
 mod object_members;
+mod rewires;
 mod sites;
 use object_members::{Built, ObjectList, ReadObject};
 
@@ -182,6 +186,8 @@ struct Ways {
     conditions: BTreeMap<String, BTreeSet<Vec<String>>>,
     /// Where the builder that received it was called.
     callers: BTreeMap<String, BTreeSet<String>>,
+    /// The rewires that added it after construction.
+    rewired: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Ways {
@@ -189,12 +195,24 @@ impl Ways {
         Self::default()
     }
 
-    fn add(&mut self, key: String, when: &[String], caller: Option<&str>) {
+    fn add(
+        &mut self,
+        key: String,
+        when: &[String],
+        caller: Option<&str>,
+        rewired_at: Option<&str>,
+    ) {
         if let Some(caller) = caller {
             self.callers
                 .entry(key.clone())
                 .or_default()
                 .insert(caller.to_string());
+        }
+        if let Some(at) = rewired_at {
+            self.rewired
+                .entry(key.clone())
+                .or_default()
+                .insert(at.to_string());
         }
         self.conditions
             .entry(key)
@@ -259,21 +277,40 @@ const CAPABILITY_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_ag
 /// Constructions this reader does not follow, each a named limit so that
 /// silence never hides them: capabilities changed after construction,
 /// subclasses of `Agent`, and copies of an agent.
+/// An agent a module binds to a plain variable, as `capability_limits`
+/// names it.
+#[derive(Clone)]
+struct KnownAgent<'f> {
+    line: u32,
+    identity: String,
+    /// How messages name it ("OpenAI Agents SDK agent").
+    label: &'static str,
+    /// Its construction keeps its capability fields apart.
+    fields_apart: bool,
+    /// The construction and its module, for the rewires read as
+    /// bindings.
+    call: &'f crate::python::CallFact,
+    facts: &'f ModuleFacts,
+}
+
 fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut BTreeSet<Gap>) {
     // Agents assigned to a plain variable, by (module, variable): the
     // construction's line, the agent's identity and how messages name it.
-    let mut agents: BTreeMap<(String, String), (u32, String, &str)> = BTreeMap::new();
+    let mut agents: BTreeMap<(String, String), KnownAgent> = BTreeMap::new();
     let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
         for construction in openai::agent_constructions(&file.facts, &file.path) {
             if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
                 agents.insert(
                     (file.path.clone(), construction.identity.clone()),
-                    (
-                        construction.line,
-                        construction.identity.clone(),
-                        "OpenAI Agents SDK agent",
-                    ),
+                    KnownAgent {
+                        line: construction.line,
+                        identity: construction.identity.clone(),
+                        label: "OpenAI Agents SDK agent",
+                        fields_apart: fields_kept_apart(construction.call),
+                        call: construction.call,
+                        facts: &file.facts,
+                    },
                 );
             }
         }
@@ -286,7 +323,14 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             if let (Some(variable), Some(name)) = (variable, &construction.name) {
                 agents.insert(
                     (file.path.clone(), variable.to_string()),
-                    (construction.line, name.clone(), "Google ADK agent"),
+                    KnownAgent {
+                        line: construction.line,
+                        identity: name.clone(),
+                        label: "Google ADK agent",
+                        fields_apart: fields_kept_apart(construction.call),
+                        call: construction.call,
+                        facts: &file.facts,
+                    },
                 );
             }
         }
@@ -316,11 +360,14 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
             if let Some(variable) = clone.call.assigned_to.as_deref() {
                 agents.insert(
                     (file.path.clone(), variable.to_string()),
-                    (
-                        clone.line,
-                        clone.identity.clone(),
-                        "OpenAI Agents SDK agent",
-                    ),
+                    KnownAgent {
+                        line: clone.line,
+                        identity: clone.identity.clone(),
+                        label: "OpenAI Agents SDK agent",
+                        fields_apart: fields_kept_apart(clone.call),
+                        call: clone.call,
+                        facts: &file.facts,
+                    },
                 );
             }
         }
@@ -384,18 +431,49 @@ fn capability_limits(modules: &ModuleSet<'_>, files: &[SourceFile], gaps: &mut B
                 _ => None,
             };
             match target.and_then(|t| agents.get(&t).map(|known| (t.0, known.clone()))) {
-                Some((agent_path, (line, agent, label))) => {
-                    gaps.insert(Gap::agent(
+                Some((agent_path, known)) => {
+                    let KnownAgent {
+                        line,
+                        identity: agent,
+                        label,
+                        fields_apart,
+                        call,
+                        facts,
+                    } = known;
+                    // A rewire the list reader reads is a binding, not a
+                    // limit.
+                    if rewires::is_read_rewire(
+                        modules,
+                        facts,
+                        Some(call),
                         &agent_path,
-                        &agent,
-                        format!(
-                            "{label} {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
-                            str_repr(&agent),
-                            file.path,
-                            store.line,
-                            store.how.describe()
-                        ),
-                    ));
+                        &file.path,
+                        store,
+                        &field,
+                    ) {
+                        continue;
+                    }
+                    // A change to the list's contents changes only that
+                    // field; rebinding or deleting the attribute can make
+                    // it another field's list (`a.tools = a.handoffs`).
+                    let in_place = !store.how.rebinds() && store.how != StoreKind::Deletion;
+                    let scoped = (fields_apart && in_place)
+                        .then(|| Field::from_keyword(&field))
+                        .flatten();
+                    gaps.insert(Gap {
+                        field: scoped,
+                        ..Gap::agent(
+                            &agent_path,
+                            &agent,
+                            format!(
+                                "{label} {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
+                                str_repr(&agent),
+                                file.path,
+                                store.line,
+                                store.how.describe()
+                            ),
+                        )
+                    });
                 }
                 None => {
                     gaps.insert(Gap::file(
@@ -607,6 +685,10 @@ struct ModuleReader<'a, 'm> {
     /// The module a listed reference is read in when the list came from
     /// another module (`None` = this one).
     resolve_from: std::cell::Cell<Option<&'a str>>,
+    /// The capability field whose list is being read, when the
+    /// construction keeps its fields apart: the agent's gaps are confined
+    /// to it (`None` = agent-wide).
+    field: std::cell::Cell<Option<Field>>,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -638,6 +720,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             gaps,
             reading_line: std::cell::Cell::new(0),
             resolve_from: std::cell::Cell::new(None),
+            field: std::cell::Cell::new(None),
         }
     }
 }
@@ -758,15 +841,19 @@ impl ModuleReader<'_, '_> {
             .collect();
         self.gaps.extend(inherited_gaps);
         if let Some(tools) = clone.call.keyword("tools") {
-            match openai::clone_name_filter(clone.call, &tools.value) {
-                Some(name) => self.read_clone_filter(source, identity, clone, &name),
-                None => self.read_tools(identity, clone),
-            }
+            self.read_field(Field::Tools, clone, |r| {
+                match openai::clone_name_filter(clone.call, &tools.value) {
+                    Some(name) => r.read_clone_filter(source, identity, clone, &name),
+                    None => r.read_tools(identity, clone),
+                }
+            });
         }
         if clone.call.keyword("handoffs").is_some() {
-            self.read_handoffs(identity, clone);
+            self.read_field(Field::Handoffs, clone, |r| r.read_handoffs(identity, clone));
         }
-        self.read_mcp_servers(identity, clone);
+        self.read_field(Field::McpServers, clone, |r| {
+            r.read_mcp_servers(identity, clone)
+        });
         if clone.call.keywords.iter().any(|k| k.name.is_none()) {
             self.read_unpacking(identity, clone);
         }
@@ -812,9 +899,15 @@ impl ModuleReader<'_, '_> {
 
     /// Everything one construction binds, recorded into the graph.
     fn read_site(&mut self, identity: &str, construction: &AgentConstruction<'_>) {
-        self.read_tools(identity, construction);
-        self.read_handoffs(identity, construction);
-        self.read_mcp_servers(identity, construction);
+        self.read_field(Field::Tools, construction, |r| {
+            r.read_tools(identity, construction)
+        });
+        self.read_field(Field::Handoffs, construction, |r| {
+            r.read_handoffs(identity, construction)
+        });
+        self.read_field(Field::McpServers, construction, |r| {
+            r.read_mcp_servers(identity, construction)
+        });
         self.read_unpacking(identity, construction);
     }
 
@@ -883,7 +976,25 @@ impl ModuleReader<'_, '_> {
     }
 
     fn agent_gap(&mut self, agent: &str, reason: String) {
-        self.gaps.insert(Gap::agent(self.path, agent, reason));
+        self.gaps.insert(Gap {
+            field: self.field.get(),
+            ..Gap::agent(self.path, agent, reason)
+        });
+    }
+
+    /// Reads one capability field of a construction: the gaps the read
+    /// makes are confined to that field when the construction keeps its
+    /// fields apart (`fields_kept_apart`), agent-wide otherwise.
+    fn read_field(
+        &mut self,
+        field: Field,
+        construction: &AgentConstruction<'_>,
+        read: impl FnOnce(&mut Self),
+    ) {
+        let scoped = fields_kept_apart(construction.call).then_some(field);
+        let outer = self.field.replace(scoped);
+        read(self);
+        self.field.set(outer);
     }
 
     fn read_tools(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
@@ -904,6 +1015,7 @@ impl ModuleReader<'_, '_> {
                 when,
                 from,
                 caller,
+                rewired_at,
             },
         ) in members.into_iter().enumerate()
         {
@@ -932,7 +1044,12 @@ impl ModuleReader<'_, '_> {
                 ),
             };
             if let Some(name) = &read {
-                ways.add(name.clone(), &when, caller.as_deref());
+                ways.add(
+                    name.clone(),
+                    &when,
+                    caller.as_deref(),
+                    rewired_at.as_deref(),
+                );
             }
             order.extend(read);
         }
@@ -1021,6 +1138,7 @@ impl ModuleReader<'_, '_> {
             construction_sites: Vec::new(),
             bound_when: Vec::new(),
             callers: Vec::new(),
+            rewired_at: Vec::new(),
         });
         key
     }
@@ -1034,6 +1152,9 @@ impl ModuleReader<'_, '_> {
             }
             if let Some(callers) = ways.callers.get(&binding.tool_key) {
                 binding.callers = callers.iter().cloned().collect();
+            }
+            if let Some(rewired) = ways.rewired.get(&binding.tool_key) {
+                binding.rewired_at = rewired.iter().cloned().collect();
             }
             if let Some(bound_when) = ways.bound_when(&binding.tool_key) {
                 binding.bound_when = bound_when;
@@ -1232,6 +1353,7 @@ impl ModuleReader<'_, '_> {
                 construction_sites: Vec::new(),
                 bound_when: Vec::new(),
                 callers: Vec::new(),
+                rewired_at: Vec::new(),
             });
         }
     }
@@ -1256,13 +1378,69 @@ impl ModuleReader<'_, '_> {
         let keyword = construction.call.keyword(field)?;
         self.reading_line.set(construction.line);
         match self.list_expression(&keyword.value, &construction.call.scope, 0, &[]) {
-            Ok(members) => Some(members),
+            Ok(mut members) => {
+                members.extend(self.rewired_members(construction, field));
+                Some(members)
+            }
             Err(why) => {
                 let reason = self.list_limit(agent, construction, field, &why, false);
                 self.agent_gap(agent, reason);
                 None
             }
         }
+    }
+
+    /// What rewires after construction add to the field (`rewires.rs`):
+    /// read in the module that makes them, each carrying where; one in
+    /// another module holds only once that module is imported.
+    fn rewired_members(
+        &self,
+        construction: &AgentConstruction<'_>,
+        field: &str,
+    ) -> list_exprs::Members {
+        let Some(variable) = rewires::rewirable(self.facts, construction.call, field) else {
+            return Vec::new();
+        };
+        let mut members = list_exprs::Members::new();
+        for rewire in rewires::rewires_of(self.modules, self.path, variable, field) {
+            let addition = rewire.addition;
+            let when: Vec<String> = if rewire.own_module {
+                Vec::new()
+            } else {
+                vec![format!("when `{}` is imported", rewire.path)]
+            };
+            let at = format!("{}:{}", rewire.path, addition.line);
+            let read = match (addition.how.as_str(), &addition.value) {
+                ("append" | "insert", value) => {
+                    Ok(openai::list_members(std::slice::from_ref(value)))
+                }
+                // Another module's names are read there, so only a
+                // display's members are taken from it.
+                (_, Value::List(items) | Value::Tuple(items))
+                    if !items.iter().any(|i| matches!(i, Value::Starred(_))) =>
+                {
+                    Ok(openai::list_members(items))
+                }
+                (_, value) if rewire.own_module => self
+                    .list_expression(value, "", 0, &when)
+                    .map(|read| read.into_iter().map(|m| m.member).collect()),
+                _ => Err(format!("what {at} adds is not a list display")),
+            };
+            let from = (!rewire.own_module).then(|| rewire.path.to_string());
+            let listed = match read {
+                Ok(listed) => listed,
+                Err(why) => vec![ListMember::Unread(why)],
+            };
+            members.extend(listed.into_iter().map(|member| list_exprs::Member {
+                member,
+                scope: String::new(),
+                when: when.clone(),
+                from: from.clone(),
+                caller: None,
+                rewired_at: Some(at.clone()),
+            }));
+        }
+        members
     }
 
     fn dynamic(&self, agent: &str, line: u32, list: &str) -> String {
@@ -1491,6 +1669,7 @@ impl ModuleReader<'_, '_> {
                 when,
                 from,
                 caller,
+                rewired_at,
             },
         ) in members.into_iter().enumerate()
         {
@@ -1520,7 +1699,12 @@ impl ModuleReader<'_, '_> {
             };
             match read {
                 Ok(Some(object)) => {
-                    ways.add(object.name.clone(), &when, caller.as_deref());
+                    ways.add(
+                        object.name.clone(),
+                        &when,
+                        caller.as_deref(),
+                        rewired_at.as_deref(),
+                    );
                     objects.push(object)
                 }
                 Ok(None) => {
@@ -1542,74 +1726,6 @@ impl ModuleReader<'_, '_> {
             }
         }
         self.bind_objects(agent, construction, line, objects);
-        self.apply_ways(agent, &ways);
-    }
-
-    /// Handoffs to agents the scope constructs, in this module or another
-    /// one, followed like a tool reference to the agent's own assignment.
-    fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let Some(members) = self.list_of(agent, construction, "handoffs") else {
-            return;
-        };
-        let mut ways = Ways::new();
-        let read_some = list_exprs::any_read(&members);
-        for list_exprs::Member {
-            member,
-            scope,
-            when,
-            from,
-            caller,
-        } in members
-        {
-            let reference = match member {
-                ListMember::Reference(reference) => reference,
-                ListMember::Unread(why) => {
-                    let reason = self.list_limit(agent, construction, "handoffs", &why, read_some);
-                    self.agent_gap(agent, reason);
-                    continue;
-                }
-                ListMember::Call(_) => {
-                    self.agent_gap(agent, self.dynamic(agent, construction.line, "handoffs"));
-                    continue;
-                }
-            };
-            let spelled = reference.dotted().unwrap_or_default();
-            let mut resolver = Resolver::new(self.modules);
-            let start = from
-                .as_deref()
-                .and_then(|f| self.modules.key(f))
-                .unwrap_or(self.path);
-            let target = match resolver.resolve(start, &scope, &reference) {
-                Ok(found) => match found.target {
-                    Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
-                        Ok((path, name))
-                    }
-                    Target::Value { path, name, line } => Err(format!(
-                        "{} in {path}:{line} is not an agent this reader identifies",
-                        str_repr(&name)
-                    )),
-                    _ => Err(format!("{} is not an agent", str_repr(&spelled))),
-                },
-                Err(why) => Err(why),
-            };
-            match target {
-                Ok((path, name)) => {
-                    let edge = Edge::Handoff {
-                        target_source: path.to_string(),
-                    };
-                    let key = self.bind_agent_edge(agent, construction.line, path, name, edge);
-                    ways.add(key, &when, caller.as_deref());
-                }
-                Err(why) => self.agent_gap(
-                    agent,
-                    format!(
-                        "{} hands off to unresolved agent {}. Not resolved because {why}.",
-                        self.who(agent, construction.line),
-                        str_repr(&spelled)
-                    ),
-                ),
-            }
-        }
         self.apply_ways(agent, &ways);
     }
 
@@ -1695,6 +1811,38 @@ impl ModuleReader<'_, '_> {
             );
         }
     }
+}
+
+/// Whether no two capability fields of a construction can hold one list
+/// object, so a gap in reading one field cannot hide what another lists:
+/// no `**` spread or extra positional argument (which may carry any
+/// field), and no value given to two fields unless both are displays
+/// (`[…]` builds a new list each time; a name, attribute or call given
+/// twice is one object).
+fn fields_kept_apart(call: &crate::python::CallFact) -> bool {
+    if call.keywords.iter().any(|k| k.name.is_none()) {
+        return false;
+    }
+    let positional_name = call.keyword("name").is_none() && call.args.len() == 1;
+    if !call.args.is_empty() && !positional_name {
+        return false;
+    }
+    let values: Vec<&Value> = call
+        .keywords
+        .iter()
+        .filter(|k| {
+            k.name
+                .as_deref()
+                .is_some_and(|n| CAPABILITY_FIELDS.contains(&n))
+        })
+        .map(|k| &k.value)
+        .collect();
+    let fresh = |v: &Value| matches!(v, Value::List(_) | Value::Tuple(_));
+    values.iter().enumerate().all(|(i, a)| {
+        values[i + 1..]
+            .iter()
+            .all(|b| fresh(a) && fresh(b) || a != b)
+    })
 }
 
 /// Modules whose top-level code runs before the agent uses a reference:

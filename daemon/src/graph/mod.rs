@@ -79,6 +79,50 @@ impl Affects {
     }
 }
 
+/// An agent's capability field: where a binding can be listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Field {
+    Tools,
+    Handoffs,
+    McpServers,
+    SubAgents,
+}
+
+impl Field {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Field::Tools => "tools",
+            Field::Handoffs => "handoffs",
+            Field::McpServers => "mcp_servers",
+            Field::SubAgents => "sub_agents",
+        }
+    }
+
+    pub fn from_keyword(keyword: &str) -> Option<Field> {
+        match keyword {
+            "tools" => Some(Field::Tools),
+            "handoffs" => Some(Field::Handoffs),
+            "mcp_servers" => Some(Field::McpServers),
+            "sub_agents" => Some(Field::SubAgents),
+            _ => None,
+        }
+    }
+
+    /// Whether what this field lists can be the binding keyed `tool_key`.
+    /// Agents (SDK handoffs, ADK sub-agents) are keyed `handoff:…`;
+    /// everything `tools=` or `mcp_servers=` lists is keyed by the name
+    /// the model sees, and the two share those keys (a name bound as a
+    /// function on one side may be an MCP server on the other), so a gap
+    /// on either may hide any of them.
+    pub fn may_hold(self, tool_key: &str) -> bool {
+        let agent_key = tool_key.starts_with("handoff:");
+        match self {
+            Field::Handoffs | Field::SubAgents => agent_key,
+            Field::Tools | Field::McpServers => !agent_key,
+        }
+    }
+}
+
 /// A named part of the side that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Gap {
@@ -88,6 +132,10 @@ pub struct Gap {
     pub agent: Option<String>,
     /// Tool it is confined to; `None` = any.
     pub tool: Option<String>,
+    /// The capability field it is confined to; `None` = any (a gap is
+    /// scoped to a field only where no other field can share its list:
+    /// ARCHITECTURE.md, "Field-scoped gaps").
+    pub field: Option<Field>,
     pub affects: Affects,
     pub reason: String,
 }
@@ -98,6 +146,7 @@ impl Gap {
             source: None,
             agent: None,
             tool: None,
+            field: None,
             affects: Affects::BindingPresence,
             reason,
         }
@@ -108,6 +157,7 @@ impl Gap {
             source: Some(source.to_string()),
             agent: None,
             tool: None,
+            field: None,
             affects: Affects::BindingPresence,
             reason,
         }
@@ -118,9 +168,15 @@ impl Gap {
             source: Some(source.to_string()),
             agent: Some(agent.to_string()),
             tool: None,
+            field: None,
             affects: Affects::BindingPresence,
             reason,
         }
+    }
+
+    /// Whether the gap can hide the binding keyed `tool_key`, by field.
+    pub fn may_hold(&self, tool_key: &str) -> bool {
+        self.field.is_none_or(|field| field.may_hold(tool_key))
     }
 }
 
@@ -148,6 +204,9 @@ pub struct Binding {
     /// When the list came through a builder's parameter: where each call
     /// that passed it is (`agent.py:14`). Evidence only, never compared.
     pub callers: Vec<String>,
+    /// Where a rewire after construction added it (`router.py:9`).
+    /// Evidence only, never compared.
+    pub rewired_at: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,6 +214,12 @@ pub enum Edge {
     Tool(ToolDefinition),
     Handoff {
         target_source: String,
+        /// The options of an SDK `handoff(...)` that are part of what the
+        /// handoff is, each `(option, value as compared)`: the name and
+        /// description the model sees, `is_enabled`, and the functions
+        /// run on the handoff (by their code's digest). Empty for a plain
+        /// agent reference.
+        options: Vec<(String, String)>,
     },
     /// A Google ADK `sub_agents=` member.
     SubAgent {

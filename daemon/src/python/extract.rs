@@ -309,8 +309,8 @@ impl Collector<'_> {
         let Expr::Attribute(method) = call.func.as_ref() else {
             return;
         };
-        if let (Expr::Name(target), "append" | "extend" | "insert") =
-            (method.value.as_ref(), method.attr.id.as_str())
+        if let (Some(target), "append" | "extend" | "insert") =
+            (list_target(&method.value), method.attr.id.as_str())
         {
             let added = match (method.attr.id.as_str(), call.arguments.args.as_ref()) {
                 ("insert", [_, value]) | ("append" | "extend", [value]) => Some(value),
@@ -318,7 +318,7 @@ impl Collector<'_> {
             };
             if let Some(value) = added.filter(|_| call.arguments.keywords.is_empty()) {
                 let addition = ListAddition {
-                    target: target.id.to_string(),
+                    target,
                     how: method.attr.id.to_string(),
                     value: value_of(value, 0),
                     line: self.line_of(call),
@@ -971,11 +971,10 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 self.pending_target = None;
             }
             Stmt::AugAssign(assign) => {
-                if let (Expr::Name(target), ast::Operator::Add) =
-                    (assign.target.as_ref(), assign.op)
+                if let (Some(target), ast::Operator::Add) = (list_target(&assign.target), assign.op)
                 {
                     let addition = ListAddition {
-                        target: target.id.to_string(),
+                        target,
                         how: "+=".to_string(),
                         value: value_of(&assign.value, 0),
                         line: self.line_of(assign),
@@ -1138,6 +1137,19 @@ impl<'a> Visitor<'a> for Collector<'_> {
             }
         }
         visitor::walk_expr(self, expr);
+    }
+}
+
+/// The list a list addition changes: a plain name (`tools`) or one
+/// attribute of one (`triage.handoffs`, a rewire).
+fn list_target(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Name(name) => Some(name.id.to_string()),
+        Expr::Attribute(attr) => match attr.value.as_ref() {
+            Expr::Name(object) => Some(format!("{}.{}", object.id, attr.attr.id)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -53,6 +53,8 @@ pub struct ModuleFacts {
 /// One addition to a named list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ListAddition {
+    /// The list: a plain name (`tools`), or an object's attribute spelled
+    /// `object.attribute` (`triage.handoffs`, a rewire).
     pub target: String,
     /// `append`, `extend`, `insert` or `+=`.
     pub how: String,

@@ -393,6 +393,26 @@ fn binding_lines(out: &mut Out, side: &str, binding: &Value) {
             )),
         );
     }
+    if let Some(options) = get(binding, "handoff_options").and_then(Value::as_object) {
+        let spelled: Vec<String> = options
+            .iter()
+            .map(|(name, value)| format!("{name} {}", py_str(Some(value))))
+            .collect();
+        out.line(
+            4,
+            &one_line(&format!("handoff options: {}", spelled.join(", "))),
+        );
+    }
+    let rewired = strings(binding, "rewired_at");
+    if !rewired.is_empty() {
+        out.line(
+            4,
+            &one_line(&format!(
+                "added after construction at {}",
+                rewired.join(", ")
+            )),
+        );
+    }
     if let Some(object) = get(binding, "object").filter(|o| o.is_object()) {
         object_lines(out, binding, object);
     }

@@ -11,7 +11,7 @@ use crate::frameworks::adk::{self, AdkName};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::graph::objects::{ObjectIdentity, ObjectKind, ObjectTool};
 use crate::graph::resolve::{Resolver, Target};
-use crate::graph::{AgentEntry, Edge, Gap};
+use crate::graph::{AgentEntry, Edge, Field, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,10 +56,14 @@ impl ModuleReader<'_, '_> {
         kind: AdkName,
     ) {
         if kind == AdkName::LlmAgent {
-            self.read_adk_tools(identity, construction);
+            self.read_field(Field::Tools, construction, |r| {
+                r.read_adk_tools(identity, construction)
+            });
         }
         if matches!(kind, AdkName::LlmAgent | AdkName::WorkflowAgent(_)) {
-            self.read_sub_agents(identity, construction);
+            self.read_field(Field::SubAgents, construction, |r| {
+                r.read_sub_agents(identity, construction)
+            });
         }
         self.read_unpacking(identity, construction);
     }
@@ -125,6 +129,7 @@ impl ModuleReader<'_, '_> {
                 when,
                 from,
                 caller,
+                rewired_at,
             },
         ) in members.into_iter().enumerate()
         {
@@ -136,7 +141,12 @@ impl ModuleReader<'_, '_> {
             if let Some(from) = from {
                 if let Some(tool) = self.follow_foreign(agent, construction, &from, &scope, member)
                 {
-                    ways.add(tool.tool.clone(), &when, caller.as_deref());
+                    ways.add(
+                        tool.tool.clone(),
+                        &when,
+                        caller.as_deref(),
+                        rewired_at.as_deref(),
+                    );
                     order.push(tool.tool.clone());
                     followed.entry(tool.tool.clone()).or_default().push(tool);
                 }
@@ -187,12 +197,22 @@ impl ModuleReader<'_, '_> {
                 (Outcome::FollowReference, _) => None,
             };
             if let Some(tool) = tool {
-                ways.add(tool.tool.clone(), &when, caller.as_deref());
+                ways.add(
+                    tool.tool.clone(),
+                    &when,
+                    caller.as_deref(),
+                    rewired_at.as_deref(),
+                );
                 order.push(tool.tool.clone());
                 followed.entry(tool.tool.clone()).or_default().push(tool);
             } else if objects.len() > objects_before {
                 if let Some(object) = objects.last() {
-                    ways.add(object.name.clone(), &when, caller.as_deref());
+                    ways.add(
+                        object.name.clone(),
+                        &when,
+                        caller.as_deref(),
+                        rewired_at.as_deref(),
+                    );
                     order.push(object.name.clone());
                 }
             }
@@ -487,6 +507,7 @@ impl ModuleReader<'_, '_> {
             when,
             from,
             caller,
+            rewired_at,
         } in members
         {
             let value = match member {
@@ -505,7 +526,7 @@ impl ModuleReader<'_, '_> {
                         target_source: path.clone(),
                     };
                     let key = self.bind_agent_edge(agent, construction.line, &path, name, edge);
-                    ways.add(key, &when, caller.as_deref());
+                    ways.add(key, &when, caller.as_deref(), rewired_at.as_deref());
                 }
                 Ok((_, (None, _))) => self.agent_gap(
                     agent,

@@ -141,19 +141,31 @@ impl<'m> ModuleReader<'_, 'm> {
             .and_then(|c| c.guard.as_ref())
             .map(|guard| guard.iter().map(condition_text).collect())
             .unwrap_or_default();
+        // Each call is read on its own: one that passes something
+        // unreadable is an unread member of the union, named, and the
+        // members the other calls pass are still compared. (That the
+        // callers are all known is the whole union's condition, above.)
+        let unread = |why: String, at: &str| Member {
+            caller: Some(at.to_string()),
+            ..Member::unread(why, owner, when)
+        };
         for Call { path, call } in calls {
             let at = format!("{path}:{}", call.line);
             let Some(guard) = &call.guard else {
-                return Err(format!(
-                    "{of}, which the call at {at} passes in a loop or an except handler"
+                members.push(unread(
+                    format!("{of}, which the call at {at} passes in a loop or an except handler"),
+                    &at,
                 ));
+                continue;
             };
             if call.args.iter().any(|a| matches!(a, Value::Starred(_)))
                 || call.keywords.iter().any(|k| k.name.is_none())
             {
-                return Err(format!(
-                    "{of}, which the call at {at} may pass through `*`/`**` unpacking"
+                members.push(unread(
+                    format!("{of}, which the call at {at} may pass through `*`/`**` unpacking"),
+                    &at,
                 ));
+                continue;
             }
             let by_keyword = call
                 .keyword(name)
@@ -169,7 +181,11 @@ impl<'m> ModuleReader<'_, 'm> {
                 None => match &param.default {
                     Some(default) => (default, "", self.path),
                     None => {
-                        return Err(format!("{of}, which the call at {at} does not pass"));
+                        members.push(unread(
+                            format!("{of}, which the call at {at} does not pass"),
+                            &at,
+                        ));
+                        continue;
                     }
                 },
             };
@@ -193,7 +209,13 @@ impl<'m> ModuleReader<'_, 'm> {
                 })
             };
             self.reading_line.set(until);
-            let read = read.map_err(|why| format!("{why}, passed to `{owner}` at {at}"))?;
+            let read = match read {
+                Ok(read) => read,
+                Err(why) => {
+                    members.push(unread(format!("{why}, passed to `{owner}` at {at}"), &at));
+                    continue;
+                }
+            };
             members.extend(read.into_iter().map(|m| Member {
                 caller: m.caller.or_else(|| Some(at.clone())),
                 ..m
@@ -305,6 +327,7 @@ impl<'m> ModuleReader<'_, 'm> {
             gaps: &mut gaps,
             reading_line: std::cell::Cell::new(self.reading_line.get()),
             resolve_from: std::cell::Cell::new(None),
+            field: std::cell::Cell::new(self.field.get()),
         };
         read(&reader)
     }

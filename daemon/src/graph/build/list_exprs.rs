@@ -28,9 +28,17 @@ pub(super) struct Member {
     /// Where the builder was called, when the member came through a
     /// builder's parameter (`agent.py:14`): evidence, never compared.
     pub caller: Option<String>,
+    /// The rewire that added it after construction (`router.py:9`):
+    /// evidence, never compared.
+    pub rewired_at: Option<String>,
 }
 
 impl Member {
+    /// A part of a list that is not read, and why.
+    pub(super) fn unread(why: String, scope: &str, when: &[String]) -> Self {
+        Member::here(ListMember::Unread(why), scope, when)
+    }
+
     fn here(member: ListMember, scope: &str, when: &[String]) -> Self {
         Member {
             member,
@@ -38,6 +46,7 @@ impl Member {
             when: when.to_vec(),
             from: None,
             caller: None,
+            rewired_at: None,
         }
     }
 }

@@ -345,6 +345,7 @@ impl<'r> ModuleReader<'r, '_> {
                 construction_sites: Vec::new(),
                 bound_when: Vec::new(),
                 callers: Vec::new(),
+                rewired_at: Vec::new(),
             });
         }
     }

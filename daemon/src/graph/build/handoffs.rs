@@ -1,0 +1,202 @@
+//! SDK handoffs: `handoffs=[billing, handoff(refunds, …)]`. A member is an
+//! agent the scope builds, referenced by name, or the SDK's `handoff(...)`
+//! of one (`agent=` too). A `handoff()`'s options are part of what the
+//! handoff is: the name and description the model sees
+//! (`tool_name_override`, `tool_description_override`), `is_enabled`, and
+//! the functions run on the handoff (`on_handoff`, `input_filter`) by
+//! their code's digest; a change to one is a `changed` row naming it. An
+//! option this reader cannot name keeps the handoff and its addition or
+//! removal established; a change to it is not established.
+
+use super::{list_exprs, ModuleReader, Ways};
+use crate::frameworks::openai::{self, AgentConstruction, ListMember};
+use crate::graph::resolve::{Resolver, Target};
+use crate::graph::{Affects, Edge, Gap};
+use crate::pyrepr::str_repr;
+use crate::python::Value;
+
+/// Options a `handoff()` may pass that this reader names.
+const READ_OPTIONS: &[&str] = &[
+    "tool_name_override",
+    "tool_description_override",
+    "is_enabled",
+    "on_handoff",
+    "input_filter",
+];
+
+/// What a `handoff()`'s options read as.
+struct Options {
+    /// `(option, value as compared)`, in option order.
+    read: Vec<(String, String)>,
+    /// `(option, as spelled)` of each option not read.
+    unread: Vec<(String, String)>,
+}
+
+impl ModuleReader<'_, '_> {
+    /// Handoffs to agents the scope constructs, in this module or another
+    /// one, followed like a tool reference to the agent's own assignment.
+    pub(super) fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
+        let Some(members) = self.list_of(agent, construction, "handoffs") else {
+            return;
+        };
+        let mut ways = Ways::new();
+        let read_some = list_exprs::any_read(&members);
+        for list_exprs::Member {
+            member,
+            scope,
+            when,
+            from,
+            caller,
+            rewired_at,
+        } in members
+        {
+            let start = from
+                .as_deref()
+                .and_then(|f| self.modules.key(f))
+                .unwrap_or(self.path);
+            let (reference, options) = match &member {
+                ListMember::Reference(reference) => (reference.clone(), Vec::new()),
+                ListMember::Unread(why) => {
+                    let reason = self.list_limit(agent, construction, "handoffs", why, read_some);
+                    self.agent_gap(agent, reason);
+                    continue;
+                }
+                ListMember::Call(value) => {
+                    let facts = self.modules.facts(start).unwrap_or(self.facts);
+                    match openai::handoff_call(facts, value, &scope) {
+                        Some(call)
+                            if matches!(call.target, Value::Name(_) | Value::Attribute(_)) =>
+                        {
+                            (
+                                call.target.clone(),
+                                call.options
+                                    .iter()
+                                    .map(|(k, v)| (k.to_string(), (*v).clone()))
+                                    .collect(),
+                            )
+                        }
+                        _ => {
+                            self.agent_gap(
+                                agent,
+                                self.dynamic(agent, construction.line, "handoffs"),
+                            );
+                            continue;
+                        }
+                    }
+                }
+            };
+            let spelled = reference.dotted().unwrap_or_default();
+            let mut resolver = Resolver::new(self.modules);
+            let target = match resolver.resolve(start, &scope, &reference) {
+                Ok(found) => match found.target {
+                    Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
+                        Ok((path, name))
+                    }
+                    Target::Value { path, name, line } => Err(format!(
+                        "{} in {path}:{line} is not an agent this reader identifies",
+                        str_repr(&name)
+                    )),
+                    _ => Err(format!("{} is not an agent", str_repr(&spelled))),
+                },
+                Err(why) => Err(why),
+            };
+            match target {
+                Ok((path, name)) => {
+                    let Options { read, unread } = self.handoff_options(start, &scope, &options);
+                    let edge = Edge::Handoff {
+                        target_source: path.to_string(),
+                        options: read,
+                    };
+                    let target = name.clone();
+                    let key = self.bind_agent_edge(agent, construction.line, path, name, edge);
+                    for (option, spelled) in unread {
+                        self.gaps.insert(Gap {
+                            tool: Some(key.clone()),
+                            affects: Affects::Implementation,
+                            field: self.field.get(),
+                            ..Gap::agent(
+                                self.path,
+                                agent,
+                                format!(
+                                    "{} hands off to {} through handoff(), whose {option} is not read ({spelled}); a change to it is not established.",
+                                    self.who(agent, construction.line),
+                                    str_repr(&target)
+                                ),
+                            )
+                        });
+                    }
+                    ways.add(key, &when, caller.as_deref(), rewired_at.as_deref());
+                }
+                Err(why) => self.agent_gap(
+                    agent,
+                    format!(
+                        "{} hands off to unresolved agent {}. Not resolved because {why}.",
+                        self.who(agent, construction.line),
+                        str_repr(&spelled)
+                    ),
+                ),
+            }
+        }
+        self.apply_ways(agent, &ways);
+    }
+
+    /// A `handoff()`'s options: those compared, and those not read.
+    fn handoff_options(&self, module: &str, scope: &str, options: &[(String, Value)]) -> Options {
+        let mut read = Vec::new();
+        let mut unread = Vec::new();
+        for (option, value) in options {
+            let named = READ_OPTIONS
+                .contains(&option.as_str())
+                .then(|| self.option_value(module, scope, option, value))
+                .flatten();
+            match named {
+                Some(text) => read.push((option.clone(), text)),
+                None => unread.push((option.clone(), crate::graph::schema::unparse(value))),
+            }
+        }
+        read.sort();
+        Options { read, unread }
+    }
+
+    /// One option's compared value: a literal as written, a function of
+    /// the scope by its code's digest, one the SDK ships by its import.
+    fn option_value(
+        &self,
+        module: &str,
+        scope: &str,
+        option: &str,
+        value: &Value,
+    ) -> Option<String> {
+        match (option, value) {
+            ("tool_name_override" | "tool_description_override", Value::Str(text)) => {
+                Some(str_repr(text))
+            }
+            (_, Value::None) => Some("None".into()),
+            ("is_enabled", Value::Bool(b)) => Some(if *b { "True" } else { "False" }.into()),
+            (
+                "is_enabled" | "on_handoff" | "input_filter",
+                Value::Name(_) | Value::Attribute(_),
+            ) => self.function_identity(module, scope, value),
+            _ => None,
+        }
+    }
+
+    /// A function reference by what runs: a function of the scope by its
+    /// file, name and code digest; one the SDK exports by its import.
+    fn function_identity(&self, module: &str, scope: &str, reference: &Value) -> Option<String> {
+        let mut resolver = Resolver::new(self.modules);
+        if let Ok(found) = resolver.resolve(module, scope, reference) {
+            return match found.target {
+                Target::Function { path, function } => Some(format!(
+                    "{path}:{} {}",
+                    function.name,
+                    function.implementation_sha256.get(..12).unwrap_or_default()
+                )),
+                _ => None,
+            };
+        }
+        let facts = self.modules.facts(module)?;
+        let absolute = crate::frameworks::imports::imported_name(facts, reference, scope)?;
+        openai::is_sdk_path(&absolute).then_some(absolute)
+    }
+}
