@@ -18,10 +18,10 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use shipgate_daemon::graph::resolve::ModuleSet;
 use shipgate_daemon::graph::{build_side, ScopeContext, SideInput, SourceFile};
 use shipgate_daemon::python::{extract_facts, ModuleFacts};
 use shipgate_daemon::reach::{tool_reach, Census};
+use shipgate_daemon::resolve::ModuleSet;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;

@@ -23,6 +23,7 @@ pub mod pyrepr;
 pub mod python;
 pub mod reach;
 pub mod render;
+pub mod resolve;
 pub mod scope;
 pub mod server;
 pub mod service;

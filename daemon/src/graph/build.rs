@@ -1,6 +1,5 @@
 //! Building one side's graph from the facts of the scope's modules.
 
-use super::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use super::schema::interface;
 use super::{
     AgentEntry, AgentSettings, Binding, Edge, Field, Gap, Setting, SideGraph, ToolDefinition,
@@ -9,6 +8,7 @@ use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::frameworks::{adk, GOOGLE_ADK, OPENAI_AGENTS_SDK};
 use crate::pyrepr::{str_repr, tuple_repr};
 use crate::python::{BindingKind, ModuleFacts, StoreKind, Value};
+use crate::resolve::{ImportStep, ModuleSet, Resolver, ScopeContext, Target};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -151,7 +151,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
         capability_limits(&modules, &input.files, &mut gaps);
     }
     // What each bound function tool reaches: evidence on its sides.
-    crate::reach::attach(&modules, &mut graph.bindings);
+    attach_reach(&modules, &mut graph.bindings);
     graph.sources.sort();
     graph.agents.sort();
     graph.bindings.sort_by(|a, b| {
@@ -162,6 +162,18 @@ pub fn build_side(input: SideInput) -> SideGraph {
 }
 
 /// Two constructions' settings: what they agree on, the rest uncertain.
+/// Sets the reach of every function tool the side binds (`reach/`).
+fn attach_reach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
+    let mut reader = crate::reach::ToolReader::new(modules);
+    for binding in bindings {
+        if let Edge::Tool(definition) = &mut binding.edge {
+            if let Some(line) = definition.line {
+                definition.reach = reader.read(&definition.source, line);
+            }
+        }
+    }
+}
+
 fn agree(a: &AgentSettings, b: &AgentSettings) -> AgentSettings {
     let one = |x: &Setting, y: &Setting| {
         if x == y {
@@ -1534,7 +1546,7 @@ impl ModuleReader<'_, '_> {
                             lazy_submodule: false,
                         });
                         steps.extend(next.steps);
-                        found = super::resolve::Resolved {
+                        found = crate::resolve::Resolved {
                             target: next.target,
                             steps,
                         };

@@ -4,11 +4,10 @@
 
 mod build;
 pub mod objects;
-pub mod resolve;
 pub mod schema;
 
+pub use crate::resolve::ScopeContext;
 pub use build::{build_side, SideInput, SourceFile};
-pub use resolve::ScopeContext;
 
 pub use crate::frameworks::openai::{AgentSettings, Setting};
 use serde::{Deserialize, Serialize};
@@ -249,7 +248,7 @@ pub struct ToolDefinition {
 pub struct ImportPath {
     /// The reference as the agent spells it (`lookup`, `tools.lookup`).
     pub reference: String,
-    pub steps: Vec<resolve::ImportStep>,
+    pub steps: Vec<crate::resolve::ImportStep>,
     /// Code that runs first and is not read (an import of the repository's
     /// code outside the scope).
     pub caveats: Vec<String>,

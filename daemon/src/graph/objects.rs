@@ -12,11 +12,11 @@
 //! made from, and a path, query, header value or command argument changes
 //! only `endpoint_sha256`.
 
-use super::resolve::{ModuleSet, Resolver, Target};
 use super::schema::unparse;
 use crate::frameworks::imports::imported_name;
 use crate::frameworks::openai;
 use crate::python::{BindingKind, ModuleFacts, Value};
+use crate::resolve::{ModuleSet, Resolver, Target};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -924,8 +924,8 @@ pub fn is_secret_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::resolve::ScopeContext;
     use crate::python::extract_facts;
+    use crate::resolve::ScopeContext;
 
     /// Reads the MCP server assigned to `server` in a one-module scope.
     fn read_server(source: &str) -> ObjectTool {

@@ -9,8 +9,8 @@
 //! unpacks nothing; and no module imports its module whole (which could
 //! call it as an attribute). Anything else answers `None`.
 
-use crate::graph::resolve::{ModuleSet, Resolver, Target};
 use crate::python::{CallFact, FunctionFact, ParamKind, Value};
+use crate::resolve::{ModuleSet, Resolver, Target};
 
 /// Each call's module, calling scope and the value it passes for `param`
 /// (its default when it passes none); `None` when the calls are not all

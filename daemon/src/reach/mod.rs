@@ -17,9 +17,8 @@ mod walk;
 
 pub use model::{Claim, Reach};
 
-use crate::graph::resolve::{ModuleSet, Resolver};
-use crate::graph::{Binding, Edge};
 use crate::python::{BindingFact, BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
+use crate::resolve::{ModuleSet, Resolver};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use values::Sources;
@@ -36,34 +35,44 @@ pub const MAX_LIMITS: usize = 12;
 /// named limit ([`walk::budget_spent`]), never a crash and never silence.
 pub const WORK_BUDGET: usize = 200_000;
 
-/// Sets the reach of every function tool the side binds. One side's tools
-/// share what their helpers reach (read once per helper and binding of its
-/// parameters) and one work budget.
-pub fn attach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
-    let census = Census::of(modules);
-    let patches = &census.patches;
-    let mut side = walk::Side::new(WORK_BUDGET);
-    let mut memo: BTreeMap<(String, u32), Option<Reach>> = BTreeMap::new();
-    for binding in bindings {
-        let Edge::Tool(definition) = &mut binding.edge else {
-            continue;
-        };
-        let Some(line) = definition.line else {
-            continue;
-        };
-        let key = (definition.source.clone(), line);
-        let reach = memo
-            .entry(key)
-            .or_insert_with(|| {
-                let mut reach = read_tool(modules, &census, &mut side, &definition.source, line)?;
+/// Reads what one side's function tools reach. Its tools share what their
+/// helpers reach (read once per helper and binding of its parameters), the
+/// scope's census (patches, namespace changes) and one work budget; each
+/// definition is read once.
+pub struct ToolReader<'s, 'm> {
+    modules: &'s ModuleSet<'m>,
+    census: Census,
+    side: walk::Side,
+    memo: BTreeMap<(String, u32), Option<Reach>>,
+}
+
+impl<'s, 'm> ToolReader<'s, 'm> {
+    pub fn new(modules: &'s ModuleSet<'m>) -> Self {
+        ToolReader {
+            modules,
+            census: Census::of(modules),
+            side: walk::Side::new(WORK_BUDGET),
+            memo: BTreeMap::new(),
+        }
+    }
+
+    /// The reach of the function defined at `source:line`; `None` when it
+    /// cannot be located for reading.
+    pub fn read(&mut self, source: &str, line: u32) -> Option<Reach> {
+        let key = (source.to_string(), line);
+        if let Some(known) = self.memo.get(&key) {
+            return known.clone();
+        }
+        let reach =
+            read_tool(self.modules, &self.census, &mut self.side, source, line).map(|mut reach| {
                 // A patched HTTP library is a limit on every tool that sends.
                 if !reach.calls.is_empty() {
-                    reach.limits.extend(patches.iter().cloned());
+                    reach.limits.extend(self.census.patches.iter().cloned());
                 }
-                Some(reach)
-            })
-            .clone();
-        definition.reach = reach;
+                reach
+            });
+        self.memo.insert(key, reach.clone());
+        reach
     }
 }
 
@@ -279,7 +288,7 @@ impl NamespaceChanges {
         let mut resolver = Resolver::new(modules);
         match resolver.resolve(path, scope, &Value::Name(name.to_string())) {
             Ok(found) => match found.target {
-                crate::graph::resolve::Target::Module(loc) => match loc.file {
+                crate::resolve::Target::Module(loc) => match loc.file {
                     Some(file) => {
                         self.modules.insert(file);
                     }
@@ -923,7 +932,7 @@ impl<'a> Frame<'a> {
     ) -> Option<(Value, Frame<'a>)> {
         let mut resolver = Resolver::new(self.modules);
         let found = resolver.resolve(self.path, self.scope(), callee).ok()?;
-        let crate::graph::resolve::Target::Function { path, function } = found.target else {
+        let crate::resolve::Target::Function { path, function } = found.target else {
             return None;
         };
         if self.census.rebound.contains(&function.name)
@@ -1054,7 +1063,7 @@ impl<'a> Frame<'a> {
         }
         let mut resolver = Resolver::new(self.modules);
         let found = resolver.resolve(self.path, self.scope(), value).ok()?;
-        let crate::graph::resolve::Target::Value { path, name, line } = found.target else {
+        let crate::resolve::Target::Value { path, name, line } = found.target else {
             return None;
         };
         let facts = self.modules.facts(path)?;
@@ -1137,7 +1146,7 @@ impl<'a> Frame<'a> {
                 let found = resolver
                     .resolve(self.path, "", &Value::Name(name.to_string()))
                     .ok()?;
-                let crate::graph::resolve::Target::Value { path, name, line } = found.target else {
+                let crate::resolve::Target::Value { path, name, line } = found.target else {
                     return None;
                 };
                 let facts = self.modules.facts(path)?;

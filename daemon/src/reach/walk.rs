@@ -8,8 +8,8 @@ use super::model::{
 };
 use super::values::{Literal, Sources};
 use super::{Frame, MAX_HELPER_DEPTH, MAX_LIMITS};
-use crate::graph::resolve::{ModuleSet, Resolver, Target};
 use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
+use crate::resolve::{ModuleSet, Resolver, Target};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
@@ -3525,8 +3525,8 @@ mod tests {
 mod memo_tests {
     use super::super::{tool_reach_within, Census};
     use super::*;
-    use crate::graph::ScopeContext;
     use crate::python::extract_facts;
+    use crate::resolve::ScopeContext;
 
     const SOURCE: &str = r#"import requests
 from agents import function_tool

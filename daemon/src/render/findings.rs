@@ -87,7 +87,7 @@ fn headline(summary: &Value, agents: usize) -> String {
     let effects: Vec<String> = array(summary, "effects")
         .iter()
         .map(|e| {
-            let label = super::text::status_label(text(e, "status"));
+            let label = status_label(text(e, "status"));
             format!("{} {} ({label})", number(e, "count"), text(e, "effect"))
         })
         .collect();
@@ -326,4 +326,19 @@ fn not_read_line(out: &mut Vec<(usize, String)>, summary: &Value) {
             text(first, "first")
         ),
     ));
+}
+
+/// Text labels of `effect_evidence.status` (§2.9).
+pub(super) fn status_label(status: &str) -> String {
+    match status {
+        "declared" => "reviewed declaration",
+        "structural" => "structural evidence",
+        "inferred" => "provisional: inference",
+        "protocol_default" => "provisional: protocol default",
+        "unknown" => "provisional: unknown effect",
+        "conflicting" => "conflicting effect evidence",
+        "unavailable" => "provisional: evidence unavailable",
+        other => return other.to_string(),
+    }
+    .to_string()
 }

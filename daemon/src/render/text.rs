@@ -855,24 +855,9 @@ fn effect_line(evidence: &Value) -> String {
     let status = field(evidence, "status");
     format!(
         "effect: {effect} ({}{})",
-        status_label(&status),
+        super::findings::status_label(&status),
         effect_basis(evidence, &effect, &status)
     )
-}
-
-/// Text labels of `effect_evidence.status` (§2.9).
-pub(super) fn status_label(status: &str) -> String {
-    match status {
-        "declared" => "reviewed declaration",
-        "structural" => "structural evidence",
-        "inferred" => "provisional: inference",
-        "protocol_default" => "provisional: protocol default",
-        "unknown" => "provisional: unknown effect",
-        "conflicting" => "conflicting effect evidence",
-        "unavailable" => "provisional: evidence unavailable",
-        other => return other.to_string(),
-    }
-    .to_string()
 }
 
 /// The basis suffix, only for structural evidence from an HTTP call: the

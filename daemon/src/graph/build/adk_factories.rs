@@ -9,11 +9,11 @@
 use super::{FollowedTool, ModuleReader};
 use crate::frameworks::adk::{self, AdkName};
 use crate::graph::objects::ObjectSite;
-use crate::graph::resolve::{ImportStep, Resolver, Target};
 use crate::graph::schema::{interface, unparse};
 use crate::graph::{ImportPath, ToolDefinition};
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
+use crate::resolve::{ImportStep, Resolver, Target};
 use std::collections::BTreeMap;
 
 /// Factories followed from one call, at most.

@@ -10,10 +10,10 @@ use super::{FollowedTool, Framework, ModuleReader, Wrap};
 use crate::frameworks::adk::{self, AdkName};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::graph::objects::{ObjectIdentity, ObjectKind, ObjectTool};
-use crate::graph::resolve::{Resolver, Target};
 use crate::graph::{AgentEntry, Edge, Field, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
+use crate::resolve::{Resolver, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
 impl ModuleReader<'_, '_> {

@@ -13,8 +13,8 @@
 
 use super::list_exprs::{Member, Members, LIST_KEYWORDS};
 use super::ModuleReader;
-use crate::graph::resolve::Resolver;
 use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
+use crate::resolve::Resolver;
 use std::collections::BTreeSet;
 
 /// One call of the builder: the module it is in and the call.

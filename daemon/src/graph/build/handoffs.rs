@@ -10,10 +10,10 @@
 
 use super::{list_exprs, ModuleReader, Ways};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
-use crate::graph::resolve::{Resolver, Target};
 use crate::graph::{Affects, Edge, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
+use crate::resolve::{Resolver, Target};
 
 /// Options a `handoff()` may pass that this reader names.
 const READ_OPTIONS: &[&str] = &[

@@ -419,13 +419,13 @@ impl ModuleReader<'_, '_> {
         if binding.kind != BindingKind::Import || binding.conditional || binding.type_checking {
             return None;
         }
-        let mut resolver = crate::graph::resolve::Resolver::new(self.modules);
+        let mut resolver = crate::resolve::Resolver::new(self.modules);
         let found = match resolver.resolve(self.path, binding_scope, &Value::Name(name.to_string()))
         {
             Ok(found) => found,
             Err(why) => return Some(Err(format!("`{name}`, which is not followed: {why}"))),
         };
-        let crate::graph::resolve::Target::Value {
+        let crate::resolve::Target::Value {
             path,
             name: bound_name,
             line,
@@ -486,7 +486,7 @@ impl ModuleReader<'_, '_> {
         {
             return Err(changed(path));
         }
-        let mut resolver = crate::graph::resolve::Resolver::new(self.modules);
+        let mut resolver = crate::resolve::Resolver::new(self.modules);
         for module in self.modules.paths() {
             let Some(importer) = self.modules.facts(module) else {
                 continue;

@@ -7,10 +7,10 @@
 use super::ModuleReader;
 use crate::frameworks::openai::{self, AgentConstruction, ObjectClass};
 use crate::graph::objects::{ObjectKind, ObjectSite, ObjectTool, UnreadPart};
-use crate::graph::resolve::{Resolver, Target};
 use crate::graph::{Affects, Binding, Edge, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, ModuleFacts, Value};
+use crate::resolve::{Resolver, Target};
 
 /// Where a listed object's constructor call is written.
 pub(super) struct Built<'v> {

@@ -22,8 +22,8 @@
 //! members: one predicate, so a rewire is either a binding or a limit.
 
 use super::ModuleSet;
-use crate::graph::resolve::Resolver;
 use crate::python::{BindingKind, CallFact, ListAddition, ModuleFacts, StoreKind, Value};
+use crate::resolve::Resolver;
 
 /// The fields a rewire is read for. ADK's `sub_agents` is not: a
 /// sub-agent appended after construction is not given its parent.
