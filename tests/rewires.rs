@@ -143,3 +143,50 @@ fn other_changes_after_construction_stay_limits() {
     );
     assert_eq!(rows(&doc), Vec::<(String, String, String)>::new());
 }
+
+/// The cycle applications write: agents built without `handoffs=`, then
+/// each given a way back after the triage agent exists. An absent field
+/// is a new list of the agent's own, so the rewire is its binding. A copy
+/// shares the fields it does not pass, so rewiring one of those stays a
+/// limit.
+#[test]
+fn a_field_not_given_is_rewired_as_a_list_of_its_own() {
+    let base = r#"from agents import Agent, handoff
+
+faq = Agent(name="faq")
+seats = Agent(name="seats")
+triage = Agent(
+    name="triage",
+    handoffs=[handoff(agent=faq, tool_name_override="to_faq"), seats],
+)
+"#;
+    let head = format!(
+        "{base}\nfaq.handoffs.append(handoff(agent=triage, tool_name_override=\"to_triage\"))\nseats.handoffs.append(triage)\n"
+    );
+    let doc = compare(&[("app/agent.py", base)], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("faq", "handoff:agent.py:triage", "added"),
+            row("seats", "handoff:agent.py:triage", "added"),
+        ]
+    );
+    assert_eq!(
+        doc["rows"][0]["after"]["handoff_options"],
+        json!({"tool_name_override": "'to_triage'"})
+    );
+
+    let copied = format!(
+        "{base}\nfaq_copy = faq.clone(name=\"faq_copy\")\nfaq_copy.handoffs.append(triage)\n"
+    );
+    let doc = compare(&[("app/agent.py", base)], &[("app/agent.py", &copied)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        head_limits(&doc)
+            .iter()
+            .any(|l| l.contains("has its handoffs changed after construction")),
+        "{:#?}",
+        head_limits(&doc)
+    );
+}

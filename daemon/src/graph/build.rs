@@ -1387,7 +1387,11 @@ impl ModuleReader<'_, '_> {
         construction: &AgentConstruction<'_>,
         field: &str,
     ) -> Option<list_exprs::Members> {
-        let keyword = construction.call.keyword(field)?;
+        let Some(keyword) = construction.call.keyword(field) else {
+            // An absent field holds only what rewires add to it.
+            let rewired = self.rewired_members(construction, field);
+            return (!rewired.is_empty()).then_some(rewired);
+        };
         self.reading_line.set(construction.line);
         match self.list_expression(&keyword.value, &construction.call.scope, 0, &[]) {
             Ok(mut members) => {

@@ -5,8 +5,8 @@
 //! Sound where the list the statement changes is the one the agent was
 //! built with and the statement runs exactly once, before any request:
 //! - the agent is bound once, at module level and unconditionally, to its
-//!   construction, and the field was given as a list display (a new list
-//!   no other name holds);
+//!   construction, and the field was given as a list display or not at
+//!   all (a new list no other name holds; no `**` spread);
 //! - the statement is at module level, unconditional, and spells the
 //!   agent by a name its module binds once: the agent's own variable in
 //!   its own module, or a from-import of it in a module of the scope;
@@ -50,9 +50,16 @@ pub(super) fn rewirable<'c>(
         return None;
     }
     let variable = call.assigned_to.as_deref().filter(|v| !v.contains('.'))?;
-    let displayed = call
-        .keyword(field)
-        .is_some_and(|k| matches!(k.value, Value::List(_) | Value::Tuple(_)));
+    // A display, or nothing: both frameworks give an absent field a new
+    // list of its own (`default_factory=list`). A `**` spread or another
+    // positional argument could pass a shared one.
+    // A copy (`base.clone(...)`) shares the fields it does not pass.
+    let spread = call.keywords.iter().any(|k| k.name.is_none()) || call.args.len() > 1;
+    let copy = matches!(&call.callee, Value::Attribute(parts) if parts.last().is_some_and(|m| m == "clone"));
+    let displayed = match call.keyword(field) {
+        Some(keyword) => matches!(keyword.value, Value::List(_) | Value::Tuple(_)),
+        None => !spread && !copy,
+    };
     let mut bindings = facts.module_bindings.iter().filter(|b| b.name == variable);
     let once = match (bindings.next(), bindings.next()) {
         (Some(b), None) => b.kind == BindingKind::Assignment && !b.conditional,
