@@ -25,6 +25,12 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+mod context;
+mod keys;
+
+use context::*;
+use keys::*;
+
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
 
 /// Files and bytes read per side to find the agent files of a change.
@@ -667,166 +673,9 @@ impl Engine {
     }
 }
 
-/// What the repository holds around a scope (spec: whether an absolute
-/// import is the repository's own code is read from the compared commit's
-/// tree: the root, `src/`, and every directory between the root and the
-/// scope), and how those roots spell the scope through regular packages.
-fn scope_context_of(
-    repo: &Repository,
-    root_tree: ObjectId,
-    scope: &str,
-) -> Result<(ScopeContext, Vec<(String, ObjectId)>), DiffError> {
-    let mut context = ScopeContext::default();
-    let mut ancestor_inits = Vec::new();
-    if scope == "." {
-        return Ok((context, ancestor_inits));
-    }
-    let components: Vec<&str> = scope.split('/').collect();
-    let mut roots: Vec<String> = (0..components.len())
-        .map(|i| components[..i].join("/"))
-        .collect();
-    let root_entries = repo.list_dir(root_tree, "")?;
-    if root_entries.iter().any(|e| e.is_tree && e.name == "src")
-        && !roots.iter().any(|r| r == "src")
-    {
-        roots.push("src".to_string());
-    }
-    let is_package = |dir: &str| -> Result<bool, DiffError> {
-        Ok(repo
-            .list_dir(root_tree, dir)?
-            .iter()
-            .any(|e| e.is_blob && e.name == "__init__.py"))
-    };
-    for root in &roots {
-        // In a directory that is itself a regular package, a standard-library
-        // name is the standard library's, not the repository's.
-        let root_is_package = !root.is_empty() && is_package(root)?;
-        if root != "src" {
-            let entries = repo.list_dir(root_tree, root)?;
-            if let Some(init) = entries
-                .iter()
-                .find(|e| e.is_blob && e.name == "__init__.py")
-            {
-                ancestor_inits.push((rooted_dir(root, "__init__.py"), init.id));
-            }
-        }
-        for entry in repo.list_dir(root_tree, root)? {
-            let module = if entry.is_blob {
-                entry.name.strip_suffix(".py").map(str::to_string)
-            } else if entry.is_tree && is_package(&rooted_dir(root, &entry.name))? {
-                Some(entry.name.clone())
-            } else {
-                None
-            };
-            if let Some(module) = module.filter(|m| !(root_is_package && is_stdlib_module(m))) {
-                context.outside_modules.insert(module);
-            }
-        }
-        // The scope spelled from this root, when every directory on the way
-        // (the scope included) is a regular package.
-        let below: Vec<&str> =
-            components[root.split('/').filter(|p| !p.is_empty()).count()..].to_vec();
-        if root == "src" && !scope.starts_with("src/") {
-            continue;
-        }
-        let mut all_packages = !below.is_empty();
-        for depth in 1..=below.len() {
-            let dir = rooted_dir(root, &below[..depth].join("/"));
-            if !is_package(&dir)? {
-                all_packages = false;
-                break;
-            }
-        }
-        if all_packages {
-            context.spellings.push(below.join("."));
-        }
-    }
-    Ok((context, ancestor_inits))
-}
-
-/// A link's target as a repository path: relative to the link's
-/// directory, normalised; `None` when it is absolute or leaves the tree.
-fn resolve_link(link: &str, target: &str) -> Option<String> {
-    if target.starts_with('/') || target.is_empty() {
-        return None;
-    }
-    let mut parts: Vec<&str> = link.split('/').collect();
-    parts.pop();
-    for piece in target.split('/') {
-        match piece {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
-}
-
-fn rooted_dir(root: &str, rest: &str) -> String {
-    if root.is_empty() {
-        rest.to_string()
-    } else {
-        format!("{root}/{rest}")
-    }
-}
-
 fn bad_scope() -> DiffError {
     DiffError::usage_for(
         "--scope",
         "Scope must be a repository-relative directory without '..'.",
     )
-}
-
-/// Facts are keyed by the blob's object format, id and the facts version:
-/// a cache check never inflates the blob.
-fn facts_key(blob: &ObjectId) -> Vec<u8> {
-    let mut key = Vec::with_capacity(1 + blob.as_bytes().len() + 4);
-    key.push(match blob.kind() {
-        gix::hash::Kind::Sha1 => 1,
-        _ => 2,
-    });
-    key.extend_from_slice(blob.as_bytes());
-    key.extend_from_slice(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
-    key
-}
-
-/// Graphs are keyed by everything they are built from.
-fn graph_key(root_tree: ObjectId, scope: &str, max_files: u32) -> blake3::Hash {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(b"side-graph");
-    hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
-    hasher.update(root_tree.as_bytes());
-    hasher.update(scope.as_bytes());
-    hasher.update(&[0]);
-    hasher.update(&max_files.to_be_bytes());
-    hasher.finalize()
-}
-
-/// `scope_selection` of a derived run (contract §7.2).
-fn scope_selection(derivation: &crate::scope::Derivation) -> Value {
-    let relations: Vec<Value> = derivation
-        .comparisons
-        .iter()
-        .map(|r| {
-            json!({
-                "scope": r.scope,
-                "base_scope": r.base_scope,
-                "changed": r.changed,
-                "agent_files": r.agent_files,
-                "via": r.via,
-                "outside": r.outside,
-            })
-        })
-        .collect();
-    let changed: Vec<&String> = derivation.changed_files.iter().take(50).collect();
-    json!({
-        "mode": "derived",
-        "scopes": derivation.comparisons.iter().map(|r| r.scope.clone()).collect::<Vec<_>>(),
-        "reason": derivation.reason,
-        "changed_files": changed,
-        "relations": relations,
-        "limits": derivation.limits,
-    })
 }

@@ -1,0 +1,130 @@
+//! The default text output (output contract §4, the 1.2.0 grammar).
+//!
+//! Everything printed here is read from the document as it stands; nothing
+//! is recomputed, so the text can never disagree with `--json`. The caller
+//! passes the already sanitised document. Missing or oddly typed keys print
+//! the way Python's `str()` would print a missing value (`None`) or are
+//! skipped, never panic.
+//!
+//! Values marked ⟦1⟧ in the contract pass [`one_line`], so a control or
+//! bidi character in a name cannot break a line or reorder what CI reads.
+
+use serde_json::Value;
+
+use super::pyjson;
+
+mod document;
+mod reach;
+mod rows;
+#[cfg(test)]
+mod tests;
+mod values;
+
+use document::*;
+use reach::*;
+use rows::*;
+pub use values::one_line;
+use values::*;
+
+/// The advisory sentence that always closes the output (`limits[2]`).
+const ADVISORY: &str =
+    "This comparison is advisory evidence and supplies no release verdict or merge permission.";
+
+/// How many excluded test files are named before `, and K more`.
+const TEST_FILES_SHOWN: usize = 5;
+
+/// How many reach limits are printed before `reach limit: and K more`.
+const REACH_LIMITS_SHOWN: usize = 3;
+
+/// Renders the whole document as the text CI reads.
+pub fn render_text(doc: &Value) -> String {
+    let mut out = Out::default();
+    out.line(0, &header(doc));
+    scope_lines(&mut out, doc);
+    // Schema 0.4: the findings open the answer, the rows follow as detail
+    // (a 1.2.0 document has no summary and prints as 1.2.0 did).
+    let mut print_rows = true;
+    if let Some(summary) = get(doc, "summary").filter(|s| s.is_object()) {
+        for (indent, line) in super::findings::lines(summary) {
+            out.line(indent, &one_line(&line));
+        }
+        let rows = items(doc, "rows").len();
+        print_rows = rows <= super::findings::DETAIL_ROWS;
+        if print_rows {
+            out.line(0, "Detail:");
+        } else {
+            out.line(0, &format!("Detail: {rows} rows are not printed here. `--json` carries every row, gap and reach limit, and the findings above name the rows they summarize."));
+            if let Some(line) = excluded_tests_line(doc) {
+                out.line(0, &line);
+            }
+        }
+    }
+    if print_rows {
+        match doc.get("comparisons").and_then(Value::as_array) {
+            // Combined document: each comparison under its own `Scope` line.
+            Some(comparisons) => {
+                if comparisons.is_empty() {
+                    out.line(
+                        0,
+                        "The change touches no supported application agent; nothing was compared.",
+                    );
+                }
+                for comparison in comparisons {
+                    out.line(0, &comparison_heading(comparison));
+                    comparison_body(&mut out, comparison);
+                }
+            }
+            None => comparison_body(&mut out, doc),
+        }
+    }
+    if let Some(stability) = get(doc, "tool_list_stability").filter(|s| s.is_object()) {
+        stability_lines(&mut out, stability);
+    }
+    out.line(0, advisory(doc));
+    out.text
+}
+
+/// `Tool-list stability:` lines (issue 10): reordered lists and lists that
+/// may change between calls. Information, never a row.
+fn stability_lines(out: &mut Out, stability: &Value) {
+    out.line(0, "Tool-list stability (not a binding change):");
+    for change in items(stability, "order_changed") {
+        out.line(
+            2,
+            &one_line(&format!(
+                "{} ({}): order changed: {} → {}",
+                field(change, "agent"),
+                field(change, "agent_source"),
+                strings(change, "before").join(", "),
+                strings(change, "after").join(", ")
+            )),
+        );
+    }
+    for caveat in items(stability, "caveats") {
+        out.line(
+            2,
+            &one_line(&format!(
+                "{} ({}): may differ between calls: {}",
+                field(caveat, "agent"),
+                field(caveat, "agent_source"),
+                field(caveat, "why")
+            )),
+        );
+    }
+}
+
+/// Accumulates lines; every line ends in `\n`, indentation is spaces.
+#[derive(Default)]
+struct Out {
+    text: String,
+}
+
+impl Out {
+    fn line(&mut self, indent: usize, content: &str) {
+        for _ in 0..indent {
+            self.text.push(' ');
+        }
+        self.text.push_str(content);
+        self.text.push('\n');
+    }
+}

@@ -1,0 +1,158 @@
+//! One side's modules as derivation reads them: which are agent files, what
+//! each imports, and the import graph walked from a change.
+
+use super::*;
+
+/// One side's modules, import graph and agent files.
+pub(super) struct Side<'a> {
+    pub(super) commit: &'a str,
+    pub(super) graph: ImportGraph,
+    /// Modules that build an agent: construct or subclass one, or build
+    /// one through an agent file's factory.
+    pub(super) agent_files: BTreeSet<&'a str>,
+    /// Modules that only rewire an agent an agent file builds
+    /// (`support.tools.append(x)`): agent files, but a change only they
+    /// reach is named.
+    pub(super) rewirers: BTreeSet<&'a str>,
+    /// Modules that build an agent on request: its capabilities come from
+    /// a parameter, `self`, an expression or `**`, or it subclasses one.
+    pub(super) on_request: BTreeSet<&'a str>,
+    pub(super) facts: BTreeMap<&'a str, &'a ModuleFacts>,
+    pub(super) files: BTreeSet<&'a str>,
+}
+
+impl<'a> Side<'a> {
+    pub(super) fn new(files: &'a SideFiles) -> Self {
+        // Test-like modules are import targets (the application may
+        // import a tool from one), never read as the application.
+        let graph = ImportGraph::build_with_targets(
+            files
+                .modules
+                .iter()
+                .map(|(p, _, f)| (p.as_str(), f.as_ref())),
+            files.tests.iter().map(|(p, _)| p.as_str()),
+        );
+        let facts: BTreeMap<&str, &ModuleFacts> = files
+            .modules
+            .iter()
+            .map(|(p, _, f)| (p.as_str(), f.as_ref()))
+            .collect();
+        let builders: BTreeSet<&str> = facts
+            .iter()
+            .filter(|(_, f)| builds_agent(f))
+            .map(|(p, _)| *p)
+            .collect();
+        let mut agent_files = builders.clone();
+        let mut rewirers = BTreeSet::new();
+        for (path, module) in &facts {
+            if builders.contains(path) {
+                continue;
+            }
+            let imported: Vec<&str> = graph
+                .imports_of(path)
+                .filter(|p| builders.contains(p.as_str()))
+                .map(String::as_str)
+                .collect();
+            if imported.is_empty() {
+                continue;
+            }
+            let factory_made = imported.iter().any(|builder| {
+                facts
+                    .get(builder)
+                    .is_some_and(|b| calls_agent_factory(module, b))
+            });
+            if factory_made {
+                agent_files.insert(*path);
+            } else if rewires_capabilities(module) {
+                agent_files.insert(*path);
+                rewirers.insert(*path);
+            }
+        }
+        let on_request = facts
+            .iter()
+            .filter(|(_, f)| builds_on_request(f))
+            .map(|(p, _)| *p)
+            .collect();
+        Side {
+            commit: &files.commit,
+            graph,
+            agent_files,
+            rewirers,
+            on_request,
+            facts,
+            files: files
+                .modules
+                .iter()
+                .map(|(p, _, _)| p.as_str())
+                .chain(files.tests.iter().map(|(p, _)| p.as_str()))
+                .collect(),
+        }
+    }
+
+    /// Agent files related to `changed`, each with the chain that relates
+    /// them (agent first when the agent imports the change, the change
+    /// first when the change imports the agent).
+    pub(super) fn related(&self, changed: &str) -> (Vec<Related>, BTreeSet<String>, bool) {
+        let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if self.agent_files.contains(changed) {
+            found.insert(changed.to_string(), vec![changed.to_string()]);
+        }
+        let mut frontier = BTreeSet::new();
+        let mut too_many = false;
+        for importers in [true, false] {
+            let (reached, beyond) = self.walk(changed, importers);
+            too_many |= reached.len() >= MAX_RELATE_FILES;
+            frontier.extend(beyond);
+            for (file, mut chain) in reached {
+                if !self.agent_files.contains(file.as_str()) || found.contains_key(&file) {
+                    continue;
+                }
+                if importers {
+                    chain.reverse();
+                }
+                found.insert(file, chain);
+            }
+        }
+        let mut related: Vec<Related> = found.into_iter().collect();
+        related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
+        (related, frontier, too_many)
+    }
+
+    /// Breadth-first from `start` along importers (or imports), up to the
+    /// hop bound: each file reached with its chain from `start`, and the
+    /// files the walk would have gone on to past the bound.
+    pub(super) fn walk(
+        &self,
+        start: &str,
+        importers: bool,
+    ) -> (Vec<(String, Vec<String>)>, BTreeSet<String>) {
+        let mut seen: BTreeSet<String> = BTreeSet::from([start.to_string()]);
+        let mut queue: VecDeque<Vec<String>> = VecDeque::from([vec![start.to_string()]]);
+        let mut reached = Vec::new();
+        let mut beyond = BTreeSet::new();
+        while let Some(chain) = queue.pop_front() {
+            let Some(last) = chain.last() else { continue };
+            let next: Vec<&String> = if importers {
+                self.graph.importers_of(last).collect()
+            } else {
+                self.graph.imports_of(last).collect()
+            };
+            if chain.len() > MAX_HOPS {
+                beyond.extend(next.into_iter().filter(|n| !seen.contains(*n)).cloned());
+                continue;
+            }
+            for file in next {
+                if reached.len() >= MAX_RELATE_FILES {
+                    break;
+                }
+                if seen.insert(file.clone()) {
+                    let mut longer = chain.clone();
+                    longer.push(file.clone());
+                    reached.push((file.clone(), longer.clone()));
+                    queue.push_back(longer);
+                }
+            }
+        }
+        (reached, beyond)
+    }
+}
