@@ -1,0 +1,447 @@
+//! The census of constructions no reader follows, each a named limit so
+//! that silence never hides one: an agent's capability fields changed
+//! after construction (unless `rewires.rs` reads the change as a binding),
+//! subclasses of an agent class, copies of an agent, and a tool defined
+//! twice in one module. Also whether a construction keeps its capability
+//! fields apart (`fields_kept_apart`), so a gap can be confined to one.
+
+use super::{rewires, Framework, SourceFile};
+use crate::frameworks::{adk, openai};
+use crate::graph::{Field, Gap};
+use crate::pyrepr::str_repr;
+use crate::python::{BindingKind, ModuleFacts, StoreKind, Value};
+use crate::resolve::{ModuleSet, Resolver};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The capability fields of an SDK agent: a write to one after
+/// construction changes what the agent binds.
+const CAPABILITY_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+
+/// An agent a module binds to a plain variable, as `capability_limits`
+/// names it.
+#[derive(Clone)]
+struct KnownAgent<'f> {
+    line: u32,
+    identity: String,
+    /// How messages name it ("OpenAI Agents SDK agent").
+    label: &'static str,
+    /// Its construction keeps its capability fields apart.
+    fields_apart: bool,
+    /// The construction and its module, for the rewires read as
+    /// bindings.
+    call: &'f crate::python::CallFact,
+    facts: &'f ModuleFacts,
+}
+
+/// Constructions this reader does not follow, each a named limit so that
+/// silence never hides them: capabilities changed after construction,
+/// subclasses of `Agent`, and copies of an agent.
+pub(super) fn capability_limits(
+    modules: &ModuleSet<'_>,
+    files: &[SourceFile],
+    gaps: &mut BTreeSet<Gap>,
+) {
+    // Agents assigned to a plain variable, by (module, variable): the
+    // construction's line, the agent's identity and how messages name it.
+    let mut agents: BTreeMap<(String, String), KnownAgent> = BTreeMap::new();
+    let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
+    for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
+        for construction in openai::agent_constructions(&file.facts, &file.path) {
+            if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
+                agents.insert(
+                    (file.path.clone(), construction.identity.clone()),
+                    KnownAgent {
+                        line: construction.line,
+                        identity: construction.identity.clone(),
+                        label: "OpenAI Agents SDK agent",
+                        fields_apart: fields_kept_apart(construction.call),
+                        call: construction.call,
+                        facts: &file.facts,
+                    },
+                );
+            }
+        }
+        for construction in adk::agent_constructions(&file.facts) {
+            let variable = construction
+                .call
+                .assigned_to
+                .as_deref()
+                .filter(|v| !v.contains('.'));
+            if let (Some(variable), Some(name)) = (variable, &construction.name) {
+                agents.insert(
+                    (file.path.clone(), variable.to_string()),
+                    KnownAgent {
+                        line: construction.line,
+                        identity: name.clone(),
+                        label: "Google ADK agent",
+                        fields_apart: fields_kept_apart(construction.call),
+                        call: construction.call,
+                        facts: &file.facts,
+                    },
+                );
+            }
+        }
+        for class in openai::agent_subclasses(&file.facts) {
+            subclasses.insert(
+                (file.path.clone(), class.name.clone()),
+                (class.line, Framework::OpenAi),
+            );
+        }
+        for class in adk::agent_subclasses(&file.facts) {
+            subclasses.insert(
+                (file.path.clone(), class.name.clone()),
+                (class.line, Framework::Adk),
+            );
+        }
+    }
+    // Clones the SDK reader reads as agents of their own.
+    let mut readable_clones: BTreeSet<(&str, u32)> = BTreeSet::new();
+    for file in files
+        .iter()
+        .filter(|f| f.facts.syntax_error.is_none() && openai::is_sdk_source(&f.facts))
+    {
+        let constructions = openai::agent_constructions(&file.facts, &file.path);
+        for (_, clone) in openai::clone_constructions(&file.facts, &file.path, &constructions) {
+            readable_clones.insert((file.path.as_str(), clone.line));
+            // A clone is an agent too: a copy of it must be read or named.
+            if let Some(variable) = clone.call.assigned_to.as_deref() {
+                agents.insert(
+                    (file.path.clone(), variable.to_string()),
+                    KnownAgent {
+                        line: clone.line,
+                        identity: clone.identity.clone(),
+                        label: "OpenAI Agents SDK agent",
+                        fields_apart: fields_kept_apart(clone.call),
+                        call: clone.call,
+                        facts: &file.facts,
+                    },
+                );
+            }
+        }
+    }
+    for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
+        let Some(key) = modules.key(&file.path) else {
+            continue;
+        };
+        let mut resolver = Resolver::new(modules);
+        // A module that imports nothing from the scope has another
+        // library's `.tools`, never an agent's.
+        let reads_scope = openai::is_sdk_source(&file.facts)
+            || file
+                .facts
+                .imports
+                .iter()
+                .any(|i| resolver.locate(key, i.level, &i.module).is_ok());
+        // Where a name used in this module was defined: here, or the
+        // module a from-import names.
+        let mut origin = |name: &str, scope: &str| -> (String, String) {
+            resolver
+                .import_origin(key, scope, name)
+                .unwrap_or_else(|| (file.path.clone(), name.to_string()))
+        };
+        // Writes into an agent's capability field: directly
+        // (`support.tools.append(x)`), or through a handle taken on it
+        // (`t = support.tools` then `t.append(x)`); a handle only read is
+        // nothing.
+        let mut writes: Vec<(Vec<String>, String, &crate::python::AttributeStore)> = Vec::new();
+        for store in &file.facts.attribute_stores {
+            if let Some(index) = store
+                .target
+                .iter()
+                .skip(1)
+                .position(|p| CAPABILITY_FIELDS.contains(&p.as_str()))
+            {
+                writes.push((
+                    store.target[..index + 1].to_vec(),
+                    store.target[index + 1].clone(),
+                    store,
+                ));
+            }
+        }
+        for (handle, object, field) in capability_handles(&file.facts) {
+            for store in file
+                .facts
+                .attribute_stores
+                .iter()
+                .filter(|s| s.target.first() == Some(&handle))
+            {
+                writes.push((object.clone(), field.clone(), store));
+            }
+        }
+        for (object, field, store) in writes {
+            // An instance's own `self.tools` is proven not to be an agent's.
+            if !reads_scope || object == ["self"] {
+                continue;
+            }
+            let target = match object.as_slice() {
+                [name] => Some(origin(name, &store.scope)),
+                _ => None,
+            };
+            match target.and_then(|t| agents.get(&t).map(|known| (t.0, known.clone()))) {
+                Some((agent_path, known)) => {
+                    let KnownAgent {
+                        line,
+                        identity: agent,
+                        label,
+                        fields_apart,
+                        call,
+                        facts,
+                    } = known;
+                    // A rewire the list reader reads is a binding, not a
+                    // limit.
+                    if rewires::is_read_rewire(
+                        modules,
+                        facts,
+                        Some(call),
+                        &agent_path,
+                        &file.path,
+                        store,
+                        &field,
+                    ) {
+                        continue;
+                    }
+                    // A change to the list's contents changes only that
+                    // field; rebinding or deleting the attribute can make
+                    // it another field's list (`a.tools = a.handoffs`).
+                    let in_place = !store.how.rebinds() && store.how != StoreKind::Deletion;
+                    let scoped = (fields_apart && in_place)
+                        .then(|| Field::from_keyword(&field))
+                        .flatten();
+                    gaps.insert(Gap {
+                        field: scoped,
+                        ..Gap::agent(
+                            &agent_path,
+                            &agent,
+                            format!(
+                                "{label} {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
+                                str_repr(&agent),
+                                file.path,
+                                store.line,
+                                store.how.describe()
+                            ),
+                        )
+                    });
+                }
+                None => {
+                    gaps.insert(Gap::file(
+                        &file.path,
+                        format!(
+                            "An object's tools, handoffs, MCP servers or sub-agents are changed at {}:{}, in a module the comparison does not read for that; agents it reaches are not established.",
+                            file.path, store.line
+                        ),
+                    ));
+                }
+            }
+        }
+        for call in &file.facts.calls {
+            let callee = match &call.callee {
+                Value::Subscript { base, .. } => base.as_ref(),
+                other => other,
+            };
+            if let Value::Name(name) = callee {
+                let (class_path, class) = origin(name, &call.scope);
+                match subclasses.get(&(class_path.clone(), class.clone())) {
+                    Some((line, Framework::OpenAi)) => {
+                        gaps.insert(Gap::file(
+                            &file.path,
+                            format!(
+                                "{} uses {class}, an OpenAI Agents SDK agent subclass defined at {class_path}:{line}; agents built from it are not read.",
+                                file.path
+                            ),
+                        ));
+                    }
+                    Some((line, Framework::Adk)) => {
+                        gaps.insert(Gap::file(
+                            &file.path,
+                            format!(
+                                "Google ADK agent class {} at {class_path}:{line} derives from an agent class; agents built from it are not read.",
+                                str_repr(&class)
+                            ),
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            // Another copy that passes none of the capability fields keeps
+            // the original's, which the original's rows already compare.
+            let passes_capabilities = call.keywords.iter().any(|k| {
+                k.name
+                    .as_deref()
+                    .is_none_or(|name| CAPABILITY_FIELDS.contains(&name))
+            });
+            let read_as_agent = readable_clones.contains(&(file.path.as_str(), call.line));
+            let copied = match (&call.callee, call.args.first()) {
+                _ if read_as_agent => None,
+                // A clone the reader does not read (an imported receiver,
+                // past the hop bound) is an agent of its own left unread.
+                (Value::Attribute(parts), _) if parts.len() == 2 && parts[1] == "clone" => {
+                    Some(parts[0].clone())
+                }
+                _ if !passes_capabilities => None,
+                (Value::Attribute(parts), Some(Value::Name(object)))
+                    if parts.len() == 2
+                        && matches!(parts[1].as_str(), "replace" | "copy" | "deepcopy") =>
+                {
+                    Some(object.clone())
+                }
+                _ => None,
+            };
+            if let Some(object) = copied {
+                // A copy that passes its own capabilities is a limit
+                // wherever its original came from (a call's result, a
+                // parameter), unless the original is proven not an agent.
+                let known = agents.contains_key(&origin(&object, &call.scope));
+                let unproven = reads_scope
+                    && passes_capabilities
+                    && !proven_not_an_agent(&file.facts, &call.scope, &object);
+                if known || unproven {
+                    gaps.insert(Gap::file(
+                        &file.path,
+                        format!(
+                            "An agent copy at {}:{} ({}) is not read; the agent it makes and its tools, handoffs or MCP servers are not established.",
+                            file.path,
+                            call.line,
+                            str_repr(&object)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Whether every binding of `name` a copy at `scope` can see is a literal
+/// (a string, number, list, dict…): then it is proven not an agent. A name
+/// bound by a call, a parameter, an import, or not bound at all is not.
+fn proven_not_an_agent(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
+    let local: Vec<&crate::python::BindingFact> = facts
+        .functions
+        .iter()
+        .filter(|f| !scope.is_empty() && f.qualname == scope)
+        .flat_map(|f| f.locals.iter())
+        .filter(|b| b.name == name)
+        .collect();
+    let is_parameter = facts
+        .functions
+        .iter()
+        .filter(|f| !scope.is_empty() && f.qualname == scope)
+        .any(|f| f.params.iter().any(|p| p.name == name));
+    if is_parameter {
+        return false;
+    }
+    let bindings: Vec<&crate::python::BindingFact> = if local.is_empty() {
+        facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == name)
+            .collect()
+    } else {
+        local
+    };
+    !bindings.is_empty()
+        && bindings.iter().all(|b| {
+            matches!(
+                b.value,
+                Some(
+                    Value::Str(_)
+                        | Value::Number(_)
+                        | Value::Bool(_)
+                        | Value::None
+                        | Value::List(_)
+                        | Value::Tuple(_)
+                        | Value::Dict(_)
+                        | Value::FString(_)
+                )
+            )
+        })
+}
+
+/// Names bound to an object's capability field (`t = support.tools`):
+/// `(handle, object path, field)`.
+fn capability_handles(facts: &ModuleFacts) -> Vec<(String, Vec<String>, String)> {
+    let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
+    facts
+        .module_bindings
+        .iter()
+        .chain(locals)
+        .filter_map(|binding| match &binding.value {
+            Some(Value::Attribute(parts)) if parts.len() >= 2 => {
+                let (field, object) = parts.split_last()?;
+                CAPABILITY_FIELDS
+                    .contains(&field.as_str())
+                    .then(|| (binding.name.clone(), object.to_vec(), field.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A file that defines one `@function_tool` name twice at module level: no
+/// agent's binding of that name is established.
+pub(super) fn duplicate_tool_definitions(
+    path: &str,
+    facts: &ModuleFacts,
+    gaps: &mut BTreeSet<Gap>,
+) {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for function in facts.functions.iter().filter(|f| f.module_level) {
+        if openai::function_tool_name(facts, function).is_some() {
+            *seen.entry(function.name.as_str()).or_default() += 1;
+        }
+    }
+    // Function bindings counted by name once (a scan per tool was
+    // quadratic in a file of many tools).
+    let mut defined_by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    for binding in &facts.module_bindings {
+        if binding.kind == BindingKind::Function {
+            *defined_by_name.entry(binding.name.as_str()).or_default() += 1;
+        }
+    }
+    for (name, count) in seen {
+        let defined = defined_by_name.get(name).copied().unwrap_or(0);
+        if count > 1 || (count == 1 && defined > 1) {
+            gaps.insert(Gap {
+                tool: Some(name.to_string()),
+                ..Gap::file(
+                    path,
+                    format!(
+                        "{path} defines the tool {} more than once; which definition an agent binds is not established.",
+                        str_repr(name)
+                    ),
+                )
+            });
+        }
+    }
+}
+
+/// Whether no two capability fields of a construction can hold one list
+/// object, so a gap in reading one field cannot hide what another lists:
+/// no `**` spread or extra positional argument (which may carry any
+/// field), and no value given to two fields unless both are displays
+/// (`[…]` builds a new list each time; a name, attribute or call given
+/// twice is one object).
+pub(super) fn fields_kept_apart(call: &crate::python::CallFact) -> bool {
+    if call.keywords.iter().any(|k| k.name.is_none()) {
+        return false;
+    }
+    let positional_name = call.keyword("name").is_none() && call.args.len() == 1;
+    if !call.args.is_empty() && !positional_name {
+        return false;
+    }
+    let values: Vec<&Value> = call
+        .keywords
+        .iter()
+        .filter(|k| {
+            k.name
+                .as_deref()
+                .is_some_and(|n| CAPABILITY_FIELDS.contains(&n))
+        })
+        .map(|k| &k.value)
+        .collect();
+    let fresh = |v: &Value| matches!(v, Value::List(_) | Value::Tuple(_));
+    values.iter().enumerate().all(|(i, a)| {
+        values[i + 1..]
+            .iter()
+            .all(|b| fresh(a) && fresh(b) || a != b)
+    })
+}

@@ -1,0 +1,198 @@
+//! Following a listed reference to the function it names, across the
+//! scope's modules (`resolve/`), and through a `name = function_tool(f)`
+//! binding or an inline wrapper to the wrapped function. The definition's
+//! row carries its import path; a chain that code outside the read could
+//! rebind is a stop or a named caveat (`chains.rs`).
+
+use super::chains::{outside_code, reassignment};
+use super::{FollowedTool, Framework, ModuleReader, Wrap};
+use crate::frameworks::openai::{self, AgentConstruction};
+use crate::graph::schema::interface;
+use crate::graph::{Gap, ToolDefinition};
+use crate::pyrepr::str_repr;
+use crate::python::Value;
+use crate::resolve::{ImportStep, Resolver, Target};
+
+impl ModuleReader<'_, '_> {
+    /// Follows a listed reference to its `@function_tool` definition, or
+    /// records why it cannot be followed.
+    pub(super) fn follow_tool(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        scope: &str,
+        reference: &Value,
+    ) -> Option<FollowedTool> {
+        self.follow_wrapped(agent, construction, scope, reference, None)
+    }
+
+    /// Follows a reference, and through a `name = function_tool(f)` binding
+    /// (or an inline `function_tool(f)`) to the wrapped function: the row is
+    /// the function's, as for a decorated one.
+    pub(super) fn follow_wrapped(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        scope: &str,
+        reference: &Value,
+        mut wrap: Option<Wrap>,
+    ) -> Option<FollowedTool> {
+        let spelled = reference.dotted().unwrap_or_default();
+        let mut resolver = Resolver::new(self.modules);
+        let start = self.resolve_from.get().unwrap_or(self.path);
+        let resolved = resolver.resolve(start, scope, reference);
+        let mut found = match resolved {
+            Ok(found) => found,
+            Err(why) => {
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
+        };
+        if let (Target::Value { path, name, line }, None) = (&found.target, &wrap) {
+            let wrapper = self.modules.facts(path).and_then(|facts| {
+                let value = facts
+                    .module_bindings
+                    .iter()
+                    .find(|b| b.name == *name && b.line == *line)?
+                    .value
+                    .as_ref()?;
+                self.wrapper_call(facts, value, "")
+            });
+            if let Some(wrapper) = wrapper {
+                let (path, name, line) = (*path, name.clone(), *line);
+                let mut inner = Resolver::new(self.modules);
+                match inner.resolve(path, "", wrapper.wrapped) {
+                    Ok(next) => {
+                        let mut steps = std::mem::take(&mut found.steps);
+                        steps.push(ImportStep {
+                            path: path.to_string(),
+                            line: Some(line),
+                            name,
+                            sha256: self
+                                .modules
+                                .facts(path)
+                                .map(|f| f.source_sha256.clone())
+                                .unwrap_or_default(),
+                            binding: "value".to_string(),
+                            lazy_submodule: false,
+                        });
+                        steps.extend(next.steps);
+                        found = crate::resolve::Resolved {
+                            target: next.target,
+                            steps,
+                        };
+                        wrap = Some(Wrap {
+                            name_override: wrapper.name_override,
+                            other_arguments: wrapper.other_arguments,
+                        });
+                    }
+                    Err(why) => {
+                        let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                        self.agent_gap(agent, reason);
+                        return None;
+                    }
+                }
+            }
+        }
+        let (def_path, function) = match found.target {
+            Target::Function { path, function } => (path, function),
+            Target::Module(_) => {
+                let why = format!("{} is a module, not a function", str_repr(&spelled));
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
+            Target::Value { path, name, line } => {
+                let why = format!(
+                    "{} in {path}:{line} is assigned a value, not a function definition",
+                    str_repr(&name)
+                );
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
+        };
+        let def_facts = self.modules.facts(def_path)?;
+        // An ADK tool is any function; the SDK's must carry @function_tool.
+        let decorated = match self.framework {
+            Framework::OpenAi => openai::function_tool_name(def_facts, function),
+            Framework::Adk => Some(function.name.clone()),
+        };
+        let tool = match &wrap {
+            Some(wrap) => Some(
+                wrap.name_override
+                    .clone()
+                    .or(decorated)
+                    .unwrap_or_else(|| function.name.clone()),
+            ),
+            None => decorated,
+        };
+        let Some(tool) = tool else {
+            let why = format!(
+                "it resolves to {} at {def_path}:{}, which is not decorated with the SDK's @function_tool",
+                str_repr(&function.name),
+                function.line
+            );
+            let reason = self.unresolved(agent, construction.line, &spelled, &why);
+            self.agent_gap(agent, reason);
+            return None;
+        };
+        if let Some(why) = reassignment(self.modules, &found.steps) {
+            let reason = self.unresolved(agent, construction.line, &spelled, &why);
+            self.agent_gap(agent, reason);
+            return None;
+        }
+        // Only a chain through other modules can be rebound by code outside
+        // the read (the reference reads a same-module definition as is).
+        let through_modules = found.steps.iter().any(|step| step.path != self.path);
+        let caveats = if through_modules {
+            outside_code(self.modules, &found.steps)
+        } else {
+            Vec::new()
+        };
+        if let Some(first) = caveats.first() {
+            // The definition is read, but code the read cannot see runs
+            // first and could rebind it: the tool stays named on this agent.
+            self.gaps.insert(Gap {
+                tool: Some(tool.clone()),
+                ..Gap::agent(
+                    self.path,
+                    agent,
+                    format!(
+                        "{} binds {} ({def_path}:{}), but {first}; the definition read for it is not established as the one bound.",
+                        self.who(agent, construction.line),
+                        str_repr(&tool),
+                        function.line
+                    ),
+                )
+            });
+        }
+        let crosses_modules = through_modules;
+        Some(FollowedTool {
+            definition: ToolDefinition {
+                source: def_path.to_string(),
+                line: Some(function.line),
+                implementation_sha256: Some(
+                    match wrap.as_ref().filter(|w| !w.other_arguments.is_empty()) {
+                        // The wrapper's other arguments are part of the tool.
+                        Some(wrap) => crate::python::ast_dump::sha256_of_json_string(&format!(
+                            "{}|function_tool:{}",
+                            function.implementation_sha256,
+                            wrap.other_arguments.join(",")
+                        )),
+                        None => function.implementation_sha256.clone(),
+                    },
+                ),
+                interface: interface(&tool, function),
+                import_path: crosses_modules.then_some(crate::graph::ImportPath {
+                    reference: spelled,
+                    steps: found.steps,
+                    caveats,
+                }),
+                reach: None,
+            },
+            tool,
+        })
+    }
+}

@@ -1,0 +1,111 @@
+//! How a list holds each of its members: the conditions each way in runs
+//! under (`bound_when`, complementary branches folded into none), the
+//! builder calls it came through and the rewires that added it.
+
+use super::ModuleReader;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a list holds each of its members, by tool key.
+#[derive(Default)]
+pub(super) struct Ways {
+    /// The ways it gets in, each the conditions it is listed under (empty:
+    /// always).
+    conditions: BTreeMap<String, BTreeSet<Vec<String>>>,
+    /// Where the builder that received it was called.
+    callers: BTreeMap<String, BTreeSet<String>>,
+    /// The rewires that added it after construction.
+    rewired: BTreeMap<String, BTreeSet<String>>,
+}
+
+impl Ways {
+    pub(super) fn new() -> Self {
+        Self::default()
+    }
+
+    pub(super) fn add(
+        &mut self,
+        key: String,
+        when: &[String],
+        caller: Option<&str>,
+        rewired_at: Option<&str>,
+    ) {
+        if let Some(caller) = caller {
+            self.callers
+                .entry(key.clone())
+                .or_default()
+                .insert(caller.to_string());
+        }
+        if let Some(at) = rewired_at {
+            self.rewired
+                .entry(key.clone())
+                .or_default()
+                .insert(at.to_string());
+        }
+        self.conditions
+            .entry(key)
+            .or_default()
+            .insert(when.to_vec());
+    }
+
+    /// `bound_when` for one key: none when it is always held.
+    fn bound_when(&self, key: &str) -> Option<Vec<String>> {
+        let ways = merge_complements(self.conditions.get(key)?.clone());
+        if ways.contains(&Vec::new()) {
+            return Some(Vec::new());
+        }
+        Some(ways.iter().map(|way| way.join(" and ")).collect())
+    }
+}
+
+/// Folds two ways that differ only in one condition and its negation
+/// (`c` … and `not c` …) into one without it, until none do: a member both
+/// branches of an `if` hold is held either way. Source text only; nothing
+/// is evaluated.
+fn merge_complements(mut ways: BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+    loop {
+        let mut merged = None;
+        'search: for a in &ways {
+            for b in &ways {
+                if a.len() != b.len() {
+                    continue;
+                }
+                let differing: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+                if let [i] = differing.as_slice() {
+                    if b[*i] == format!("not {}", a[*i]) {
+                        let mut kept = a.clone();
+                        kept.remove(*i);
+                        merged = Some((a.clone(), b.clone(), kept));
+                        break 'search;
+                    }
+                }
+            }
+        }
+        let Some((a, b, kept)) = merged else {
+            return ways;
+        };
+        ways.remove(&a);
+        ways.remove(&b);
+        ways.insert(kept);
+    }
+}
+
+impl ModuleReader<'_, '_> {
+    /// Sets each binding's `bound_when` from the ways the list holds it
+    /// (keyed by tool key): none when any way is unconditional.
+    pub(super) fn apply_ways(&mut self, agent: &str, ways: &Ways) {
+        for binding in &mut self.graph.bindings {
+            if binding.agent_source != self.path || binding.agent != agent {
+                continue;
+            }
+            if let Some(callers) = ways.callers.get(&binding.tool_key) {
+                binding.callers = callers.iter().cloned().collect();
+            }
+            if let Some(rewired) = ways.rewired.get(&binding.tool_key) {
+                binding.rewired_at = rewired.iter().cloned().collect();
+            }
+            if let Some(bound_when) = ways.bound_when(&binding.tool_key) {
+                binding.bound_when = bound_when;
+            }
+        }
+    }
+}

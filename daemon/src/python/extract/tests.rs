@@ -1,0 +1,119 @@
+use super::*;
+
+const AGENT: &str = r#"from agents import Agent, function_tool
+import agents.extensions as ext
+
+
+@function_tool
+def lookup(order_id: str, *, limit: int = 3) -> dict:
+    """Doc."""
+    return {}
+
+
+support = Agent(name="Support", tools=[lookup, ext.helper])
+
+if True:
+    maybe = 1
+"#;
+
+#[test]
+fn imports_functions_and_constructions_are_facts() {
+    let facts = extract_facts(AGENT.as_bytes());
+    assert_eq!(facts.syntax_error, None);
+    assert_eq!(facts.imports.len(), 3);
+    assert_eq!(facts.imports[0].module, "agents");
+    assert_eq!(facts.imports[0].name.as_deref(), Some("Agent"));
+    assert_eq!(facts.imports[2].bound_name(), "ext");
+    assert_eq!(facts.imports[2].line, 2);
+
+    let lookup = &facts.functions[0];
+    assert_eq!(lookup.name, "lookup");
+    assert_eq!(lookup.line, 6, "the def line, not the decorator's");
+    assert!(lookup.module_level);
+    assert_eq!(lookup.decorators, vec![Value::Name("function_tool".into())]);
+    assert_eq!(lookup.params.len(), 2);
+    assert_eq!(lookup.params[1].kind, ParamKind::KeywordOnly);
+    assert!(lookup.params[1].has_default);
+    assert_eq!(lookup.returns, Some(Value::Name("dict".into())));
+
+    let call = &facts.calls[0];
+    assert_eq!(call.callee, Value::Name("Agent".into()));
+    assert_eq!(call.assigned_to.as_deref(), Some("support"));
+    assert_eq!(call.line, 11);
+    assert_eq!(call.scope, "");
+    assert_eq!(
+        call.keyword("tools").map(|k| &k.value),
+        Some(&Value::List(vec![
+            Value::Name("lookup".into()),
+            Value::Attribute(vec!["ext".into(), "helper".into()]),
+        ]))
+    );
+
+    let maybe = facts.module_bindings.iter().find(|b| b.name == "maybe");
+    assert_eq!(maybe.map(|b| b.conditional), Some(true));
+    let support = facts.module_bindings.iter().find(|b| b.name == "support");
+    assert_eq!(support.map(|b| b.conditional), Some(false));
+}
+
+#[test]
+fn syntax_errors_are_facts_not_failures() {
+    let facts = extract_facts(b"def (:\n");
+    assert!(facts.syntax_error.is_some());
+    assert!(facts.functions.is_empty());
+    let facts = extract_facts(&[0xff, 0xfe, 0x00]);
+    assert!(facts.syntax_error.is_some());
+}
+
+#[test]
+fn nested_functions_carry_qualified_names() {
+    let facts = extract_facts(b"def build():\n    def inner():\n        pass\n    return Agent(name='x', tools=[inner])\n");
+    assert_eq!(facts.functions[1].qualname, "build.inner");
+    assert!(!facts.functions[1].module_level);
+    assert_eq!(facts.calls[0].scope, "build");
+    assert_eq!(facts.calls[0].assigned_to, None);
+}
+
+#[test]
+fn with_targets_and_handler_names_are_bindings() {
+    let facts = extract_facts(
+            b"async def main():\n    async with Server(url='u') as s, open('f') as (a, b):\n        pass\n    try:\n        pass\n    except ValueError as err:\n        pass\n",
+        );
+    let locals: Vec<(&str, BindingKind, bool)> = facts.functions[0]
+        .locals
+        .iter()
+        .map(|b| (b.name.as_str(), b.kind, b.conditional))
+        .collect();
+    assert_eq!(
+        locals,
+        vec![
+            ("s", BindingKind::With, false),
+            ("a", BindingKind::Other, false),
+            ("b", BindingKind::Other, false),
+            ("err", BindingKind::Other, true),
+        ]
+    );
+    assert!(matches!(
+        &facts.functions[0].locals[0].value,
+        Some(Value::Call { callee, .. }) if **callee == Value::Name("Server".into())
+    ));
+}
+
+#[test]
+fn dicts_and_fstrings_keep_their_structure() {
+    let facts = extract_facts(b"x = {'url': f'https://{host}/v1', **extra}\n");
+    let value = facts.module_bindings[0].value.clone();
+    assert_eq!(
+        value,
+        Some(Value::Dict(vec![
+            (
+                Some(Value::Str("url".into())),
+                Value::FString(vec![
+                    Value::Str("https://".into()),
+                    Value::Name("host".into()),
+                    Value::Str("/v1".into()),
+                ])
+            ),
+            (None, Value::Name("extra".into())),
+        ]))
+    );
+}

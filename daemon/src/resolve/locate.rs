@@ -1,0 +1,195 @@
+//! Finding the module an import spelling names inside the scope: a
+//! relative import from the importing file's package, an absolute one from
+//! each directory up to the scope and from the scope's own spellings (the
+//! standard library never shadowed by a regular package's file), a linked
+//! file never read; and the queries other readers ask of it.
+
+use super::names::parent_scope;
+use super::{ModuleLoc, Resolver};
+use crate::paths::{parent_dir as dir_of, rooted as join};
+use crate::pyrepr::str_repr;
+use crate::python::stdlib::is_stdlib_module;
+
+impl<'s, 'a> Resolver<'s, 'a> {
+    /// Finds a module by import spelling from `path` (contract: absolute
+    /// names from the importing file's directory and each parent up to the
+    /// scope, and from the scope's parent for the scope's own package).
+    pub(super) fn find_module(
+        &mut self,
+        path: &str,
+        level: u32,
+        dotted: &str,
+    ) -> Result<ModuleLoc, String> {
+        let parts: Vec<&str> = dotted.split('.').filter(|p| !p.is_empty()).collect();
+        if level > 0 {
+            let mut dir = dir_of(path).to_string();
+            for _ in 1..level {
+                if dir.is_empty() {
+                    return Err(format!(
+                        "the relative import {} in {path} climbs above the read scope",
+                        str_repr(&format!("{}{dotted}", ".".repeat(level as usize)))
+                    ));
+                }
+                dir = dir_of(&dir).to_string();
+            }
+            let spelled = format!("{}{dotted}", ".".repeat(level as usize));
+            let loc = self.module_at(&dir, &parts).ok_or_else(|| {
+                format!(
+                    "no file inside the read scope provides {} imported by {path}",
+                    str_repr(&spelled)
+                )
+            })?;
+            return self.not_linked(loc, &spelled);
+        }
+        let mut found: Vec<ModuleLoc> = Vec::new();
+        let mut dir = dir_of(path).to_string();
+        let stdlib = parts.first().is_some_and(|first| is_stdlib_module(first));
+        loop {
+            // A standard-library name in a directory that is itself a
+            // regular package is the standard library (spec).
+            let shadowing = !(stdlib
+                && self
+                    .modules
+                    .modules
+                    .contains_key(join(&dir, "__init__.py").as_str()));
+            if let Some(loc) = self.module_at(&dir, &parts).filter(|_| shadowing) {
+                if !found.contains(&loc) {
+                    found.push(loc);
+                }
+            }
+            if dir.is_empty() {
+                break;
+            }
+            dir = dir_of(&dir).to_string();
+        }
+        for spelling in &self.modules.context.spellings {
+            let prefix: Vec<&str> = spelling.split('.').collect();
+            if parts.len() < prefix.len() || parts[..prefix.len()] != prefix[..] {
+                continue;
+            }
+            if let Some(loc) = self.module_at("", &parts[prefix.len()..]) {
+                if !found.contains(&loc) {
+                    found.push(loc);
+                }
+            }
+        }
+        match found.len() {
+            0 => Err(format!(
+                "no file inside the read scope provides module {} imported by {path}",
+                str_repr(dotted)
+            )),
+            1 => self.not_linked(found.remove(0), dotted),
+            _ => {
+                let mut places: Vec<String> = found
+                    .iter()
+                    .filter_map(|l| l.file.clone().or(l.dir.clone()))
+                    .collect();
+                places.sort();
+                Err(format!(
+                    "module {} imported by {path} matches more than one location in the read scope: {}",
+                    str_repr(dotted),
+                    places.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// A module location whose file is a symbolic link is never read.
+    pub(super) fn not_linked(&self, loc: ModuleLoc, spelled: &str) -> Result<ModuleLoc, String> {
+        match &loc.file {
+            Some(file) if self.modules.linked.contains(file.as_str()) => Err(format!(
+                "module path {} for {} is a symbolic link, which is not followed",
+                file.strip_suffix(".py").unwrap_or(file),
+                str_repr(spelled)
+            )),
+            _ => Ok(loc),
+        }
+    }
+
+    /// The module `parts` under `dir`, preferring a module file over a
+    /// namespace directory as the import system does.
+    pub(super) fn module_at(&self, dir: &str, parts: &[&str]) -> Option<ModuleLoc> {
+        if parts.is_empty() {
+            let init = join(dir, "__init__.py");
+            let has_init = self.modules.modules.contains_key(init.as_str());
+            return Some(ModuleLoc {
+                file: has_init.then_some(init),
+                dir: Some(dir.to_string()),
+                dotted: String::new(),
+            });
+        }
+        let relative = parts.join("/");
+        let base = join(dir, &relative);
+        let file = format!("{base}.py");
+        let dotted = parts.join(".");
+        if self.modules.modules.contains_key(file.as_str())
+            || self.modules.linked.contains(file.as_str())
+        {
+            return Some(ModuleLoc {
+                file: Some(file),
+                dir: None,
+                dotted,
+            });
+        }
+        let init = format!("{base}/__init__.py");
+        if self.modules.modules.contains_key(init.as_str())
+            || self.modules.linked.contains(init.as_str())
+        {
+            return Some(ModuleLoc {
+                file: Some(init),
+                dir: Some(base),
+                dotted,
+            });
+        }
+        if self.modules.dirs.contains(base.as_str()) {
+            return Some(ModuleLoc {
+                file: None,
+                dir: Some(base),
+                dotted,
+            });
+        }
+        None
+    }
+
+    /// The module file and member an imported name comes from (`from .agent
+    /// import support` gives `("agent.py", "support")`), seen from `scope`.
+    pub fn import_origin(
+        &mut self,
+        path: &str,
+        scope: &str,
+        name: &str,
+    ) -> Option<(String, String)> {
+        let facts = self.modules.facts(path)?;
+        let mut current = Some(scope.to_string());
+        while let Some(level) = current {
+            let import = facts.imports.iter().rev().find(|i| {
+                i.scope == level && i.bound_name() == name && !i.type_checking && i.name.is_some()
+            });
+            if let Some(import) = import {
+                let member = import.name.clone()?;
+                let loc = self.find_module(path, import.level, &import.module).ok()?;
+                return Some((loc.file?, member));
+            }
+            current = (!level.is_empty()).then(|| parent_scope(&level));
+        }
+        None
+    }
+
+    /// The file a module spelling from `path` names inside the scope.
+    pub fn module_file(&mut self, path: &str, level: u32, dotted: &str) -> Option<String> {
+        self.find_module(path, level, dotted)
+            .ok()
+            .and_then(|loc| loc.file)
+    }
+
+    /// Whether a module spelling from `path` names a module inside the scope.
+    pub fn locate(&mut self, path: &str, level: u32, dotted: &str) -> Result<(), String> {
+        self.find_module(path, level, dotted).map(|_| ())
+    }
+
+    /// Whether a relative import of `level` from `path` climbs above the scope.
+    pub fn above_scope(&self, path: &str, level: u32) -> bool {
+        let depth = dir_of(path).split('/').filter(|p| !p.is_empty()).count();
+        level as usize > depth + 1
+    }
+}
