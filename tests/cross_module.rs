@@ -751,6 +751,24 @@ fn an_import_of_the_repositorys_code_outside_the_scope_keeps_the_tool_named() {
     );
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
+    // So is the SDK's own package where the repository holds it (the
+    // SDK's repository, `src/agents`): it is read as the SDK, so, like an
+    // installed one, its code is the boundary, not code that could
+    // reassign the tool.
+    let base_agent = agent("from .tools import lookup", "");
+    let head_agent = agent("from .tools import lookup", "lookup");
+    let doc = compare(
+        &[
+            ("src/agents/__init__.py", "from .agent import Agent\n"),
+            ("src/agents/agent.py", "class Agent:\n    pass\n"),
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/agent.py", &base_agent),
+        ],
+        &[("app/agent.py", &head_agent)],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
 }
 
 #[test]

@@ -64,10 +64,16 @@ fn positional_arguments_after_the_name_are_a_named_limit() {
 
 #[test]
 fn slicing_and_setattr_on_an_agents_lists_are_named_limits() {
-    for (change, how) in [
-        ("support.tools[0:] = [refund]", "item assignment"),
-        ("setattr(support, \"tools\", [refund])", "setattr"),
-        ("support.handoffs += [support]", "augmented assignment"),
+    // (An unconditional module-level `support.handoffs += [support]` is a
+    // rewire, read as a binding: `rewires.rs`. In a function it is not.)
+    for (change, how, line) in [
+        ("support.tools[0:] = [refund]", "item assignment", 15),
+        ("setattr(support, \"tools\", [refund])", "setattr", 15),
+        (
+            "def wire():\n    support.handoffs += [support]",
+            "augmented assignment",
+            16,
+        ),
     ] {
         let head = format!("{BASE}{change}\n");
         let doc = compare(&[], &[("app/agent.py", &head)]);
@@ -79,7 +85,7 @@ fn slicing_and_setattr_on_an_agents_lists_are_named_limits() {
         };
         assert_eq!(
             limits(&doc, "head"),
-            vec![format!("OpenAI Agents SDK agent 'support' at agent.py:14 has its {field} changed after construction at agent.py:15 ({how}); its binding graph is incomplete.")],
+            vec![format!("OpenAI Agents SDK agent 'support' at agent.py:14 has its {field} changed after construction at agent.py:{line} ({how}); its binding graph is incomplete.")],
             "{change}"
         );
     }

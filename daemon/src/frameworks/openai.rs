@@ -23,6 +23,12 @@ fn is_sdk_member(absolute: &str, member: &str) -> bool {
 }
 
 /// Whether an absolute dotted name is inside the SDK's package.
+/// Whether a dotted module name is the SDK's package or one of its
+/// submodules.
+pub fn is_sdk_module(dotted: &str) -> bool {
+    SDK_PACKAGES.iter().any(|package| dotted == *package) || is_sdk_path(dotted)
+}
+
 pub fn is_sdk_path(absolute: &str) -> bool {
     SDK_PACKAGES.iter().any(|package| {
         absolute

@@ -51,7 +51,12 @@ pub(super) fn outside_code(modules: &ModuleSet<'_>, steps: &[ImportStep]) -> Vec
                         str_repr(&spelled)
                     ));
                 }
-            } else if modules.is_outside_repository_module(&import.module) {
+            } else if modules.is_outside_repository_module(&import.module)
+                // The SDK's package is read as the SDK wherever it lives
+                // (the SDK's own repository holds it), so, like an
+                // installed framework, its code is the read's boundary.
+                && !crate::frameworks::openai::is_sdk_module(&import.module)
+            {
                 caveats.push(format!(
                     "{path}:{} imports {}, which the repository holds outside the read scope, which is not read and could reassign it",
                     import.line,
