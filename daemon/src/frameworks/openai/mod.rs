@@ -6,7 +6,10 @@
 //! `function_tool`).
 
 use super::imports::{exported_name, imported_name};
+
+mod handoff;
 use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
+pub use handoff::{handoff_call, HandoffCall};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -26,7 +29,7 @@ fn is_sdk_member(absolute: &str, member: &str) -> bool {
 /// Whether a dotted module name is the SDK's package or one of its
 /// submodules.
 pub fn is_sdk_module(dotted: &str) -> bool {
-    SDK_PACKAGES.iter().any(|package| dotted == *package) || is_sdk_path(dotted)
+    SDK_PACKAGES.contains(&dotted) || is_sdk_path(dotted)
 }
 
 pub fn is_sdk_path(absolute: &str) -> bool {
@@ -404,44 +407,6 @@ fn sdk_call<'v>(
     imported_name(facts, callee, scope)
         .is_some_and(|name| is_sdk_member(&name, member))
         .then_some((args.as_slice(), keywords.as_slice()))
-}
-
-/// `handoff(agent, tool_name_override=…, on_handoff=…, …)`, the SDK's
-/// handoff with options: the target agent and each keyword as written.
-pub struct HandoffCall<'v> {
-    pub target: &'v Value,
-    /// `(keyword, value)` in source order, the target's own keyword left
-    /// out.
-    pub options: Vec<(&'v str, &'v Value)>,
-}
-
-/// Reads a value as the SDK's `handoff(...)` called in `scope`: `None`
-/// when it is not that call, or passes what the reader cannot attribute
-/// (`**` options, more positional arguments, no target).
-pub fn handoff_call<'v>(
-    facts: &ModuleFacts,
-    value: &'v Value,
-    scope: &str,
-) -> Option<HandoffCall<'v>> {
-    let (args, keywords) = sdk_call(facts, value, scope, "handoff")?;
-    let mut target = match args {
-        [] => None,
-        [one] => Some(one),
-        _ => return None,
-    };
-    let mut options = Vec::new();
-    for (name, value) in keywords {
-        match name.as_deref() {
-            None => return None,
-            Some("agent") if target.is_none() => target = Some(value),
-            Some("agent") => return None,
-            Some(option) => options.push((option, value)),
-        }
-    }
-    Some(HandoffCall {
-        target: target?,
-        options,
-    })
 }
 
 /// `function_tool(f, name_override=…, …)` used as a value: the wrapped
