@@ -20,6 +20,7 @@ mod locate;
 mod modules;
 mod names;
 pub use modules::ModuleSet;
+pub use names::runs_once_per_call;
 
 /// One module read on the way to a definition (`import_path[].steps[]`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

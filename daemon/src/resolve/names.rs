@@ -218,7 +218,12 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 lines.join(", ")
             ));
         };
-        if binding.conditional {
+        // A function's only binding of a name, run at most once per call
+        // (not in a loop, handler or case), is what every read of the name
+        // in that call sees, under whatever `if`/`with`/`try` it sits: a
+        // read before it or where it did not run fails, never finds
+        // another value. Unless a nested function rebinds it (`nonlocal`).
+        if binding.conditional && !(local && runs_once_per_call(facts, scope, binding)) {
             return Err(format!(
                 "{} is bound only inside a compound statement or from a function in {path}:{}",
                 str_repr(name),
@@ -518,4 +523,20 @@ pub(super) fn parent_scope(scope: &str) -> String {
     scope
         .rsplit_once('.')
         .map_or(String::new(), |(parent, _)| parent.to_string())
+}
+
+/// Whether a function's only binding of a name (in function `scope`)
+/// runs at most once per call and nothing else rebinds it: not in a loop,
+/// handler or case, and no nested function rebinds it through
+/// `nonlocal`. Then every read of the name in that call sees its value,
+/// whatever `if`/`with`/`try` it sits under: a read where it did not run
+/// fails, and never finds another value.
+pub fn runs_once_per_call(facts: &ModuleFacts, scope: &str, binding: &BindingFact) -> bool {
+    let inner = format!("{scope}.");
+    let rebound_inside = facts.functions.iter().any(|f| {
+        f.qualname.starts_with(&inner)
+            && f.nonlocals.iter().any(|n| *n == binding.name)
+            && f.locals.iter().any(|b| b.name == binding.name)
+    });
+    binding.guard.is_some() && !rebound_inside
 }

@@ -341,8 +341,13 @@ impl ModuleReader<'_, '_> {
                 format!("`{name}`, which is bound more than once in {}", self.path)
             });
         };
-        let value = match (&binding.kind, &binding.value, binding.conditional) {
-            (BindingKind::Assignment, Some(value), false) if is_list_expression(value) => value,
+        // In a function, a binding that runs once per call is what the
+        // call reads wherever it sits (`resolve::runs_once_per_call`).
+        let once = !binding.conditional
+            || (!binding_scope.is_empty()
+                && crate::resolve::runs_once_per_call(facts, &binding_scope, binding));
+        let value = match (&binding.kind, &binding.value, once) {
+            (BindingKind::Assignment, Some(value), true) if is_list_expression(value) => value,
             _ => {
                 return Err(format!(
                     "`{name}`, which {}:{} does not bind once, unconditionally, to a list literal",

@@ -95,7 +95,9 @@ impl<'r> ModuleReader<'r, '_> {
                         let [binding] = locals.as_slice() else {
                             return None;
                         };
-                        if binding.conditional
+                        let once = !binding.conditional
+                            || crate::resolve::runs_once_per_call(self.facts, current, binding);
+                        if !once
                             || !matches!(binding.kind, BindingKind::With | BindingKind::Assignment)
                         {
                             return None;
