@@ -535,7 +535,7 @@ pub fn runs_once_per_call(facts: &ModuleFacts, scope: &str, binding: &BindingFac
     let inner = format!("{scope}.");
     let rebound_inside = facts.functions.iter().any(|f| {
         f.qualname.starts_with(&inner)
-            && f.nonlocals.iter().any(|n| *n == binding.name)
+            && f.nonlocals.contains(&binding.name)
             && f.locals.iter().any(|b| b.name == binding.name)
     });
     binding.guard.is_some() && !rebound_inside
