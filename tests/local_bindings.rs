@@ -106,3 +106,55 @@ fn a_binding_in_a_loop_or_rebound_by_a_nested_function_stays_a_limit() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(rows(&doc), vec![]);
 }
+
+/// Agents built in the same function are agents of their own, and a local
+/// name bound once per call to one of them is that agent: a handoff to it
+/// and `as_tool` on it are read (the SDK's examples build their whole
+/// crew in `main()`).
+#[test]
+fn local_agents_are_handoff_targets_and_as_tool_receivers() {
+    let crew = r#"async def main():
+    pricing = Agent(name="pricing", tools=[lookup])
+    reviewer = Agent(name="reviewer")
+    with trace("crew"):
+        orchestrator = Agent(
+            name="orchestrator",
+            tools=[pricing.as_tool(tool_name="price", tool_description="Prices an order.")],
+            handoffs=[],
+        )
+        return orchestrator
+"#;
+    let doc = compare(crew, &crew.replace("handoffs=[]", "handoffs=[reviewer]"));
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![row("orchestrator", "handoff:agent.py:reviewer", "added")]
+    );
+    let doc = compare(
+        &crew.replace(
+            "tools=[pricing.as_tool(tool_name=\"price\", tool_description=\"Prices an order.\")]",
+            "tools=[]",
+        ),
+        crew,
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("orchestrator", "price", "added")]);
+    // Bound in a loop, the name is not one agent: the handoff stays a limit.
+    let looped = crew.replace(
+        "    reviewer = Agent(name=\"reviewer\")\n",
+        "    for _ in range(2):\n        reviewer = Agent(name=\"reviewer\")\n",
+    );
+    let doc = compare(
+        &looped,
+        &looped.replace("handoffs=[]", "handoffs=[reviewer]"),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("hands off to unresolved agent 'reviewer'")),
+        "{:#?}",
+        limits(&doc, "head")
+    );
+}

@@ -87,18 +87,26 @@ impl ModuleReader<'_, '_> {
             };
             let spelled = reference.dotted().unwrap_or_default();
             let mut resolver = Resolver::new(self.modules);
-            let target = match resolver.resolve(start, &scope, &reference) {
-                Ok(found) => match found.target {
-                    Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
-                        Ok((path, name))
-                    }
-                    Target::Value { path, name, line } => Err(format!(
-                        "{} in {path}:{line} is not an agent this reader identifies",
-                        str_repr(&name)
-                    )),
-                    _ => Err(format!("{} is not an agent", str_repr(&spelled))),
+            // A local agent of the function first (`helper = Agent(...)`
+            // in `main()`), else the name as the resolver follows it.
+            let target = match self.local_agent(start, &scope, &reference) {
+                Some((path, name)) => match self.modules.key(&path) {
+                    Some(path) => Ok((path, name)),
+                    None => Err(format!("{path} is not read")),
                 },
-                Err(why) => Err(why),
+                None => match resolver.resolve(start, &scope, &reference) {
+                    Ok(found) => match found.target {
+                        Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
+                            Ok((path, name))
+                        }
+                        Target::Value { path, name, line } => Err(format!(
+                            "{} in {path}:{line} is not an agent this reader identifies",
+                            str_repr(&name)
+                        )),
+                        _ => Err(format!("{} is not an agent", str_repr(&spelled))),
+                    },
+                    Err(why) => Err(why),
+                },
             };
             match target {
                 Ok((path, name)) => {

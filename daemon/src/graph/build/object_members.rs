@@ -220,16 +220,25 @@ impl<'r> ModuleReader<'r, '_> {
                 str_repr(&spelled)
             )
         };
-        let mut resolver = Resolver::new(self.modules);
-        let found = resolver
-            .resolve(site.path, &built.scope, receiver)
-            .map_err(|why| format!("{}: {why}", not_identified()))?;
-        let Target::Value { path, name, .. } = found.target else {
-            return Err(not_identified());
+        // A local agent of the function first (`pricing = Agent(...)` in
+        // `main()`), else the receiver as the resolver follows it.
+        let (path, name) = match self.local_agent(site.path, &built.scope, receiver) {
+            Some(local) => local,
+            None => {
+                let mut resolver = Resolver::new(self.modules);
+                let found = resolver
+                    .resolve(site.path, &built.scope, receiver)
+                    .map_err(|why| format!("{}: {why}", not_identified()))?;
+                let Target::Value { path, name, .. } = found.target else {
+                    return Err(not_identified());
+                };
+                if !self.is_single_agent(path, &name) {
+                    return Err(not_identified());
+                }
+                (path.to_string(), name)
+            }
         };
-        if !self.is_single_agent(path, &name) {
-            return Err(not_identified());
-        }
+        let path = path.as_str();
         let literal = |key: &str| {
             keywords
                 .iter()
