@@ -115,6 +115,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
             "The repository holds its own google package, so google.adk imports there are not read as Google ADK.".to_string(),
         );
     }
+    let rewire_index = rewires::RewireIndex::of(&modules);
     for file in &input.files {
         // A cancelled read stops here; the engine drops what was built.
         if crate::work::cancelled() {
@@ -147,21 +148,37 @@ pub fn build_side(input: SideInput) -> SideGraph {
             graph
                 .sources
                 .push((GOOGLE_ADK.to_string(), file.path.clone()));
-            ModuleReader::new(Framework::Adk, file, &modules, &mut graph, &mut gaps).read_adk();
+            ModuleReader::new(
+                Framework::Adk,
+                file,
+                &modules,
+                &rewire_index,
+                &mut graph,
+                &mut gaps,
+            )
+            .read_adk();
         }
         if openai::is_sdk_source(&file.facts) {
             graph
                 .sources
                 .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
             duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
-            ModuleReader::new(Framework::OpenAi, file, &modules, &mut graph, &mut gaps).read();
+            ModuleReader::new(
+                Framework::OpenAi,
+                file,
+                &modules,
+                &rewire_index,
+                &mut graph,
+                &mut gaps,
+            )
+            .read();
         }
     }
     // The census of changes, copies and subclasses runs only where the side
     // has an OpenAI Agents SDK or Google ADK source: without one no agent
     // is read, and a report builder's own `.tools` is not an agent's.
     if !graph.sources.is_empty() {
-        capability_limits(&modules, &input.files, &mut gaps);
+        capability_limits(&modules, &rewire_index, &input.files, &mut gaps);
     }
     // What each bound function tool reaches: evidence on its sides.
     attach_reach(&modules, &mut graph.bindings);
@@ -211,6 +228,8 @@ struct ModuleReader<'a, 'm> {
     /// construction keeps its fields apart: the agent's gaps are confined
     /// to it (`None` = agent-wide).
     field: std::cell::Cell<Option<Field>>,
+    /// The side's additions that could be rewires (`rewires.rs`).
+    rewires: &'a rewires::RewireIndex<'m>,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -230,10 +249,12 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         framework: Framework,
         file: &'a SourceFile,
         modules: &'a ModuleSet<'m>,
+        rewires: &'a rewires::RewireIndex<'m>,
         graph: &'a mut SideGraph,
         gaps: &'a mut BTreeSet<Gap>,
     ) -> Self {
         ModuleReader {
+            rewires,
             framework,
             path: &file.path,
             facts: &file.facts,

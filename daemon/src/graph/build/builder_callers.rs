@@ -328,6 +328,7 @@ impl<'m> ModuleReader<'_, 'm> {
             reading_line: std::cell::Cell::new(self.reading_line.get()),
             resolve_from: std::cell::Cell::new(None),
             field: std::cell::Cell::new(self.field.get()),
+            rewires: self.rewires,
         };
         read(&reader)
     }

@@ -36,8 +36,9 @@ struct KnownAgent<'f> {
 /// Constructions this reader does not follow, each a named limit so that
 /// silence never hides them: capabilities changed after construction,
 /// subclasses of `Agent`, and copies of an agent.
-pub(super) fn capability_limits(
-    modules: &ModuleSet<'_>,
+pub(super) fn capability_limits<'m>(
+    modules: &ModuleSet<'m>,
+    rewire_index: &rewires::RewireIndex<'m>,
     files: &[SourceFile],
     gaps: &mut BTreeSet<Gap>,
 ) {
@@ -189,15 +190,17 @@ pub(super) fn capability_limits(
                     } = known;
                     // A rewire the list reader reads is a binding, not a
                     // limit.
-                    if rewires::is_read_rewire(
-                        modules,
+                    let agent_site = rewires::AgentSite {
                         facts,
-                        Some(call),
-                        &agent_path,
-                        &file.path,
+                        call,
+                        path: &agent_path,
+                    };
+                    let change = rewires::FieldStore {
+                        path: &file.path,
                         store,
-                        &field,
-                    ) {
+                        field: &field,
+                    };
+                    if rewires::is_read_rewire(rewire_index, modules, agent_site, change) {
                         continue;
                     }
                     // A change to the list's contents changes only that

@@ -55,7 +55,7 @@ impl ModuleReader<'_, '_> {
             return Vec::new();
         };
         let mut members = list_exprs::Members::new();
-        for rewire in rewires::rewires_of(self.modules, self.path, variable, field) {
+        for rewire in rewires::rewires_of(self.rewires, self.modules, self.path, variable, field) {
             let addition = rewire.addition;
             let when: Vec<String> = if rewire.own_module {
                 Vec::new()

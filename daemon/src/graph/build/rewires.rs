@@ -90,9 +90,36 @@ fn imported_once(facts: &ModuleFacts, name: &str) -> bool {
     }
 }
 
+/// Every addition of the side that could be a rewire (module level,
+/// unconditional, into an object's attribute), found once per side so
+/// that each agent's field looks only at these.
+pub(super) struct RewireIndex<'m> {
+    additions: Vec<(&'m str, &'m ModuleFacts, &'m ListAddition)>,
+}
+
+impl<'m> RewireIndex<'m> {
+    pub(super) fn of(modules: &ModuleSet<'m>) -> Self {
+        let mut additions = Vec::new();
+        for path in modules.paths() {
+            let Some(facts) = modules.facts(path) else {
+                continue;
+            };
+            additions.extend(
+                facts
+                    .list_additions
+                    .iter()
+                    .filter(|a| adds_once(a) && a.target.contains('.'))
+                    .map(|a| (path, facts, a)),
+            );
+        }
+        RewireIndex { additions }
+    }
+}
+
 /// Every rewire of `variable`'s `field` (the agent built in `agent_path`)
 /// in the modules of the scope, in path and line order.
 pub(super) fn rewires_of<'m>(
+    index: &RewireIndex<'m>,
     modules: &ModuleSet<'m>,
     agent_path: &str,
     variable: &str,
@@ -100,12 +127,9 @@ pub(super) fn rewires_of<'m>(
 ) -> Vec<Rewire<'m>> {
     let mut out = Vec::new();
     let mut resolver = Resolver::new(modules);
-    for path in modules.paths() {
-        let Some(facts) = modules.facts(path) else {
-            continue;
-        };
+    for &(path, facts, addition) in &index.additions {
         let own_module = path == agent_path;
-        for addition in facts.list_additions.iter().filter(|a| adds_once(a)) {
+        {
             let Some((object, changed)) = addition.target.split_once('.') else {
                 continue;
             };
@@ -133,27 +157,40 @@ pub(super) fn rewires_of<'m>(
     out
 }
 
-/// Whether the store `how` at `line` of module `path`, into `object`'s
-/// `field`, is a rewire the list reader reads (then it is no limit):
-/// the same predicate as [`rewires_of`], asked from the store's side.
-pub(super) fn is_read_rewire(
-    modules: &ModuleSet<'_>,
-    agent_facts: &ModuleFacts,
-    agent_call: Option<&CallFact>,
-    agent_path: &str,
-    path: &str,
-    store: &crate::python::AttributeStore,
-    field: &str,
+/// An agent's construction, where a store into its fields is judged.
+pub(super) struct AgentSite<'f> {
+    pub facts: &'f ModuleFacts,
+    pub call: &'f CallFact,
+    pub path: &'f str,
+}
+
+/// A store into an agent's field: the module it is in, the store, the
+/// field.
+pub(super) struct FieldStore<'f> {
+    pub path: &'f str,
+    pub store: &'f crate::python::AttributeStore,
+    pub field: &'f str,
+}
+
+/// Whether a store into an agent's field is a rewire the list reader
+/// reads (then it is no limit): the same predicate as [`rewires_of`],
+/// asked from the store's side.
+pub(super) fn is_read_rewire<'m>(
+    index: &RewireIndex<'m>,
+    modules: &ModuleSet<'m>,
+    agent: AgentSite<'_>,
+    change: FieldStore<'_>,
 ) -> bool {
+    let store = change.store;
     let additive = matches!(&store.how, StoreKind::AugmentedAssignment)
         || matches!(&store.how, StoreKind::MethodCall(m) if matches!(m.as_str(), "append" | "extend" | "insert"));
     if !additive || !store.scope.is_empty() {
         return false;
     }
-    let Some(variable) = agent_call.and_then(|call| rewirable(agent_facts, call, field)) else {
+    let Some(variable) = rewirable(agent.facts, agent.call, change.field) else {
         return false;
     };
-    rewires_of(modules, agent_path, variable, field)
+    rewires_of(index, modules, agent.path, variable, change.field)
         .iter()
-        .any(|r| r.path == path && r.addition.line == store.line)
+        .any(|r| r.path == change.path && r.addition.line == store.line)
 }
