@@ -191,6 +191,22 @@ pub fn build_side(input: SideInput) -> SideGraph {
     graph
 }
 
+/// What a construction passes that is not a named argument and so could
+/// carry any capability field: `**` keyword unpacking, or positional
+/// arguments after its name (the SDK's `Agent` takes its name first).
+fn passes_unnamed(call: &crate::python::CallFact) -> Option<&'static str> {
+    if call.keywords.iter().any(|k| k.name.is_none()) {
+        return Some("** keyword unpacking");
+    }
+    let named_by_keyword = call.keyword("name").is_some();
+    let extra_positional = if named_by_keyword {
+        !call.args.is_empty()
+    } else {
+        call.args.len() > 1
+    };
+    extra_positional.then_some("positional arguments after its name")
+}
+
 /// Sets the reach of every function tool the side binds (`reach/`).
 fn attach_reach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
     let mut reader = crate::reach::ToolReader::new(modules);

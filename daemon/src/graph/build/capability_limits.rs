@@ -424,11 +424,7 @@ pub(super) fn duplicate_tool_definitions(
 /// (`[…]` builds a new list each time; a name, attribute or call given
 /// twice is one object).
 pub(super) fn fields_kept_apart(call: &crate::python::CallFact) -> bool {
-    if call.keywords.iter().any(|k| k.name.is_none()) {
-        return false;
-    }
-    let positional_name = call.keyword("name").is_none() && call.args.len() == 1;
-    if !call.args.is_empty() && !positional_name {
+    if super::passes_unnamed(call).is_some() {
         return false;
     }
     let values: Vec<&Value> = call

@@ -54,7 +54,7 @@ pub(super) fn rewirable<'c>(
     // list of its own (`default_factory=list`). A `**` spread or another
     // positional argument could pass a shared one.
     // A copy (`base.clone(...)`) shares the fields it does not pass.
-    let spread = call.keywords.iter().any(|k| k.name.is_none()) || call.args.len() > 1;
+    let spread = super::passes_unnamed(call).is_some();
     let copy = matches!(&call.callee, Value::Attribute(parts) if parts.last().is_some_and(|m| m == "clone"));
     let displayed = match call.keyword(field) {
         Some(keyword) => matches!(keyword.value, Value::List(_) | Value::Tuple(_)),

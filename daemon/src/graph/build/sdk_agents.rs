@@ -256,20 +256,7 @@ impl ModuleReader<'_, '_> {
     /// `**` unpacking, or positional arguments after the name, can carry
     /// tools or handoffs the reader does not see.
     pub(super) fn read_unpacking(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
-        let call = construction.call;
-        let unpacks = call.keywords.iter().any(|k| k.name.is_none());
-        let named_by_keyword = call.keyword("name").is_some();
-        let extra_positional = if named_by_keyword {
-            !call.args.is_empty()
-        } else {
-            call.args.len() > 1
-        };
-        if unpacks || extra_positional {
-            let what = if unpacks {
-                "** keyword unpacking"
-            } else {
-                "positional arguments after its name"
-            };
+        if let Some(what) = super::passes_unnamed(construction.call) {
             self.agent_gap(
                 agent,
                 format!(
