@@ -418,8 +418,19 @@ fn a_workflow_agent_binds_its_sub_agents() {
 /// spec names the first place reading stopped, why, and where.
 #[test]
 fn a_dynamic_tools_expression_is_named() {
+    // A helper with one unconditional return is read (issue 19): the
+    // base binds the same `lookup`, so nothing changed, and nothing is
+    // left unread.
     let head = agent(
         "def get_tools():\n    return [lookup]\n\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=get_tools())\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![]);
+    assert_eq!(limits(&doc, "head"), Vec::<String>::new());
+    // One with two returns is not: which runs is not known.
+    let head = agent(
+        "def get_tools():\n    if FAST:\n        return [lookup]\n    return []\n\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=get_tools())\n",
     );
     let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
     assert_eq!(
@@ -428,7 +439,7 @@ fn a_dynamic_tools_expression_is_named() {
     );
     assert_eq!(
         limits(&doc, "head"),
-        vec!["Google ADK agent 'support' has a tools list it does not read. Not read: a call to `get_tools`, whose result is not read (agent.py:18)."]
+        vec!["Google ADK agent 'support' has a tools list it does not read. Not read: a call to `get_tools`, which does not return once, unconditionally, as its last statement (agent.py:20)."]
     );
 }
 
@@ -480,4 +491,41 @@ fn a_wrapper_built_in_an_imported_module_is_followed() {
         .filter_map(|s| s["binding"].as_str())
         .collect();
     assert_eq!(steps, vec!["import", "value", "definition"]);
+}
+
+/// The tutorial's shape: `greeting = None`, then `try: greeting =
+/// Agent(...)` with a handler that only reports. The name holds that
+/// agent or `None`, and `None` lists nothing (ADK refuses it in
+/// `sub_agents`), so the sub-agent is that agent (beyond the spec and the
+/// reference, which name a name bound twice as a stop).
+#[test]
+fn a_sub_agent_built_in_a_try_beside_a_none_placeholder_is_read() {
+    let team = |tools: &str| {
+        agent(&format!(
+            "greeting = None\ntry:\n    greeting = Agent(name=\"greeting\", model=\"m\", instruction=\"Greet.\", tools=[{tools}])\nexcept Exception as e:\n    print(f\"no greeting agent: {{e}}\")\n\nroot_agent = Agent(name=\"support\", model=\"gemini-2.0-flash\", instruction=\"Help.\", tools=[lookup], sub_agents=[greeting])\n"
+        ))
+    };
+    let (doc, _) = compare(&[], &[("app/agent.py", &team("lookup"))]);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("greeting", "lookup", "added"),
+            row("support", "handoff:agent.py:greeting", "added")
+        ]
+    );
+    // A second non-None binding is still two bindings: a named stop.
+    let twice = team("lookup").replace(
+        "except Exception as e:\n",
+        "except Exception as e:\n    greeting = Agent(name=\"greeting\", model=\"m\", instruction=\"Greet.\")\n",
+    );
+    let (doc, _) = compare(&[], &[("app/agent.py", &twice)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("'greeting' is bound more than once in agent.py")),
+        "{:?}",
+        limits(&doc, "head")
+    );
 }

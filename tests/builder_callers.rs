@@ -66,7 +66,7 @@ fn a_builder_parameter_is_read_through_its_one_caller() {
         "app/agent.py:20"
     );
     assert!(
-        text.contains("    read through every call of its builder: app/agent.py:23\n"),
+        text.contains("    read through the calls at: app/agent.py:23\n"),
         "{text}"
     );
 }
@@ -171,8 +171,8 @@ fn a_builder_whose_calls_are_not_all_known_stays_a_named_limit() {
             "`tools`, a parameter of `build`, whose closed caller set is not established: agent.py uses `build` other than by calling it (as a value, or exported)",
         ),
         (
-            "def get_tools():\n    return [lookup, refund]\n\n\nsupport = build(get_tools())\n",
-            "a call to `get_tools`, whose result is not read, passed to `build` at agent.py:27",
+            "def get_tools():\n    if PROD:\n        return [lookup, refund]\n    return [lookup]\n\n\nsupport = build(get_tools())\n",
+            "a call to `get_tools`, which does not return once, unconditionally, as its last statement, passed to `build` at agent.py:29",
         ),
         (
             "for _ in range(2):\n    support = build([lookup, refund])\n",

@@ -29,9 +29,9 @@ const B_BASE: &str = "from agents import Agent, function_tool\n\n\n@function_too
 
 const B_HEAD: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef search(q: str) -> str:\n    return q\n\n\n@function_tool\ndef fetch(url: str) -> str:\n    return url\n\n\nagent = Agent(name=\"agent\", tools=[search, fetch])\n";
 
-const HELPERS: &str = "def extra():\n    return []\n";
+const HELPERS: &str = "def extra():\n    if FLAG:\n        return []\n    return []\n";
 
-const A_LIMIT: &str = "OpenAI Agents SDK agent 'agent' at a.py:10 has a tools list it reads only in part; its binding graph is incomplete. Not read: a call to `extra`, whose result is not read (a.py:10).";
+const A_LIMIT: &str = "OpenAI Agents SDK agent 'agent' at a.py:10 has a tools list it reads only in part; its binding graph is incomplete. Not read: a call to `extra`, which does not return once, unconditionally, as its last statement (a.py:10).";
 
 fn finding<'d>(doc: &'d Value, source: &str) -> &'d Value {
     doc["summary"]["findings"]

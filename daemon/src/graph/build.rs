@@ -18,12 +18,16 @@ use std::sync::Arc;
 mod adk_factories;
 mod adk_members;
 mod builder_callers;
+mod call_frames;
 mod capability_limits;
 mod chains;
+mod decorators;
+mod dict_entries;
 mod follow;
 mod handoffs;
 mod list_args;
 mod list_exprs;
+mod list_uses;
 mod mcp;
 mod messages;
 mod object_members;
@@ -246,6 +250,12 @@ struct ModuleReader<'a, 'm> {
     field: std::cell::Cell<Option<Field>>,
     /// The side's additions that could be rewires (`rewires.rs`).
     rewires: &'a rewires::RewireIndex<'m>,
+    /// The call of a repository function whose body is being read, with
+    /// what it binds the parameters to (`call_frames.rs`; `None`: none).
+    frame: std::cell::RefCell<Option<std::rc::Rc<call_frames::CallFrame>>>,
+    /// Set while a called function's return value is read: the name it
+    /// returns is read once by that return (taken by the list reader).
+    returning: std::cell::Cell<bool>,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -280,6 +290,8 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             reading_line: std::cell::Cell::new(0),
             resolve_from: std::cell::Cell::new(None),
             field: std::cell::Cell::new(None),
+            frame: std::cell::RefCell::new(None),
+            returning: std::cell::Cell::new(false),
         }
     }
 }

@@ -140,6 +140,23 @@ impl Collector<'_> {
         self.conditional_depth > entry
     }
 
+    /// The innermost function the walk is in, through class bodies.
+    fn enclosing_function(&mut self) -> Option<&mut FunctionFact> {
+        let index = self.scopes.iter().rev().find_map(|f| f.function)?;
+        self.facts.functions.get_mut(index)
+    }
+
+    /// The qualified name of the innermost function the walk is in
+    /// (empty: none).
+    fn function_scope(&self) -> String {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|f| f.function)
+            .and_then(|index| self.facts.functions.get(index))
+            .map_or(String::new(), |f| f.qualname.clone())
+    }
+
     fn current_function(&mut self) -> Option<&mut FunctionFact> {
         match self.scopes.last() {
             Some(ScopeFrame {

@@ -162,6 +162,10 @@ pub struct ReadOnlyUse {
     pub name: String,
     /// The builtin it is passed to, when it is an argument.
     pub via: Option<String>,
+    /// The function the use is in (its qualified name; empty at module
+    /// level or in a class body there).
+    #[serde(default)]
+    pub scope: String,
 }
 
 /// Builtins that only read an argument they are given (none mutates it,
@@ -294,6 +298,12 @@ pub struct FunctionFact {
     /// `for name in iterable` loops of the body with a plain-name target:
     /// what the name holds is an item of the iterable.
     pub loops: Vec<LoopTarget>,
+    /// How often each name is read (or deleted) in this body, a class
+    /// body inside it included but not a nested function's: the module's
+    /// `name_uses` counted per function, so a local list is accounted for
+    /// in the function that binds it.
+    #[serde(default)]
+    pub name_uses: std::collections::BTreeMap<String, u32>,
 }
 
 /// One `for name in iterable` of a function's body, as a statement or a
@@ -402,6 +412,13 @@ pub enum BindingKind {
     /// `with EXPR as name`: `value` holds `EXPR` (what `__enter__` is
     /// called on, not necessarily what it returns).
     With,
+    /// One name of a flat tuple target, `a, b = value`: `value` holds the
+    /// whole right-hand side, and this name takes item `index` of `of`
+    /// (Python raises unless the value has exactly `of` items).
+    Unpacked {
+        index: u32,
+        of: u32,
+    },
     /// Any other binding statement (`for`, `with`, augmented assignment, …).
     Other,
 }

@@ -133,7 +133,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 .filter(|b| b.name == name && !b.type_checking)
                 .collect();
             if !bindings.is_empty() {
-                return self.bound_once(path, &current, name, &bindings, steps, true);
+                return self.bound_once(path, &current, name, &bindings, steps, Once::Local);
             }
             current = parent_scope(&current);
         }
@@ -168,6 +168,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             .collect();
         let bindings = package_imports_as_one(facts, name, bindings);
         let bindings = wrapper_over_own_def(facts, name, bindings);
+        let (bindings, beside_none) = beside_none_placeholders(bindings);
         // A wildcard import after the last explicit binding may rebind it.
         let last_binding = bindings.iter().map(|b| b.line).max().unwrap_or(0);
         let wildcard = facts.imports.iter().find(|i| {
@@ -191,7 +192,14 @@ impl<'s, 'a> Resolver<'s, 'a> {
             }
             return Err(format!("{path} does not define {}", str_repr(name)));
         }
-        self.bound_once(path, "", name, &bindings, steps, false)
+        self.bound_once(
+            path,
+            "",
+            name,
+            &bindings,
+            steps,
+            Once::Module { beside_none },
+        )
     }
 
     /// Follows the one binding of `name` in a scope of `path`.
@@ -202,8 +210,9 @@ impl<'s, 'a> Resolver<'s, 'a> {
         name: &str,
         bindings: &[&BindingFact],
         mut steps: Vec<ImportStep>,
-        local: bool,
+        once: Once,
     ) -> Found<'a> {
+        let local = once == Once::Local;
         let facts = self.read_module(path)?;
         let place = if scope.is_empty() {
             format!("in {path}")
@@ -223,7 +232,11 @@ impl<'s, 'a> Resolver<'s, 'a> {
         // in that call sees, under whatever `if`/`with`/`try` it sits: a
         // read before it or where it did not run fails, never finds
         // another value. Unless a nested function rebinds it (`nonlocal`).
-        if binding.conditional && !(local && runs_once_per_call(facts, scope, binding)) {
+        let beside_none = once == (Once::Module { beside_none: true });
+        if binding.conditional
+            && !beside_none
+            && !(local && runs_once_per_call(facts, scope, binding))
+        {
             return Err(format!(
                 "{} is bound only inside a compound statement or from a function in {path}:{}",
                 str_repr(name),
@@ -312,7 +325,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 str_repr(name),
                 binding.line
             )),
-                        BindingKind::Assignment | BindingKind::Other | BindingKind::With => Err(format!(
+                        BindingKind::Assignment | BindingKind::Other | BindingKind::With | BindingKind::Unpacked { .. } => Err(format!(
                 "{} is bound by a local assignment in the enclosing scope at {path}:{}, which is not followed",
                 str_repr(name),
                 binding.line
@@ -489,6 +502,40 @@ fn package_imports_as_one<'f>(
         bindings.into_iter().take(1).collect()
     } else {
         bindings
+    }
+}
+
+/// What makes a binding the one a read sees.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Once {
+    /// A function's local: bound once per call.
+    Local,
+    /// A module's name; `beside_none` when its other bindings are `None`
+    /// placeholders (`beside_none_placeholders`).
+    Module { beside_none: bool },
+}
+
+/// `agent = None` then `try: agent = Agent(...)` (or any compound
+/// statement, or the reverse order): besides bindings to `None`, the name
+/// has one binding, an assignment of a call. Every read then finds that
+/// call's value, `None`, or no name at all; `None` lists nothing (ADK
+/// refuses it in `sub_agents`, and the SDK fails on it when the agent
+/// runs), so what the name binds, when it binds anything, is that call:
+/// followed as the one binding, whatever statement it sits in. `true`
+/// when placeholders were set aside.
+fn beside_none_placeholders(bindings: Vec<&BindingFact>) -> (Vec<&BindingFact>, bool) {
+    let is_none =
+        |b: &BindingFact| b.kind == BindingKind::Assignment && matches!(b.value, Some(Value::None));
+    let others: Vec<&BindingFact> = bindings.iter().copied().filter(|b| !is_none(b)).collect();
+    match others.as_slice() {
+        [one]
+            if others.len() < bindings.len()
+                && one.kind == BindingKind::Assignment
+                && matches!(one.value, Some(Value::Call { .. })) =>
+        {
+            (others, true)
+        }
+        _ => (bindings, false),
     }
 }
 

@@ -17,7 +17,7 @@ const SDK_PACKAGES: &[&str] = &["agents", "openai_agents"];
 
 /// Whether an absolute dotted name is what the SDK exports as `member`
 /// (at any module path a release exports it at, or by its alias).
-fn is_sdk_member(absolute: &str, member: &str) -> bool {
+pub fn is_sdk_member(absolute: &str, member: &str) -> bool {
     SDK_PACKAGES
         .iter()
         .find_map(|package| absolute.strip_prefix(package)?.strip_prefix('.'))

@@ -12,7 +12,7 @@ use crate::graph::objects::ObjectSite;
 use crate::graph::schema::{interface, unparse};
 use crate::graph::{ImportPath, ToolDefinition};
 use crate::pyrepr::str_repr;
-use crate::python::{BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
+use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use crate::resolve::{ImportStep, Resolver, Target};
 use std::collections::BTreeMap;
 
@@ -187,10 +187,15 @@ impl<'a> ModuleReader<'a, '_> {
             lazy_submodule: false,
         });
         // The values this call gives the factory's parameters.
-        let bound = bind_arguments(factory, args, keywords)?;
+        let bound = super::call_frames::bind_arguments(factory, args, keywords)?;
         let mut inner_env = BTreeMap::new();
         let mut values = Vec::new();
-        for (param, value, from_default) in bound {
+        for super::call_frames::BoundArgument {
+            param,
+            value,
+            from_default,
+        } in bound
+        {
             // A default is read where the factory is defined.
             let (value_path, value_scope) = if from_default {
                 (factory_path, factory_scope(factory))
@@ -388,7 +393,7 @@ impl<'a> ModuleReader<'a, '_> {
     /// One argument's value for the digest: a literal (or a name bound once
     /// to one), a function by its own code, or a parameter of the factory
     /// the call is made in. `Err` with its spelling otherwise.
-    fn argument_value(
+    pub(super) fn argument_value(
         &self,
         path: &'a str,
         scope: &str,
@@ -459,64 +464,6 @@ fn factory_scope(factory: &FunctionFact) -> String {
         .qualname
         .rsplit_once('.')
         .map_or(String::new(), |(parent, _)| parent.to_string())
-}
-
-/// Binds a call's arguments to a factory's parameters as Python would:
-/// `(parameter, value, from its default)`. `*`/`**` in the call, or an
-/// argument with no parameter, is not bound.
-fn bind_arguments(
-    factory: &FunctionFact,
-    args: &[Value],
-    keywords: &[(Option<String>, Value)],
-) -> Result<Vec<(String, Value, bool)>, String> {
-    if args.iter().any(|a| matches!(a, Value::Starred(_)))
-        || keywords.iter().any(|(k, _)| k.is_none())
-    {
-        return Err("the call unpacks its arguments".into());
-    }
-    let positional: Vec<_> = factory
-        .params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
-        .collect();
-    if args.len() > positional.len() {
-        return Err("the call passes more positional arguments than it takes".into());
-    }
-    let mut bound = Vec::new();
-    for param in &factory.params {
-        if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
-            continue;
-        }
-        let by_position = positional
-            .iter()
-            .position(|p| p.name == param.name)
-            .and_then(|index| args.get(index));
-        let by_keyword = keywords
-            .iter()
-            .find(|(k, _)| k.as_deref() == Some(param.name.as_str()))
-            .map(|(_, v)| v);
-        match (by_position, by_keyword, &param.default) {
-            (Some(_), Some(_), _) => {
-                return Err(format!("{} is given twice", str_repr(&param.name)))
-            }
-            (Some(value), None, _) | (None, Some(value), _) => {
-                bound.push((param.name.clone(), value.clone(), false))
-            }
-            (None, None, Some(default)) => bound.push((param.name.clone(), default.clone(), true)),
-            (None, None, None) => return Err(format!("{} is not given", str_repr(&param.name))),
-        }
-    }
-    let known = |k: &str| factory.params.iter().any(|p| p.name == k);
-    if let Some((Some(unknown), _)) = keywords
-        .iter()
-        .find(|(k, _)| !k.as_deref().is_some_and(known))
-    {
-        return Err(format!(
-            "{} is not one of its parameters",
-            str_repr(unknown)
-        ));
-    }
-    Ok(bound)
 }
 
 /// `make_tool()` as a reference names it.

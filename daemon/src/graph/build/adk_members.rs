@@ -130,6 +130,7 @@ impl ModuleReader<'_, '_> {
                 from,
                 caller,
                 rewired_at,
+                frame,
             },
         ) in members.into_iter().enumerate()
         {
@@ -139,8 +140,10 @@ impl ModuleReader<'_, '_> {
                 continue;
             }
             if let Some(from) = from {
-                if let Some(tool) = self.follow_foreign(agent, construction, &from, &scope, member)
+                if let Some(mut tool) =
+                    self.follow_foreign(agent, construction, &from, &scope, member)
                 {
+                    self.fold_frame(agent, &mut tool, frame.as_deref());
                     ways.add(
                         tool.tool.clone(),
                         &when,
@@ -196,7 +199,8 @@ impl ModuleReader<'_, '_> {
                 }
                 (Outcome::FollowReference, _) => None,
             };
-            if let Some(tool) = tool {
+            if let Some(mut tool) = tool {
+                self.fold_frame(agent, &mut tool, frame.as_deref());
                 ways.add(
                     tool.tool.clone(),
                     &when,
@@ -508,6 +512,7 @@ impl ModuleReader<'_, '_> {
             from,
             caller,
             rewired_at,
+            frame: _,
         } in members
         {
             let value = match member {

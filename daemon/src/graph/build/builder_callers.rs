@@ -17,6 +17,14 @@ use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
 use crate::resolve::Resolver;
 use std::collections::BTreeSet;
 
+/// How the builder reads its parameter: as a whole list (`tools=tools`)
+/// or as one member of a list (`mcp_servers=[server]`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Passed {
+    List,
+    Element,
+}
+
 /// One call of the builder: the module it is in and the call.
 struct Call<'f> {
     path: &'f str,
@@ -34,7 +42,21 @@ impl<'m> ModuleReader<'_, 'm> {
         when: &[String],
     ) -> Option<Result<Members, String>> {
         let (owner, param) = self.parameter_of(scope, name)?;
-        Some(self.callers_union(scope, owner, param, name, depth, when))
+        Some(self.callers_union(scope, owner, param, name, Passed::List, depth, when))
+    }
+
+    /// `name` listed as one member in `scope`, a parameter of the builder
+    /// `scope` is (`mcp_servers=[server]`): each call's argument is the
+    /// member, read where the call is. `None` when it is no parameter.
+    pub(super) fn parameter_element(
+        &self,
+        scope: &str,
+        name: &str,
+        depth: usize,
+        when: &[String],
+    ) -> Option<Result<Members, String>> {
+        let (owner, param) = self.parameter_of(scope, name)?;
+        Some(self.callers_union(scope, owner, param, name, Passed::Element, depth, when))
     }
 
     /// The function whose parameter `name` is where `scope` reads it, and
@@ -64,12 +86,14 @@ impl<'m> ModuleReader<'_, 'm> {
         None
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn callers_union(
         &self,
         scope: &str,
         owner: &str,
         param: &crate::python::ParamFact,
         name: &str,
+        shape: Passed,
         depth: usize,
         when: &[String],
     ) -> Result<Members, String> {
@@ -96,17 +120,30 @@ impl<'m> ModuleReader<'_, 'm> {
         if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
             return Err(format!("{of}, which collects `*`/`**` arguments"));
         }
-        // The parameter itself is only read as a list in the builder.
-        let added = facts
-            .list_additions
-            .iter()
-            .filter(|a| a.target == name && a.scope == owner && a.how != "+=")
-            .count() as u32;
-        if super::list_exprs::other_uses(facts, name) != self.list_reads(name) + added {
-            return Err(format!(
-                "{of}, which {} uses other than as an agent's list, so it could change",
-                self.path
-            ));
+        match shape {
+            // The parameter itself is only read as a list in the builder.
+            Passed::List => {
+                let added = facts
+                    .list_additions
+                    .iter()
+                    .filter(|a| a.target == name && a.scope == owner && a.how != "+=")
+                    .count() as u32;
+                if super::list_exprs::other_uses_within(facts, name, owner)
+                    != self.list_reads_within(name, owner) + added
+                {
+                    return Err(format!(
+                        "{of}, which {} uses other than as an agent's list, so it could change",
+                        self.path
+                    ));
+                }
+            }
+            // The object a member names is what each call passes, unless
+            // the builder changes it.
+            Passed::Element => {
+                if let Some(why) = super::call_frames::stored_into(facts, owner, name) {
+                    return Err(why);
+                }
+            }
         }
         let calls = self
             .builder_calls(owner)
@@ -122,7 +159,10 @@ impl<'m> ModuleReader<'_, 'm> {
             .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
             .position(|p| p.name == name);
         // What the builder adds to the list before it builds the agent.
-        let mut members = self.additions(name, owner, depth, when)?;
+        let mut members = match shape {
+            Passed::List => self.additions(name, owner, depth, when)?,
+            Passed::Element => Members::new(),
+        };
         let until = self.reading_line.get();
         // The construction's own `if` inside the builder joins each
         // caller's (spec: the row carries both, as source text).
@@ -193,13 +233,14 @@ impl<'m> ModuleReader<'_, 'm> {
             conditions.extend(guard.iter().map(condition_text));
             conditions.extend(construction_guard.iter().cloned());
             self.reading_line.set(call.line);
+            let read_one = |reader: &ModuleReader<'_, 'm>| match shape {
+                Passed::List => reader.list_expression(value, value_scope, depth + 1, &conditions),
+                Passed::Element => Ok(reader.element(value, value_scope, depth + 1, &conditions)),
+            };
             let read = if value_path == self.path {
-                self.list_expression(value, value_scope, depth + 1, &conditions)
+                read_one(self)
             } else {
-                self.in_module(value_path, |reader| {
-                    reader.list_expression(value, value_scope, depth + 1, &conditions)
-                })
-                .map(|read| {
+                self.in_module(value_path, None, read_one).map(|read| {
                     read.into_iter()
                         .map(|m| Member {
                             from: m.from.or_else(|| Some(value_path.to_string())),
@@ -308,9 +349,10 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// Runs `read` as a reader of the module `path` (its names, its
     /// builders), for a list a caller in that module passes.
-    fn in_module<T>(
+    pub(super) fn in_module<T>(
         &self,
         path: &str,
+        frame: Option<std::rc::Rc<super::call_frames::CallFrame>>,
         read: impl FnOnce(&ModuleReader<'_, 'm>) -> Result<T, String>,
     ) -> Result<T, String> {
         let (Some(key), Some(facts)) = (self.modules.key(path), self.modules.facts(path)) else {
@@ -329,6 +371,8 @@ impl<'m> ModuleReader<'_, 'm> {
             resolve_from: std::cell::Cell::new(None),
             field: std::cell::Cell::new(self.field.get()),
             rewires: self.rewires,
+            frame: std::cell::RefCell::new(frame),
+            returning: std::cell::Cell::new(self.returning.get()),
         };
         read(&reader)
     }

@@ -138,6 +138,15 @@ impl ModuleReader<'_, '_> {
             self.agent_gap(agent, reason);
             return None;
         };
+        // A decorator of the repository's own is read through, or named.
+        let decorators = match self.tool_decorators(def_path, def_facts, function) {
+            Ok(parts) => parts,
+            Err(why) => {
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
+        };
         if let Some(why) = reassignment(self.modules, &found.steps) {
             let reason = self.unresolved(agent, construction.line, &spelled, &why);
             self.agent_gap(agent, reason);
@@ -169,21 +178,29 @@ impl ModuleReader<'_, '_> {
             });
         }
         let crosses_modules = through_modules;
+        let digest = match wrap.as_ref().filter(|w| !w.other_arguments.is_empty()) {
+            // The wrapper's other arguments are part of the tool.
+            Some(wrap) => crate::python::ast_dump::sha256_of_json_string(&format!(
+                "{}|function_tool:{}",
+                function.implementation_sha256,
+                wrap.other_arguments.join(",")
+            )),
+            None => function.implementation_sha256.clone(),
+        };
+        // So is the code of a decorator it is read through.
+        let digest = if decorators.is_empty() {
+            digest
+        } else {
+            crate::python::ast_dump::sha256_of_json_string(&format!(
+                "{digest}|{}",
+                decorators.join(",")
+            ))
+        };
         Some(FollowedTool {
             definition: ToolDefinition {
                 source: def_path.to_string(),
                 line: Some(function.line),
-                implementation_sha256: Some(
-                    match wrap.as_ref().filter(|w| !w.other_arguments.is_empty()) {
-                        // The wrapper's other arguments are part of the tool.
-                        Some(wrap) => crate::python::ast_dump::sha256_of_json_string(&format!(
-                            "{}|function_tool:{}",
-                            function.implementation_sha256,
-                            wrap.other_arguments.join(",")
-                        )),
-                        None => function.implementation_sha256.clone(),
-                    },
-                ),
+                implementation_sha256: Some(digest),
                 interface: interface(&tool, function),
                 import_path: crosses_modules.then_some(crate::graph::ImportPath {
                     reference: spelled,

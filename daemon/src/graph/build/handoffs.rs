@@ -48,6 +48,7 @@ impl ModuleReader<'_, '_> {
             from,
             caller,
             rewired_at,
+            frame: _,
         } in members
         {
             let start = from

@@ -91,6 +91,7 @@ impl ModuleReader<'_, '_> {
                 from: from.clone(),
                 caller: None,
                 rewired_at: Some(at.clone()),
+                frame: None,
             }));
         }
         members

@@ -9,9 +9,13 @@
 //! that cannot be read is kept as an unread member, so the agent is named
 //! incomplete while the members that were read are still compared.
 
+use super::call_frames::CallFrame;
+use super::list_uses::{is_list_expression, list_reads_in, list_reads_within, within};
+pub(super) use super::list_uses::{other_uses, other_uses_within, LIST_KEYWORDS};
 use super::ModuleReader;
 use crate::frameworks::openai::{self, ListMember};
 use crate::python::{BindingKind, Value};
+use std::rc::Rc;
 
 /// One member read from a capability list.
 #[derive(Debug, Clone)]
@@ -31,6 +35,10 @@ pub(super) struct Member {
     /// The rewire that added it after construction (`router.py:9`):
     /// evidence, never compared.
     pub rewired_at: Option<String>,
+    /// The call of a repository function its names are read in, when it
+    /// came from that function's return: a definition nested in the
+    /// function depends on what the call passes (`CallFrame::closure`).
+    pub frame: Option<Rc<CallFrame>>,
 }
 
 impl Member {
@@ -39,7 +47,7 @@ impl Member {
         Member::here(ListMember::Unread(why), scope, when)
     }
 
-    fn here(member: ListMember, scope: &str, when: &[String]) -> Self {
+    pub(super) fn here(member: ListMember, scope: &str, when: &[String]) -> Self {
         Member {
             member,
             scope: scope.to_string(),
@@ -47,6 +55,7 @@ impl Member {
             from: None,
             caller: None,
             rewired_at: None,
+            frame: None,
         }
     }
 }
@@ -61,13 +70,19 @@ pub(super) fn any_read(members: &[Member]) -> bool {
         .any(|m| !matches!(m.member, ListMember::Unread(_)))
 }
 
+/// What a name is bound to, as the list reader reads it.
+pub(super) struct BoundList<'v> {
+    pub value: &'v Value,
+    /// The scope the binding is written in (empty: module level).
+    pub scope: String,
+    /// For `a, b = value`: which item of how many this name takes.
+    pub pick: Option<(u32, u32)>,
+}
+
 /// Nesting followed through names and operands, at most.
 const MAX_DEPTH: usize = 16;
 /// Members read from one list, at most.
 const MAX_MEMBERS: usize = 1000;
-
-/// Keywords that bind capabilities, for the use count.
-pub(super) const LIST_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
 
 impl ModuleReader<'_, '_> {
     /// Reads a list expression written in `scope`, its members listed
@@ -83,6 +98,8 @@ impl ModuleReader<'_, '_> {
             return Err(format!("nesting deeper than {MAX_DEPTH} levels"));
         }
         let unread = |why: String| Member::here(ListMember::Unread(why), scope, when);
+        // A name the called function returns is read once by its return.
+        let returning = self.returning.take();
         let mut members = match value {
             Value::List(items) | Value::Tuple(items) => {
                 let mut members = Members::new();
@@ -94,19 +111,24 @@ impl ModuleReader<'_, '_> {
                                 Err(why) => members.push(unread(why)),
                             }
                         }
-                        other => members.extend(
-                            openai::list_members(std::slice::from_ref(other))
-                                .into_iter()
-                                .map(|m| Member::here(m, scope, when)),
-                        ),
+                        other => members.extend(self.element(other, scope, depth, when)),
                     }
                 }
                 members
             }
-            Value::Name(name) => match self.bound_list(scope, name) {
-                Ok((bound, binding_scope)) => {
-                    let mut members =
-                        self.list_expression(bound, &binding_scope, depth + 1, when)?;
+            Value::Name(name) if self.frame_argument(scope, name).is_some() => {
+                self.passed_list(scope, name, returning, depth, when)?
+            }
+            Value::Name(name) => match self.bound_list(scope, name, returning) {
+                Ok(BoundList {
+                    value: bound,
+                    scope: binding_scope,
+                    pick,
+                }) => {
+                    let mut members = match pick {
+                        None => self.list_expression(bound, &binding_scope, depth + 1, when)?,
+                        Some(pick) => self.unpacked(bound, &binding_scope, pick, depth, when)?,
+                    };
                     members.extend(self.additions(name, &binding_scope, depth, when)?);
                     members
                 }
@@ -210,6 +232,22 @@ impl ModuleReader<'_, '_> {
             {
                 self.list_expression(&args[0], scope, depth + 1, when)?
             }
+            // `d["k"]`, `d.get("k", default)`: one entry of a dict
+            // (`dict_entries.rs`).
+            Value::Subscript { .. } | Value::Call { .. }
+                if super::dict_entries::entry_read(value).is_some() =>
+            {
+                match super::dict_entries::entry_read(value) {
+                    Some(read) => self.dict_entry(read, scope, depth, when)?,
+                    None => return Err(describe(value)),
+                }
+            }
+            // A call of the repository's own function: its one return,
+            // read with its parameters bound (`call_frames.rs`).
+            Value::Call { .. } => match self.call_return(scope, value) {
+                Some(returned) => self.returned_members(returned?, None, depth, when)?,
+                None => return Err(describe(value)),
+            },
             other => return Err(describe(other)),
         };
         if members.len() > MAX_MEMBERS {
@@ -218,6 +256,37 @@ impl ModuleReader<'_, '_> {
             members.push(unread(crate::python::MEMBERS_PAST_BOUND.to_string()));
         }
         Ok(members)
+    }
+
+    /// One item of a list display: a parameter of the called function is
+    /// what the call passes, a builder's parameter what each call of the
+    /// builder passes (each read where the call is); anything else is the
+    /// item itself.
+    pub(super) fn element(
+        &self,
+        item: &Value,
+        scope: &str,
+        depth: usize,
+        when: &[String],
+    ) -> Members {
+        if depth > MAX_DEPTH {
+            let why = format!("nesting deeper than {MAX_DEPTH} levels");
+            return vec![Member::unread(why, scope, when)];
+        }
+        if let Value::Name(name) = item {
+            if let Some(members) = self.passed_element(scope, name, depth, when) {
+                return members;
+            }
+            // When the callers are not all known, the member stays the
+            // parameter, which the resolver names as the spec's stop.
+            if let Some(Ok(members)) = self.parameter_element(scope, name, depth, when) {
+                return members;
+            }
+        }
+        openai::list_members(std::slice::from_ref(item))
+            .into_iter()
+            .map(|m| Member::here(m, scope, when))
+            .collect()
     }
 
     /// What a builder adds to its list before the construction reads it
@@ -292,7 +361,8 @@ impl ModuleReader<'_, '_> {
         &'v self,
         scope: &str,
         name: &str,
-    ) -> Result<(&'v Value, String), String> {
+        returning: bool,
+    ) -> Result<BoundList<'v>, String> {
         let facts = self.facts;
         let mut current = scope.to_string();
         let (bindings, binding_scope) = loop {
@@ -346,8 +416,14 @@ impl ModuleReader<'_, '_> {
         let once = !binding.conditional
             || (!binding_scope.is_empty()
                 && crate::resolve::runs_once_per_call(facts, &binding_scope, binding));
-        let value = match (&binding.kind, &binding.value, once) {
-            (BindingKind::Assignment, Some(value), true) if is_list_expression(value) => value,
+        let (value, pick) = match (&binding.kind, &binding.value, once) {
+            (BindingKind::Assignment, Some(value), true) if is_list_expression(value) => {
+                (value, None)
+            }
+            (BindingKind::Assignment, Some(value @ Value::Call { .. }), true) => (value, None),
+            (BindingKind::Unpacked { index, of }, Some(value), true) => {
+                (value, Some((*index, *of)))
+            }
             _ => {
                 return Err(format!(
                     "`{name}`, which {}:{} does not bind once, unconditionally, to a list literal",
@@ -363,12 +439,20 @@ impl ModuleReader<'_, '_> {
                 builds_here && a.target == name && a.scope == binding_scope && a.how != "+="
             })
             .count() as u32;
-        let reads = self.list_reads(name) + added;
-        let uses = other_uses(facts, name);
-        let rebound_globally = facts
-            .functions
-            .iter()
-            .any(|f| f.globals.iter().any(|g| g == name));
+        // The called function's own return of a list it builds is a read:
+        // each call returns a new list, and the caller reads it.
+        let returned = u32::from(returning && binding_scope == scope);
+        // A function's own list is accounted for in that function (and
+        // what is nested in it): no other code can name it.
+        let reads = list_reads_within(facts, name, &binding_scope) + added + returned;
+        let uses = other_uses_within(facts, name, &binding_scope);
+        let rebound_globally = facts.functions.iter().any(|f| {
+            f.globals.iter().any(|g| g == name)
+                || (!binding_scope.is_empty()
+                    && f.qualname != binding_scope
+                    && within(&f.qualname, &binding_scope)
+                    && f.nonlocals.iter().any(|n| n == name))
+        });
         if uses != reads || rebound_globally {
             return Err(format!(
                 "`{name}`, which {} uses other than as an agent's list, so it could change",
@@ -380,7 +464,40 @@ impl ModuleReader<'_, '_> {
                 "`{name}`, which another module imports, so it could change"
             ));
         }
-        Ok((value, binding_scope))
+        Ok(BoundList {
+            value,
+            scope: binding_scope,
+            pick,
+        })
+    }
+
+    /// Item `index` of `of` that `a, b = value` binds: of a call's return,
+    /// or of a display written there.
+    fn unpacked(
+        &self,
+        value: &Value,
+        scope: &str,
+        (index, of): (u32, u32),
+        depth: usize,
+        when: &[String],
+    ) -> Result<Members, String> {
+        match value {
+            Value::Tuple(items) | Value::List(items)
+                if items.len() == of as usize
+                    && !items.iter().any(|i| matches!(i, Value::Starred(_))) =>
+            {
+                let item = items.get(index as usize).ok_or("an item past the end")?;
+                self.list_expression(item, scope, depth + 1, when)
+            }
+            Value::Call { .. } => match self.call_return(scope, value) {
+                Some(returned) => self.returned_members(returned?, Some((index, of)), depth, when),
+                None => Err(describe(value)),
+            },
+            other => Err(format!(
+                "`{}`, which is not {of} items to unpack",
+                crate::graph::schema::unparse(other)
+            )),
+        }
     }
 
     /// A list another module of the scope binds and this one imports
@@ -523,118 +640,9 @@ impl ModuleReader<'_, '_> {
     /// How many uses of `name` in the module read it as a list: in a
     /// capability keyword of any call, or spread or added into another
     /// list-valued binding.
-    pub(super) fn list_reads(&self, name: &str) -> u32 {
-        list_reads_in(self.facts, name)
-    }
-}
-
-/// How many uses of `name` in a module do anything but only read it: a
-/// list is known when each of those is a read as an agent's list. A use
-/// through a builtin counts as a read only while the module binds no name
-/// of that builtin's spelling anywhere.
-pub(super) fn other_uses(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
-    let uses = facts.name_uses.get(name).copied().unwrap_or(0);
-    let binds = |builtin: &str| {
-        let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
-        facts
-            .module_bindings
-            .iter()
-            .chain(locals)
-            .any(|b| b.name == builtin)
-            || facts
-                .functions
-                .iter()
-                .any(|f| f.name == builtin || f.params.iter().any(|p| p.name == builtin))
-    };
-    let read_only = facts
-        .read_only_uses
-        .iter()
-        .filter(|u| u.name == name && u.via.as_deref().is_none_or(|b| !binds(b)))
-        .count();
-    uses.saturating_sub(u32::try_from(read_only).unwrap_or(u32::MAX))
-}
-
-/// How many uses of `name` in a module read it as a list.
-fn list_reads_in(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
-    {
-        let in_calls: u32 = facts
-            .calls
-            .iter()
-            .flat_map(|call| call.keywords.iter())
-            .filter(|k| {
-                k.name
-                    .as_deref()
-                    .is_some_and(|n| LIST_KEYWORDS.contains(&n))
-            })
-            .map(|k| mentions(&k.value, name, true))
-            .sum();
-        let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
-        let in_bindings: u32 = facts
-            .module_bindings
-            .iter()
-            .chain(locals)
-            .filter(|b| b.name != name)
-            .filter_map(|b| b.value.as_ref())
-            .filter(|v| is_list_expression(v))
-            .map(|v| mentions(v, name, false))
-            .sum();
-        in_calls + in_bindings
-    }
-}
-
-/// A value the list reader can read at the top.
-fn is_list_expression(value: &Value) -> bool {
-    match value {
-        Value::List(_)
-        | Value::Tuple(_)
-        | Value::Add { .. }
-        | Value::IfElse { .. }
-        | Value::Or(_) => true,
-        Value::Call { callee, args, .. } => {
-            args.len() == 1
-                && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str()))
-        }
-        _ => false,
-    }
-}
-
-/// Occurrences of `name` where a list expression reads it as a list: the
-/// whole value (`top`, a keyword's own value), a spread, an operand of `+`,
-/// the argument of `list()`/`tuple()`/`sorted()`.
-fn mentions(value: &Value, name: &str, top: bool) -> u32 {
-    match value {
-        Value::Name(n) => u32::from(top && n == name),
-        Value::List(items) | Value::Tuple(items) => items
-            .iter()
-            .map(|item| match item {
-                Value::Starred(inner) => mentions(inner, name, true),
-                _ => 0,
-            })
-            .sum(),
-        Value::Add { left, right } => mentions(left, name, true) + mentions(right, name, true),
-        // A branch of `if`/`else` or `or` is the list itself, not a copy:
-        // bound to another name it is an alias (`OTHER = TOOLS or []`, then
-        // `OTHER.append(x)` changes TOOLS), so only an agent's own keyword
-        // reads it.
-        Value::IfElse { body, orelse, .. } => {
-            mentions(body, name, top) + mentions(orelse, name, top)
-        }
-        Value::Or(parts) => parts.iter().map(|p| mentions(p, name, top)).sum(),
-        // A comprehension only iterates its iterable: a read-only use in
-        // the facts (`other_uses`), not counted again here.
-        Value::ListComprehension { .. } => 0,
-        Value::Call { callee, args, .. }
-            if args.len() == 2 && matches!(callee.as_ref(), Value::Name(n) if n == "filter") =>
-        {
-            mentions(&args[1], name, true)
-        }
-        Value::Call { callee, args, .. }
-            if args.len() == 1
-                && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str())) =>
-        {
-            mentions(&args[0], name, true)
-        }
-        _ => 0,
+    /// `list_reads` within one function and what is nested in it.
+    pub(super) fn list_reads_within(&self, name: &str, scope: &str) -> u32 {
+        list_reads_within(self.facts, name, scope)
     }
 }
 

@@ -26,6 +26,7 @@ impl ModuleReader<'_, '_> {
                 from,
                 caller,
                 rewired_at,
+                frame: _,
             },
         ) in members.into_iter().enumerate()
         {

@@ -298,8 +298,20 @@ impl<'r> ModuleReader<'r, '_> {
         agent: &str,
         construction: &AgentConstruction<'_>,
         line: u32,
-        objects: Vec<ReadObject>,
+        mut objects: Vec<ReadObject>,
     ) {
+        // One object listed through several calls (a builder every caller
+        // hands the same server) is one binding.
+        let mut distinct: Vec<ReadObject> = Vec::new();
+        for read in objects.drain(..) {
+            if !distinct
+                .iter()
+                .any(|d| d.name == read.name && d.object == read.object)
+            {
+                distinct.push(read);
+            }
+        }
+        let objects = distinct;
         let mut seen: std::collections::BTreeMap<String, usize> = Default::default();
         for read in &objects {
             *seen.entry(read.name.clone()).or_default() += 1;

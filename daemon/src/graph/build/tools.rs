@@ -33,6 +33,7 @@ impl ModuleReader<'_, '_> {
                 from,
                 caller,
                 rewired_at,
+                frame,
             },
         ) in members.into_iter().enumerate()
         {
@@ -61,6 +62,9 @@ impl ModuleReader<'_, '_> {
                 ),
             };
             if let Some(name) = &read {
+                if let Some(tool) = followed.get_mut(name).and_then(|tools| tools.last_mut()) {
+                    self.fold_frame(agent, tool, frame.as_deref());
+                }
                 ways.add(
                     name.clone(),
                     &when,

@@ -13,10 +13,12 @@ impl Collector<'_> {
     pub(super) fn record_read_only_uses(&mut self, expr: &Expr) {
         let mut found: Vec<ReadOnlyUse> = Vec::new();
         let mut truth_tests: Vec<&Expr> = Vec::new();
+        let scope = self.function_scope();
         let mut read = |name: &ast::ExprName, via: Option<&str>| {
             found.push(ReadOnlyUse {
                 name: name.id.to_string(),
                 via: via.map(str::to_string),
+                scope: scope.clone(),
             });
         };
         match expr {
@@ -80,10 +82,14 @@ impl Collector<'_> {
     /// a name there, or an operand of `and`/`or` there, only reads.
     pub(super) fn record_truth_tests(&mut self, test: &Expr) {
         match test {
-            Expr::Name(name) if name.ctx.is_load() => self.facts.read_only_uses.push(ReadOnlyUse {
-                name: name.id.to_string(),
-                via: None,
-            }),
+            Expr::Name(name) if name.ctx.is_load() => {
+                let scope = self.function_scope();
+                self.facts.read_only_uses.push(ReadOnlyUse {
+                    name: name.id.to_string(),
+                    via: None,
+                    scope,
+                })
+            }
             Expr::BoolOp(bool_op) => {
                 for value in &bool_op.values {
                     self.record_truth_tests(value);

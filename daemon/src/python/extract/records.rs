@@ -253,6 +253,7 @@ impl Collector<'_> {
             body_calls: Vec::new(),
             stores: Vec::new(),
             loops: Vec::new(),
+            name_uses: Default::default(),
         };
         self.facts.functions.push(fact);
         self.facts.functions.len() - 1

@@ -89,6 +89,20 @@ impl Collector<'_> {
                     line,
                     Some(value_of(&assign.value, 0)),
                 );
+            } else if let Some(names) = flat_names(target) {
+                // `a, b = value`: each name is one item of the value.
+                let of = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                let value = value_of(&assign.value, 0);
+                for (index, name) in names.into_iter().enumerate() {
+                    let line = self.line_of(name);
+                    let index = u32::try_from(index).unwrap_or(u32::MAX);
+                    self.bind_value(
+                        name.id.as_str(),
+                        BindingKind::Unpacked { index, of },
+                        line,
+                        Some(value.clone()),
+                    );
+                }
             } else {
                 self.bind_target(target, BindingKind::Assignment);
             }
@@ -109,6 +123,21 @@ impl Collector<'_> {
         }
         self.pending_target = None;
     }
+}
+
+/// The names of a flat tuple or list target (`a, b`), none starred.
+fn flat_names(target: &Expr) -> Option<Vec<&ast::ExprName>> {
+    let (Expr::Tuple(ast::ExprTuple { elts, .. }) | Expr::List(ast::ExprList { elts, .. })) =
+        target
+    else {
+        return None;
+    };
+    elts.iter()
+        .map(|elt| match elt {
+            Expr::Name(name) => Some(name),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `TYPE_CHECKING` or `typing.TYPE_CHECKING`.
@@ -269,9 +298,11 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 }
                 if let Stmt::For(for_stmt) = stmt {
                     if let Expr::Name(name) = for_stmt.iter.as_ref() {
+                        let scope = self.function_scope();
                         self.facts.read_only_uses.push(ReadOnlyUse {
                             name: name.id.to_string(),
                             via: None,
+                            scope,
                         });
                     }
                     self.bind_target(&for_stmt.target, BindingKind::Other);
@@ -378,6 +409,9 @@ impl<'a> Visitor<'a> for Collector<'_> {
         if let Expr::Name(name) = expr {
             if !name.ctx.is_store() {
                 *self.facts.name_uses.entry(name.id.to_string()).or_default() += 1;
+                if let Some(function) = self.enclosing_function() {
+                    *function.name_uses.entry(name.id.to_string()).or_default() += 1;
+                }
             }
         }
         visitor::walk_expr(self, expr);

@@ -58,7 +58,7 @@ pub(super) fn binding_lines(out: &mut Out, side: &str, binding: &Value) {
         out.line(
             4,
             &one_line(&format!(
-                "read through every call of its builder: {}",
+                "read through the calls at: {}",
                 callers.join(", ")
             )),
         );

@@ -1,0 +1,305 @@
+//! End to end: calls into the repository's own functions, read to their
+//! one return with the function's parameters bound to the call's
+//! arguments (issue 19, `graph/build/call_frames.rs`), and a builder's
+//! parameter listed as one member, read through every call of the
+//! builder. The shapes are the SDK's examples': `tools=build_tools(db)`,
+//! `tools, results = make_tools(...)` with `@function_tool` definitions
+//! nested in the function, and `async def run(server): Agent(mcp_servers=
+//! [server])` called from `main()` inside `async with MCPServerStdio(...)
+//! as server`.
+//!
+//! The reference (1.2.0) names each a dynamic expression; the spec names a
+//! call's result and a parameter as stops. This reads further where the
+//! rules in the module doc make it sound: one unconditional return, a
+//! list the function builds anew per call, every caller known.
+
+mod support;
+
+use serde_json::Value;
+use support::{compare_branches, limits, row, rows};
+
+fn module(body: &str) -> String {
+    format!(
+        r#"import asyncio
+from agents import Agent, Runner, function_tool
+from agents.mcp import MCPServer, MCPServerStdio
+
+
+@function_tool
+def lookup(q: str) -> str:
+    return q
+
+
+@function_tool
+def refund(order: str) -> str:
+    return order
+
+
+{body}"#
+    )
+}
+
+fn compare(base: &str, head: &str) -> Value {
+    compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &module(base))],
+        &[("app/agent.py", &module(head))],
+        "app",
+    )
+    .0
+}
+
+const BUILD_TOOLS: &str = r#"def build_tools(extra):
+    tools = [lookup, extra]
+    return tools
+
+
+support = Agent(name="support", tools=build_tools(refund))
+"#;
+
+#[test]
+fn a_list_a_repository_function_returns_is_read_with_its_arguments() {
+    let doc = compare(
+        &BUILD_TOOLS.replace("[lookup, extra]", "[extra]"),
+        BUILD_TOOLS,
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "lookup", "added")]);
+    // What the call passes is the member: a change there is a row too.
+    let doc = compare(
+        &BUILD_TOOLS.replace("build_tools(refund)", "build_tools(lookup)"),
+        BUILD_TOOLS,
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    let base = module(&BUILD_TOOLS.replace("[lookup, extra]", "[extra]"));
+    let (_, text) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &base)],
+        &[("app/agent.py", &module(BUILD_TOOLS))],
+        "app",
+    );
+    assert!(
+        text.contains("read through the calls at: app/agent.py:21\n"),
+        "{text}"
+    );
+}
+
+const PAIR: &str = r#"def make_tools(region):
+    @function_tool
+    def query(q: str) -> str:
+        return q + region
+
+    tools = [query, refund]
+    return tools, {}
+
+
+async def main():
+    tools, results = make_tools("eu")
+    agent = Agent(name="ops", tools=tools)
+    await Runner.run(agent, "hi")
+"#;
+
+#[test]
+fn an_unpacked_return_and_a_nested_tool_carry_what_the_call_passes() {
+    // The nested tool closes over `region`: the call's argument is part of
+    // what it is, so changing it changes the tool.
+    let doc = compare(
+        PAIR,
+        &PAIR.replace("make_tools(\"eu\")", "make_tools(\"us\")"),
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("agent", "query", "changed")]);
+    // Its own code too, and the module-level tool beside it is unchanged.
+    let doc = compare(PAIR, &PAIR.replace("q + region", "region + q"));
+    assert_eq!(rows(&doc), vec![row("agent", "query", "changed")]);
+    let doc = compare(PAIR, &PAIR.replace("[query, refund]", "[query]"));
+    assert_eq!(rows(&doc), vec![row("agent", "refund", "removed")]);
+}
+
+#[test]
+fn a_nested_tool_whose_argument_is_not_named_is_a_limit_on_that_tool() {
+    let unnamed = PAIR.replace(
+        "async def main():\n    tools, results = make_tools(\"eu\")",
+        "async def main(region):\n    tools, results = make_tools(region)",
+    );
+    let doc = compare(
+        &unnamed,
+        &unnamed.replace("[query, refund]", "[query, refund, lookup]"),
+    );
+    // What `main` is handed is not read: the limit names it, and, spelled
+    // the same on both sides, it is no row (as for an object's unread
+    // part); the other row is established.
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![row("agent", "lookup", "added")]);
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("binds 'query' from") && l.contains("region=")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}
+
+#[test]
+fn calls_that_are_not_sound_to_read_stay_named_limits() {
+    // Two returns: which one runs is not known.
+    let two = r#"def build_tools(full):
+    if full:
+        return [lookup, refund]
+    return [lookup]
+
+
+support = Agent(name="support", tools=build_tools(True))
+"#;
+    let doc = compare(two, &two.replace("[lookup]\n", "[refund]\n"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    assert!(
+        limits(&doc, "head").iter().any(|l| l.contains(
+            "a call to `build_tools`, which does not return once, unconditionally, as its last statement"
+        )),
+        "{:?}",
+        limits(&doc, "head")
+    );
+    // A module-level list returned is shared by every caller, so it could
+    // change: not read.
+    let shared = r#"TOOLS = [lookup]
+
+
+def build_tools():
+    return TOOLS
+
+
+build_tools().append(refund)
+support = Agent(name="support", tools=build_tools())
+"#;
+    let doc = compare(shared, &shared.replace("[lookup]", "[lookup, refund]"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    // A function that calls itself.
+    let recursive = r#"def build_tools(n):
+    tools = build_tools(n)
+    return tools
+
+
+support = Agent(name="support", tools=build_tools(1))
+"#;
+    let doc = compare(recursive, &recursive.replace("(n)\n", "(n + 1)\n"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("a call to `build_tools`, which calls itself")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}
+
+const SERVER: &str = r#"async def run(mcp_server: MCPServer):
+    agent = Agent(name="assistant", mcp_servers=[mcp_server])
+    await Runner.run(agent, "hi")
+
+
+async def main():
+    async with MCPServerStdio(
+        name="Filesystem",
+        params={"command": "npx", "args": ["-y", "fs-server"]},
+    ) as server:
+        await run(server)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"#;
+
+#[test]
+fn a_server_a_builder_is_handed_is_read_where_every_caller_builds_it() {
+    let doc = compare(SERVER, &SERVER.replace("\"fs-server\"", "\"fs-server@2\""));
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("agent", "Filesystem", "changed")]);
+    // A second caller passing another server adds it.
+    let two = SERVER.replace(
+        "        await run(server)\n",
+        "        await run(server)\n    async with MCPServerStdio(name=\"Git\", params={\"command\": \"git-mcp\"}) as git:\n        await run(git)\n",
+    );
+    let doc = compare(SERVER, &two);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("agent", "Git", "added")]);
+}
+
+#[test]
+fn a_server_the_builder_changes_or_an_unknown_caller_passes_stays_a_limit() {
+    // The builder writes into the server it is handed: the member stays
+    // the parameter, which is no server this reader identifies.
+    let changed = SERVER.replace(
+        "    agent = Agent(",
+        "    mcp_server.tool_filter = None\n    agent = Agent(",
+    );
+    let doc = compare(
+        &changed,
+        &changed.replace("\"fs-server\"", "\"fs-server@2\""),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("lists 'mcp_server' in mcp_servers=, which is not an MCP server")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+    // `run` is also used as a value: its callers are not all known.
+    let escaped = SERVER.replace(
+        "if __name__ == \"__main__\":",
+        "HANDLERS = [run]\n\nif __name__ == \"__main__\":",
+    );
+    let doc = compare(
+        &escaped,
+        &escaped.replace("\"fs-server\"", "\"fs-server@2\""),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+}
+
+const GROUPS: &str = r#"def make_tool_groups(user):
+    return {"mail": [lookup], "notes": [refund]}
+
+
+def build(user):
+    groups = make_tool_groups(user)
+    return Agent(name="assistant", tools=groups["mail"] + groups.get("notes", []))
+"#;
+
+#[test]
+fn a_dict_of_lists_a_function_returns_is_read_by_its_literal_keys() {
+    let doc = compare(
+        &GROUPS.replace("\"notes\": [refund]", "\"calendar\": [refund]"),
+        GROUPS,
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("assistant", "refund", "added")]);
+    // A dict display bound once at module level reads the same way.
+    let module_dict = r#"GROUPS = {"mail": [lookup]}
+
+assistant = Agent(name="assistant", tools=GROUPS["mail"])
+"#;
+    let doc = compare(
+        module_dict,
+        &module_dict.replace("[lookup]}", "[lookup, refund]}"),
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("assistant", "refund", "added")]);
+    // A dict something else changes is not read.
+    let changed = module_dict.replace(
+        "\nassistant =",
+        "GROUPS[\"mail\"].append(refund)\n\nassistant =",
+    );
+    let doc = compare(&changed, &changed.replace("[lookup]}", "[lookup, refund]}"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("`GROUPS`, which agent.py uses other than to read an entry")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}
