@@ -529,3 +529,37 @@ fn a_sub_agent_built_in_a_try_beside_a_none_placeholder_is_read() {
         limits(&doc, "head")
     );
 }
+
+/// `name=AGENT_NAME`, a string constant the module binds once before the
+/// construction, is the agent's name (the reference names such an agent
+/// by its variable). A constant bound twice is not read: the variable
+/// stands.
+#[test]
+fn a_name_from_a_module_constant_is_the_agents_name() {
+    let named = |constant: &str, tools: &str| {
+        agent(&format!(
+            "{constant}root_agent = Agent(name=AGENT_NAME, model=\"m\", instruction=\"i\", tools=[{tools}])\n"
+        ))
+    };
+    let once = "AGENT_NAME = \"bigquery_agent\"\n\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/agent.py", &named(once, "lookup")),
+        ],
+        &[("app/agent.py", &named(once, "lookup, refund"))],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("bigquery_agent", "refund", "added")]);
+    let twice = "AGENT_NAME = \"bigquery_agent\"\nif FLAG:\n    AGENT_NAME = \"other\"\n\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/agent.py", &named(twice, "lookup")),
+        ],
+        &[("app/agent.py", &named(twice, "lookup, refund"))],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("root_agent", "refund", "added")]);
+}

@@ -89,3 +89,50 @@ fn a_decorator_without_wraps_is_a_named_stop_on_the_tool() {
         limits(&doc, "head")
     );
 }
+
+/// `function_tool(safe(refund))`, inline or bound to a name: the
+/// decorator applied by hand is read through the same way.
+#[test]
+fn a_decorator_applied_by_hand_is_read_through() {
+    let listed = |decorator: &str, tools: &str| {
+        format!(
+            "import functools\nfrom agents import Agent, function_tool\n\n\n{decorator}\n\ndef refund(order: str) -> str:\n    return order\n\n\n{tools}"
+        )
+    };
+    for tools in [
+        "agent = Agent(name=\"support\", tools=[function_tool(safe(refund))])\n",
+        "safe_refund = function_tool(safe(refund))\nagent = Agent(name=\"support\", tools=[safe_refund])\n",
+    ] {
+        let changed = SAFE.replace("return str(e)", "return repr(e)");
+        let doc = compare_branches(
+            &[("app/__init__.py", ""), ("app/agent.py", &listed(SAFE, tools))],
+            &[("app/agent.py", &listed(&changed, tools))],
+            "app",
+        )
+        .0;
+        assert_eq!(doc["comparison_status"], "compared", "{tools}");
+        assert_eq!(rows(&doc), vec![row("agent", "refund", "changed")], "{tools}");
+    }
+    // A call that is not such a decorator is named.
+    let opaque = "def safe(func):\n    return lambda *args: func(*args)\n";
+    let tools = "agent = Agent(name=\"support\", tools=[function_tool(safe(refund))])\n";
+    let doc = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/agent.py", &listed(opaque, tools)),
+        ],
+        &[(
+            "app/agent.py",
+            &listed(opaque, &tools.replace("support", "helpdesk")),
+        )],
+        "app",
+    )
+    .0;
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("`safe` (agent.py:5), which does not return a wrapper it defines")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}

@@ -190,10 +190,9 @@ pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AdkConstruction<'_>> {
                 AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent
             )
             .then(|| AdkConstruction {
-                name: match call.keyword("name").map(|k| &k.value) {
-                    Some(Value::Str(name)) => Some(name.clone()),
-                    _ => None,
-                },
+                name: call
+                    .keyword("name")
+                    .and_then(|_| super::names::agent_name(facts, call)),
                 kind,
                 line: call.line,
                 call,

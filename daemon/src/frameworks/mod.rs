@@ -6,6 +6,7 @@
 pub mod adk;
 mod exports;
 pub mod imports;
+pub mod names;
 pub mod openai;
 
 /// The `sources[].type` value of an OpenAI Agents SDK module.

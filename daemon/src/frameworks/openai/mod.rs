@@ -116,7 +116,7 @@ pub fn agent_constructions<'f>(facts: &'f ModuleFacts, file: &str) -> Vec<AgentC
                 plain_variable(call).filter(|v| bodies.get(v).is_some_and(|b| b.len() == 1));
             let identity = variable
                 .map(str::to_string)
-                .or_else(|| literal_name(call))
+                .or_else(|| literal_name(facts, call))
                 .unwrap_or_else(|| source_label(facts, call, file));
             AgentConstruction {
                 identity,
@@ -133,12 +133,10 @@ fn plain_variable(call: &CallFact) -> Option<&str> {
         .filter(|target| !target.contains('.'))
 }
 
-/// The literal `name=` (or first positional string).
-pub fn literal_name(call: &CallFact) -> Option<String> {
-    match (call.keyword("name").map(|k| &k.value), call.args.first()) {
-        (Some(Value::Str(name)), _) | (None, Some(Value::Str(name))) => Some(name.clone()),
-        _ => None,
-    }
+/// The `name=` (or first positional string), a literal or a module's
+/// string constant (`frameworks::names`).
+pub fn literal_name(facts: &ModuleFacts, call: &CallFact) -> Option<String> {
+    super::names::agent_name(facts, call)
 }
 
 /// A construction's source identity when it has no literal name: its
@@ -209,7 +207,7 @@ pub fn clone_constructions<'f>(
         if hops >= MAX_HOPS {
             continue;
         }
-        let identity = literal_name(call)
+        let identity = literal_name(facts, call)
             .or_else(|| plain_variable(call).map(str::to_string))
             .unwrap_or_else(|| source_label(facts, call, file));
         if let Some(variable) = plain_variable(call) {
@@ -426,7 +424,14 @@ pub fn function_tool_call<'v>(
 ) -> Option<FunctionToolCall<'v>> {
     let (args, keywords) = sdk_call(facts, value, scope, "function_tool")?;
     let (wrapped, rest) = args.split_first()?;
-    if !matches!(wrapped, Value::Name(_) | Value::Attribute(_)) {
+    // A reference, or a decorator applied to one (`function_tool(safe(f))`).
+    let applied = |value: &Value| {
+        matches!(value, Value::Call { callee, args, keywords }
+            if keywords.is_empty()
+                && args.len() == 1
+                && matches!(callee.as_ref(), Value::Name(_) | Value::Attribute(_)))
+    };
+    if !matches!(wrapped, Value::Name(_) | Value::Attribute(_)) && !applied(wrapped) {
         return None;
     }
     let mut name_override = None;

@@ -6,6 +6,7 @@
 //! then carries the function's name, docstring and signature (`inspect`
 //! follows `__wrapped__`), so the tool is the function, and the digest
 //! covers the decorator's code (the wrapper's with it) and the function's.
+//! A decorator that returns its argument unchanged is read through too.
 //! Any other repository decorator is a named stop on the tool. A
 //! decorator the scope does not hold (a library's) is read as before: its
 //! spelling is part of the definition's digest.
@@ -75,6 +76,63 @@ impl ModuleReader<'_, '_> {
         }
         Ok(parts)
     }
+
+    /// `safe(lookup)` written where a tool is listed or wrapped
+    /// (`function_tool(safe(lookup))`): the decorator applied by hand, read
+    /// through as it is on a definition. Returns the function's reference
+    /// and the digest parts of the decorators peeled off (none when
+    /// `reference` is no call), or why a call is not read through.
+    pub(super) fn applied_decorators<'v>(
+        &self,
+        path: &str,
+        scope: &str,
+        reference: &'v Value,
+    ) -> Result<(&'v Value, Vec<String>), String> {
+        /// Decorators applied inside one another, at most.
+        const MAX_APPLIED: usize = 4;
+        let mut reference = reference;
+        let mut parts = Vec::new();
+        while let Value::Call {
+            callee,
+            args,
+            keywords,
+        } = reference
+        {
+            let spelled = callee.dotted().unwrap_or_default();
+            let [inner] = args.as_slice() else {
+                return Err(format!("`{spelled}(...)` is not one function wrapped"));
+            };
+            if !keywords.is_empty() || parts.len() >= MAX_APPLIED {
+                return Err(format!("`{spelled}(...)` is not one function wrapped"));
+            }
+            let mut resolver = Resolver::new(self.modules);
+            let found = resolver
+                .resolve(path, scope, callee)
+                .map_err(|why| format!("`{spelled}(...)` is not followed: {why}"))?;
+            let Target::Function {
+                path: decorator_path,
+                function: decorator_fn,
+            } = found.target
+            else {
+                return Err(format!("`{spelled}` is not a function of the scope"));
+            };
+            let facts = self
+                .modules
+                .facts(decorator_path)
+                .ok_or("its module is not read")?;
+            transparent(facts, decorator_fn).map_err(|why| {
+                format!(
+                    "`{spelled}` ({decorator_path}:{}), which {why}, so what it returns is not the function",
+                    decorator_fn.line
+                )
+            })?;
+            parts.push(format!("decorator {}", decorator_fn.implementation_sha256));
+            reference = inner;
+        }
+        // Applied outermost first: the digest lists them as written
+        // on a definition, innermost last.
+        Ok((reference, parts))
+    }
 }
 
 /// Whether `decorator` returns a `functools.wraps(func)` wrapper of its
@@ -98,6 +156,12 @@ fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), Stri
         .iter()
         .filter(|b| &b.name == wrapper)
         .collect();
+    // `return func`, unrebound: the function itself.
+    if wrapper == &first.name
+        && matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Parameter)
+    {
+        return Ok(());
+    }
     if !matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Function) {
         return Err(format!("binds `{wrapper}` other than by one definition"));
     }

@@ -37,9 +37,17 @@ impl ModuleReader<'_, '_> {
         reference: &Value,
         mut wrap: Option<Wrap>,
     ) -> Option<FollowedTool> {
-        let spelled = reference.dotted().unwrap_or_default();
-        let mut resolver = Resolver::new(self.modules);
         let start = self.resolve_from.get().unwrap_or(self.path);
+        let spelled = crate::graph::schema::unparse(reference);
+        let (reference, applied) = match self.applied_decorators(start, scope, reference) {
+            Ok(peeled) => peeled,
+            Err(why) => {
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
+        };
+        let mut resolver = Resolver::new(self.modules);
         let resolved = resolver.resolve(start, scope, reference);
         let mut found = match resolved {
             Ok(found) => found,
@@ -49,6 +57,8 @@ impl ModuleReader<'_, '_> {
                 return None;
             }
         };
+        // Decorators a `name = function_tool(safe(f))` binding applies.
+        let mut bound_applied = Vec::new();
         if let (Target::Value { path, name, line }, None) = (&found.target, &wrap) {
             let wrapper = self.modules.facts(path).and_then(|facts| {
                 let value = facts
@@ -62,7 +72,18 @@ impl ModuleReader<'_, '_> {
             if let Some(wrapper) = wrapper {
                 let (path, name, line) = (*path, name.clone(), *line);
                 let mut inner = Resolver::new(self.modules);
-                match inner.resolve(path, "", wrapper.wrapped) {
+                let wrapped = match self.applied_decorators(path, "", wrapper.wrapped) {
+                    Ok((wrapped, parts)) => {
+                        bound_applied = parts;
+                        wrapped
+                    }
+                    Err(why) => {
+                        let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                        self.agent_gap(agent, reason);
+                        return None;
+                    }
+                };
+                match inner.resolve(path, "", wrapped) {
                     Ok(next) => {
                         let mut steps = std::mem::take(&mut found.steps);
                         steps.push(ImportStep {
@@ -140,7 +161,7 @@ impl ModuleReader<'_, '_> {
         };
         // A decorator of the repository's own is read through, or named.
         let decorators = match self.tool_decorators(def_path, def_facts, function) {
-            Ok(parts) => parts,
+            Ok(parts) => [applied, bound_applied, parts].concat(),
             Err(why) => {
                 let reason = self.unresolved(agent, construction.line, &spelled, &why);
                 self.agent_gap(agent, reason);

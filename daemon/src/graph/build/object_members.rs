@@ -256,7 +256,7 @@ impl<'r> ModuleReader<'r, '_> {
                         openai::agent_constructions(facts, path)
                             .into_iter()
                             .find(|c| c.identity == name)
-                            .and_then(|c| openai::literal_name(c.call))
+                            .and_then(|c| openai::literal_name(facts, c.call))
                     })
                     .ok_or_else(|| {
                         format!(
