@@ -303,3 +303,34 @@ assistant = Agent(name="assistant", tools=GROUPS["mail"])
         limits(&doc, "head")
     );
 }
+
+/// A called function its package rebinds (`helpers.build_tools = ...` in
+/// `app/__init__.py`, the spec's reassignment rule for a chain) is not
+/// the one the call reaches: not read, and named.
+#[test]
+fn a_called_function_another_module_rebinds_is_not_read() {
+    let helpers = "from agents import function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\ndef build_tools():\n    tools = [lookup]\n    return tools\n";
+    let agent = "from agents import Agent\nfrom .helpers import build_tools\n\nsupport = Agent(name=\"support\", tools=build_tools())\n";
+    let patch = "from . import helpers\n\nhelpers.build_tools = lambda: []\n";
+    let doc = compare_branches(
+        &[
+            ("app/__init__.py", patch),
+            ("app/helpers.py", helpers),
+            ("app/agent.py", agent),
+        ],
+        &[(
+            "app/helpers.py",
+            &helpers.replace("[lookup]", "[lookup, lookup]"),
+        )],
+        "app",
+    )
+    .0;
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("a call to `build_tools`, not followed:")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}

@@ -164,6 +164,10 @@ impl<'a> ModuleReader<'a, '_> {
         if depth >= MAX_FACTORY_DEPTH {
             return Err("it is more than four factories deep".into());
         }
+        // A factory another module could rebind is not the one called.
+        if let Some(why) = super::chains::reassignment(self.modules, &found.steps) {
+            return Err(why);
+        }
         let facts = self
             .modules
             .facts(factory_path)

@@ -148,6 +148,10 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         };
         let spelled = callee.dotted().unwrap_or_default();
         let not_read = |why: String| Err(format!("a call to `{spelled}`, which {why}"));
+        // A function another module could rebind is not the one called.
+        if let Some(why) = super::chains::reassignment(self.modules, &found.steps) {
+            return Some(Err(format!("a call to `{spelled}`, not followed: {why}")));
+        }
         let facts = self.modules.facts(path)?;
         if let Err(why) = returns_once(facts, function) {
             return Some(not_read(why));
