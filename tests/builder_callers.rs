@@ -140,7 +140,8 @@ fn a_caller_in_another_module_is_read_by_its_own_names() {
 }
 
 /// A construction inside an `if` of the builder: each member carries the
-/// caller's condition and the construction's.
+/// caller's condition and the construction's, the builder's parameter
+/// qualified with what this call passes for it.
 #[test]
 fn the_construction_condition_joins_the_callers() {
     let head = "def build_gated(tools, gated):\n    if gated:\n        return Agent(name=\"gated\", tools=tools)\n    return None\n\n\nif PROD:\n    gated = build_gated([refund], True)\n";
@@ -152,7 +153,7 @@ fn the_construction_condition_joins_the_callers() {
     assert_eq!(rows(&doc), vec![row("gated", "refund", "added")]);
     assert_eq!(
         doc["rows"][0]["after"]["bound_when"],
-        json!(["`PROD` and `gated`"])
+        json!(["`PROD` and `gated`, with gated=True"])
     );
 }
 

@@ -334,3 +334,55 @@ fn a_called_function_another_module_rebinds_is_not_read() {
         limits(&doc, "head")
     );
 }
+
+/// A condition the called function states holds by what the call passes:
+/// `_pick(tools, names)` keeps a member "when the filter `t.name in names`
+/// keeps it, with names=[...]", so a caller passing other names changes
+/// the rows (before this, the condition's text alone was compared, and a
+/// change to the names was silence). A value the read cannot name leaves
+/// the member unread.
+#[test]
+fn a_condition_in_a_called_function_carries_what_the_call_passes() {
+    let pick = r#"def _pick(tools, names):
+    return [t for t in tools if t.name in names]
+
+
+support = Agent(name="support", tools=_pick([lookup, refund], ["lookup"]))
+"#;
+    let doc = compare(
+        pick,
+        &pick.replace("[\"lookup\"]", "[\"lookup\", \"refund\"]"),
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "lookup", "changed"),
+            row("support", "refund", "changed")
+        ]
+    );
+    assert_eq!(
+        doc["rows"][0]["after"]["bound_when"],
+        serde_json::json!([
+            "the filter `t.name in names` keeps it, with names=['lookup','refund']"
+        ])
+    );
+    // A set display is not a value this read names: not read, and named.
+    let set = pick.replace("[\"lookup\"])", "{\"lookup\"})");
+    let doc = compare(
+        &set,
+        &set.replace("{\"lookup\"}", "{\"lookup\", \"refund\"}"),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    // The same holds for a builder's own condition on its parameter.
+    let builder = r#"def build(tools, fast):
+    return Agent(name="support", tools=tools if fast else [])
+
+
+support = build([lookup], True)
+"#;
+    let doc = compare(builder, &builder.replace("True)", "False)"));
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "lookup", "changed")]);
+}

@@ -232,6 +232,8 @@ impl<'m> ModuleReader<'_, 'm> {
             let mut conditions = when.to_vec();
             conditions.extend(guard.iter().map(condition_text));
             conditions.extend(construction_guard.iter().cloned());
+            // What this call passes, for the builder's own conditions.
+            let spelled = self.spelled_arguments(builder, path, call);
             self.reading_line.set(call.line);
             let read_one = |reader: &ModuleReader<'_, 'm>| match shape {
                 Passed::List => reader.list_expression(value, value_scope, depth + 1, &conditions),
@@ -257,12 +259,54 @@ impl<'m> ModuleReader<'_, 'm> {
                     continue;
                 }
             };
-            members.extend(read.into_iter().map(|m| Member {
-                caller: m.caller.or_else(|| Some(at.clone())),
-                ..m
+            members.extend(read.into_iter().map(|m| {
+                let m = super::call_frames::qualify(m, 0, &spelled, &at);
+                Member {
+                    caller: m.caller.or_else(|| Some(at.clone())),
+                    ..m
+                }
             }));
         }
         Ok(members)
+    }
+
+    /// What `call` (in `path`) passes each of the builder's parameters,
+    /// spelled for a condition; every parameter unnamed when the call's
+    /// arguments do not bind.
+    fn spelled_arguments(
+        &self,
+        builder: &crate::python::FunctionFact,
+        path: &str,
+        call: &CallFact,
+    ) -> Vec<(String, Result<String, String>)> {
+        let keywords: Vec<(Option<String>, Value)> = call
+            .keywords
+            .iter()
+            .map(|k| (k.name.clone(), k.value.clone()))
+            .collect();
+        match super::call_frames::bind_arguments(builder, &call.args, &keywords) {
+            Ok(bound) => bound
+                .into_iter()
+                .map(|b| {
+                    let (value_path, value_scope) = if b.from_default {
+                        (self.path, "")
+                    } else {
+                        (
+                            self.modules.key(path).unwrap_or(self.path),
+                            call.scope.as_str(),
+                        )
+                    };
+                    let text =
+                        self.argument_value(value_path, value_scope, &b.value, &Default::default());
+                    (b.param, text)
+                })
+                .collect(),
+            Err(why) => builder
+                .params
+                .iter()
+                .map(|p| (p.name.clone(), Err(why.clone())))
+                .collect(),
+        }
     }
 
     /// Every call of the module-level function `builder` in the scope, or

@@ -305,6 +305,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
                 caller: m.caller.or_else(|| Some(at.clone())),
                 ..m
             })
+            .map(|m| qualify(m, when.len(), &frame.spelled, &at))
             .collect())
     }
 
@@ -388,6 +389,48 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             })
             .collect())
     }
+}
+
+/// A condition the called function states (`bound_when`, from
+/// `when_before` on) holds or not by what the call passes: one that names
+/// a parameter is qualified with the call's value for it (`` `t.name in
+/// names` keeps it, with names={'lookup'} ``), so a caller passing another
+/// value changes the row. A parameter the call passes unnamed leaves the
+/// member unread.
+pub(super) fn qualify(
+    member: Member,
+    when_before: usize,
+    spelled: &[(String, Result<String, String>)],
+    at: &str,
+) -> Member {
+    let mut when = member.when.clone();
+    for condition in when.iter_mut().skip(when_before) {
+        let words: Vec<&str> = condition
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .collect();
+        let mut values = Vec::new();
+        for (param, value) in spelled {
+            if !words.contains(&param.as_str()) {
+                continue;
+            }
+            match value {
+                Ok(text) => values.push(format!("{param}={text}")),
+                Err(text) => {
+                    let why = format!(
+                        "a member held when {condition}, whose `{param}` the call at {at} passes as {text}, a value this read does not name"
+                    );
+                    return Member {
+                        member: crate::frameworks::openai::ListMember::Unread(why),
+                        ..member
+                    };
+                }
+            }
+        }
+        if !values.is_empty() {
+            *condition = format!("{condition}, with {}", values.join(", "));
+        }
+    }
+    Member { when, ..member }
 }
 
 /// Why the object a function's parameter `name` holds may be changed by
