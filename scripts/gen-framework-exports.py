@@ -44,6 +44,7 @@ PACKAGES = {
             "MCPServerStreamableHttp",
             "create_static_tool_filter",
             "handoff",
+            "tool_namespace",
         ],
     ),
     "google_adk": (

@@ -439,27 +439,7 @@ fn check_factory(facts: &ModuleFacts, factory: &FunctionFact) -> Result<(), Stri
     if factory.is_async {
         return Err("it is async".into());
     }
-    if factory.is_generator {
-        return Err("it is a generator".into());
-    }
-    if factory.returns_found.len() != 1
-        || factory.returns_found.iter().any(|r| r.conditional)
-        || !factory.ends_with_return
-    {
-        return Err("it does not return once, unconditionally, as its last statement".into());
-    }
-    let definitions = facts
-        .functions
-        .iter()
-        .filter(|f| f.qualname == factory.qualname)
-        .count();
-    if definitions > 1 {
-        return Err(format!(
-            "{} is defined more than once in its file",
-            str_repr(&factory.name)
-        ));
-    }
-    Ok(())
+    super::call_frames::returns_once(facts, factory, "it ")
 }
 
 /// The scope a factory's defaults are read in: the one it is defined in.

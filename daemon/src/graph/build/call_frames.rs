@@ -153,7 +153,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             return Some(Err(format!("a call to `{spelled}`, not followed: {why}")));
         }
         let facts = self.modules.facts(path)?;
-        if let Err(why) = returns_once(facts, function) {
+        if let Err(why) = returns_once(facts, function, "") {
             return Some(not_read(why));
         }
         let outer = self.frame_of(scope);
@@ -453,19 +453,26 @@ pub(super) fn stored_into(facts: &ModuleFacts, function: &str, name: &str) -> Op
         })
 }
 
-/// Why a function cannot be read to its one return, if it cannot.
-pub(super) fn returns_once(facts: &ModuleFacts, function: &FunctionFact) -> Result<(), String> {
+/// Why a function cannot be read to its one return, if it cannot, said of
+/// `subject` (`"it "`, or `""` after "which").
+pub(super) fn returns_once(
+    facts: &ModuleFacts,
+    function: &FunctionFact,
+    subject: &str,
+) -> Result<(), String> {
     if !function.decorators.is_empty() {
-        return Err("is decorated".into());
+        return Err(format!("{subject}is decorated"));
     }
     if function.is_generator {
-        return Err("is a generator".into());
+        return Err(format!("{subject}is a generator"));
     }
     if function.returns_found.len() != 1
         || function.returns_found.iter().any(|r| r.conditional)
         || !function.ends_with_return
     {
-        return Err("does not return once, unconditionally, as its last statement".into());
+        return Err(format!(
+            "{subject}does not return once, unconditionally, as its last statement"
+        ));
     }
     let definitions = facts
         .functions

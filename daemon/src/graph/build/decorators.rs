@@ -138,7 +138,7 @@ impl ModuleReader<'_, '_> {
 /// Whether `decorator` returns a `functools.wraps(func)` wrapper of its
 /// first parameter, and why not.
 fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), String> {
-    returns_once(facts, decorator)?;
+    returns_once(facts, decorator, "")?;
     let first = decorator
         .params
         .iter()

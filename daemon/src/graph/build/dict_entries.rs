@@ -144,29 +144,7 @@ impl ModuleReader<'_, '_> {
     /// every use of it reads an entry by a literal key.
     fn bound_dict(&self, scope: &str, dict: &str) -> Result<(&Value, String), String> {
         let facts = self.facts;
-        let mut current = scope.to_string();
-        let (bindings, binding_scope) = loop {
-            let here: Vec<&crate::python::BindingFact> = if current.is_empty() {
-                facts
-                    .module_bindings
-                    .iter()
-                    .filter(|b| b.name == dict)
-                    .collect()
-            } else {
-                facts
-                    .functions
-                    .iter()
-                    .find(|f| f.qualname == current)
-                    .map(|f| f.locals.iter().filter(|b| b.name == dict).collect())
-                    .unwrap_or_default()
-            };
-            if !here.is_empty() || current.is_empty() {
-                break (here, current.clone());
-            }
-            current = current
-                .rsplit_once('.')
-                .map_or(String::new(), |(parent, _)| parent.to_string());
-        };
+        let (bindings, binding_scope) = super::list_exprs::nearest_bindings(facts, scope, dict);
         let not_read = || format!("`{dict}`, which is not bound once to a dict it only reads");
         let [binding] = bindings.as_slice() else {
             return Err(not_read());

@@ -70,6 +70,39 @@ pub(super) fn any_read(members: &[Member]) -> bool {
         .any(|m| !matches!(m.member, ListMember::Unread(_)))
 }
 
+/// The bindings of `name` in the nearest scope that binds it, as Python
+/// looks a name up from `scope` (a function, its enclosing functions,
+/// then the module), and that scope (empty: module level).
+pub(super) fn nearest_bindings<'f>(
+    facts: &'f crate::python::ModuleFacts,
+    scope: &str,
+    name: &str,
+) -> (Vec<&'f crate::python::BindingFact>, String) {
+    let mut current = scope.to_string();
+    loop {
+        let here: Vec<&crate::python::BindingFact> = if current.is_empty() {
+            facts
+                .module_bindings
+                .iter()
+                .filter(|b| b.name == name)
+                .collect()
+        } else {
+            facts
+                .functions
+                .iter()
+                .find(|f| f.qualname == current)
+                .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
+                .unwrap_or_default()
+        };
+        if !here.is_empty() || current.is_empty() {
+            return (here, current);
+        }
+        current = current
+            .rsplit_once('.')
+            .map_or(String::new(), |(parent, _)| parent.to_string());
+    }
+}
+
 /// What a name is bound to, as the list reader reads it.
 pub(super) struct BoundList<'v> {
     pub value: &'v Value,
@@ -364,29 +397,7 @@ impl ModuleReader<'_, '_> {
         returning: bool,
     ) -> Result<BoundList<'v>, String> {
         let facts = self.facts;
-        let mut current = scope.to_string();
-        let (bindings, binding_scope) = loop {
-            let here: Vec<&crate::python::BindingFact> = if current.is_empty() {
-                facts
-                    .module_bindings
-                    .iter()
-                    .filter(|b| b.name == name)
-                    .collect()
-            } else {
-                facts
-                    .functions
-                    .iter()
-                    .find(|f| f.qualname == current)
-                    .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
-                    .unwrap_or_default()
-            };
-            if !here.is_empty() || current.is_empty() {
-                break (here, current.clone());
-            }
-            current = current
-                .rsplit_once('.')
-                .map_or(String::new(), |(parent, _)| parent.to_string());
-        };
+        let (bindings, binding_scope) = nearest_bindings(facts, scope, name);
         // Additions are read only for a list the agent's own function
         // builds (a module's list: a list method leaves it unread).
         let builds_here = !binding_scope.is_empty() && binding_scope == scope;
