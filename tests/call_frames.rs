@@ -386,3 +386,33 @@ support = build([lookup], True)
     assert_eq!(doc["comparison_status"], "compared");
     assert_eq!(rows(&doc), vec![row("support", "lookup", "changed")]);
 }
+
+/// The SDK's `tool_namespace(name=…, description=…, tools=[…])` returns
+/// copies of the listed function tools carrying the namespace, their
+/// names unchanged: its tools are the agent's, and the namespace is part
+/// of what each is (moving a tool to another namespace is a changed row).
+#[test]
+fn the_sdks_tool_namespace_lists_its_tools() {
+    let namespaced = r#"from agents import tool_namespace
+
+crm_tools = tool_namespace(name="crm", description="CRM lookups.", tools=[lookup])
+
+support = Agent(name="support", tools=[*crm_tools, refund])
+"#;
+    let doc = compare(
+        namespaced,
+        &namespaced.replace("CRM lookups.", "Customer lookups."),
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "lookup", "changed")]);
+    let doc = compare(&namespaced.replace(", refund])", "])"), namespaced);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    // A namespace whose name is not a literal is not read.
+    let computed = namespaced.replace("name=\"crm\"", "name=PREFIX + \"crm\"");
+    let doc = compare(
+        &computed,
+        &computed.replace("CRM lookups.", "Customer lookups."),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+}

@@ -115,6 +115,8 @@ pub const EXPORTS: &[(&str, &str)] = &[
     ("agents.tool.LocalShellTool", "LocalShellTool"),
     ("agents.tool.WebSearchTool", "WebSearchTool"),
     ("agents.tool.function_tool", "function_tool"),
+    ("agents.tool.tool_namespace", "tool_namespace"),
+    ("agents.tool_namespace", "tool_namespace"),
     ("agents.voice.workflow.Agent", "Agent"),
     ("google.adk.Agent", "Agent"),
     ("google.adk.a2a.utils.agent_card_builder.LlmAgent", "LlmAgent"),

@@ -407,6 +407,43 @@ fn sdk_call<'v>(
         .then_some((args.as_slice(), keywords.as_slice()))
 }
 
+/// `tool_namespace(name="crm", description="…", tools=[…])`, the SDK's
+/// helper that returns copies of the listed function tools carrying the
+/// namespace (their names unchanged): the namespace's name and
+/// description when literal, and the tools list.
+pub struct ToolNamespace<'v> {
+    pub name: Option<&'v str>,
+    pub description: Option<&'v str>,
+    pub tools: &'v Value,
+}
+
+/// Reads a value as the SDK's `tool_namespace(...)` called in `scope`.
+pub fn tool_namespace_call<'v>(
+    facts: &ModuleFacts,
+    value: &'v Value,
+    scope: &str,
+) -> Option<ToolNamespace<'v>> {
+    let (args, keywords) = sdk_call(facts, value, scope, "tool_namespace")?;
+    if !args.is_empty() {
+        return None;
+    }
+    let keyword = |name: &str| {
+        keywords
+            .iter()
+            .find(|(k, _)| k.as_deref() == Some(name))
+            .map(|(_, v)| v)
+    };
+    let literal = |value: Option<&'v Value>| match value {
+        Some(Value::Str(text)) => Some(text.as_str()),
+        _ => None,
+    };
+    Some(ToolNamespace {
+        name: literal(keyword("name")),
+        description: literal(keyword("description")),
+        tools: keyword("tools")?,
+    })
+}
+
 /// `function_tool(f, name_override=…, …)` used as a value: the wrapped
 /// reference, the overriding name, and the other arguments (which are part
 /// of what the tool is, e.g. `needs_approval=`).

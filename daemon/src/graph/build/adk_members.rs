@@ -131,6 +131,7 @@ impl ModuleReader<'_, '_> {
                 caller,
                 rewired_at,
                 frame,
+                namespace: _,
             },
         ) in members.into_iter().enumerate()
         {
@@ -513,6 +514,7 @@ impl ModuleReader<'_, '_> {
             caller,
             rewired_at,
             frame: _,
+            namespace: _,
         } in members
         {
             let value = match member {

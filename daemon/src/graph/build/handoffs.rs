@@ -49,6 +49,7 @@ impl ModuleReader<'_, '_> {
             caller,
             rewired_at,
             frame: _,
+            namespace: _,
         } in members
         {
             let start = from

@@ -92,6 +92,7 @@ impl ModuleReader<'_, '_> {
                 caller: None,
                 rewired_at: Some(at.clone()),
                 frame: None,
+                namespace: None,
             }));
         }
         members

@@ -39,6 +39,9 @@ pub(super) struct Member {
     /// came from that function's return: a definition nested in the
     /// function depends on what the call passes (`CallFrame::closure`).
     pub frame: Option<Rc<CallFrame>>,
+    /// The SDK `tool_namespace(...)` it is listed through (`name:
+    /// description`): part of what the tool is.
+    pub namespace: Option<String>,
 }
 
 impl Member {
@@ -56,6 +59,7 @@ impl Member {
             caller: None,
             rewired_at: None,
             frame: None,
+            namespace: None,
         }
     }
 }
@@ -264,6 +268,31 @@ impl ModuleReader<'_, '_> {
                 && matches!(callee.as_ref(), Value::Name(n) if ["list", "tuple", "sorted"].contains(&n.as_str()) && !self.shadowed(n, scope)) =>
             {
                 self.list_expression(&args[0], scope, depth + 1, when)?
+            }
+            // The SDK's `tool_namespace(name=…, description=…, tools=[…])`:
+            // the listed tools, each carrying the namespace (the outermost
+            // wins, as the SDK's copies do).
+            Value::Call { .. }
+                if openai::tool_namespace_call(self.facts, value, scope).is_some() =>
+            {
+                let Some(namespace) = openai::tool_namespace_call(self.facts, value, scope) else {
+                    return Err(describe(value));
+                };
+                let (Some(name), Some(description)) = (namespace.name, namespace.description)
+                else {
+                    return Err(
+                        "a call to `tool_namespace` whose name or description is not a literal"
+                            .to_string(),
+                    );
+                };
+                let spelled = format!("{name}: {description}");
+                self.list_expression(namespace.tools, scope, depth + 1, when)?
+                    .into_iter()
+                    .map(|m| Member {
+                        namespace: Some(spelled.clone()),
+                        ..m
+                    })
+                    .collect()
             }
             // `d["k"]`, `d.get("k", default)`: one entry of a dict
             // (`dict_entries.rs`).

@@ -27,6 +27,7 @@ impl ModuleReader<'_, '_> {
                 caller,
                 rewired_at,
                 frame: _,
+                namespace: _,
             },
         ) in members.into_iter().enumerate()
         {

@@ -34,6 +34,7 @@ impl ModuleReader<'_, '_> {
                 caller,
                 rewired_at,
                 frame,
+                namespace,
             },
         ) in members.into_iter().enumerate()
         {
@@ -64,6 +65,7 @@ impl ModuleReader<'_, '_> {
             if let Some(name) = &read {
                 if let Some(tool) = followed.get_mut(name).and_then(|tools| tools.last_mut()) {
                     self.fold_frame(agent, tool, frame.as_deref());
+                    fold_namespace(tool, namespace.as_deref());
                 }
                 ways.add(
                     name.clone(),
@@ -332,4 +334,21 @@ impl ModuleReader<'_, '_> {
             });
         }
     }
+}
+
+/// A tool listed through the SDK's `tool_namespace(...)` is a copy that
+/// carries the namespace: its name and description join the digest, so
+/// moving the tool to another namespace is a changed row.
+fn fold_namespace(tool: &mut FollowedTool, namespace: Option<&str>) {
+    let Some(namespace) = namespace else {
+        return;
+    };
+    let own = tool
+        .definition
+        .implementation_sha256
+        .clone()
+        .unwrap_or_default();
+    tool.definition.implementation_sha256 = Some(crate::python::ast_dump::sha256_of_json_string(
+        &format!("{own}|tool_namespace:{namespace}"),
+    ));
 }
