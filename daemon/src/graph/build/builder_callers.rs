@@ -232,8 +232,14 @@ impl<'m> ModuleReader<'_, 'm> {
             let mut conditions = when.to_vec();
             conditions.extend(guard.iter().map(condition_text));
             conditions.extend(construction_guard.iter().cloned());
-            // What this call passes, for the builder's own conditions.
-            let spelled = self.spelled_arguments(builder, path, call);
+            // What this call passes, for the builder's own conditions (all
+            // of them are in `conditions` before the read; none, nothing
+            // to qualify).
+            let spelled = if conditions.is_empty() {
+                Vec::new()
+            } else {
+                self.spelled_arguments(builder, path, call)
+            };
             self.reading_line.set(call.line);
             let read_one = |reader: &ModuleReader<'_, 'm>| match shape {
                 Passed::List => reader.list_expression(value, value_scope, depth + 1, &conditions),

@@ -269,47 +269,14 @@ impl ModuleReader<'_, '_> {
             {
                 self.list_expression(&args[0], scope, depth + 1, when)?
             }
-            // The SDK's `tool_namespace(name=…, description=…, tools=[…])`:
-            // the listed tools, each carrying the namespace (the outermost
-            // wins, as the SDK's copies do).
-            Value::Call { .. }
-                if openai::tool_namespace_call(self.facts, value, scope).is_some() =>
-            {
-                let Some(namespace) = openai::tool_namespace_call(self.facts, value, scope) else {
-                    return Err(describe(value));
-                };
-                let (Some(name), Some(description)) = (namespace.name, namespace.description)
-                else {
-                    return Err(
-                        "a call to `tool_namespace` whose name or description is not a literal"
-                            .to_string(),
-                    );
-                };
-                let spelled = format!("{name}: {description}");
-                self.list_expression(namespace.tools, scope, depth + 1, when)?
-                    .into_iter()
-                    .map(|m| Member {
-                        namespace: Some(spelled.clone()),
-                        ..m
-                    })
-                    .collect()
-            }
-            // `d["k"]`, `d.get("k", default)`: one entry of a dict
-            // (`dict_entries.rs`).
-            Value::Subscript { .. } | Value::Call { .. }
-                if super::dict_entries::entry_read(value).is_some() =>
-            {
-                match super::dict_entries::entry_read(value) {
-                    Some(read) => self.dict_entry(read, scope, depth, when)?,
-                    None => return Err(describe(value)),
-                }
-            }
-            // A call of the repository's own function: its one return,
-            // read with its parameters bound (`call_frames.rs`).
-            Value::Call { .. } => match self.call_return(scope, value) {
-                Some(returned) => self.returned_members(returned?, None, depth, when)?,
+            // `d["k"]`: one entry of a dict (`dict_entries.rs`).
+            Value::Subscript { .. } => match super::dict_entries::entry_read(value) {
+                Some(read) => self.dict_entry(read, scope, depth, when)?,
                 None => return Err(describe(value)),
             },
+            // The SDK's `tool_namespace(...)`, `d.get("k", default)`, or a
+            // call of the repository's own function.
+            Value::Call { .. } => self.call_members(value, scope, depth, when)?,
             other => return Err(describe(other)),
         };
         if members.len() > MAX_MEMBERS {
@@ -318,6 +285,45 @@ impl ModuleReader<'_, '_> {
             members.push(unread(crate::python::MEMBERS_PAST_BOUND.to_string()));
         }
         Ok(members)
+    }
+
+    /// A call read as a list: the SDK's `tool_namespace(name=…,
+    /// description=…, tools=[…])` gives the listed tools, each carrying
+    /// the namespace (the outermost wins, as the SDK's copies do);
+    /// `d.get("k", default)` one entry of a dict (`dict_entries.rs`); a
+    /// call of the repository's own function its one return, read with its
+    /// parameters bound (`call_frames.rs`).
+    fn call_members(
+        &self,
+        value: &Value,
+        scope: &str,
+        depth: usize,
+        when: &[String],
+    ) -> Result<Members, String> {
+        if let Some(namespace) = openai::tool_namespace_call(self.facts, value, scope) {
+            let (Some(name), Some(description)) = (namespace.name, namespace.description) else {
+                return Err(
+                    "a call to `tool_namespace` whose name or description is not a literal"
+                        .to_string(),
+                );
+            };
+            let spelled = format!("{name}: {description}");
+            return Ok(self
+                .list_expression(namespace.tools, scope, depth + 1, when)?
+                .into_iter()
+                .map(|m| Member {
+                    namespace: Some(spelled.clone()),
+                    ..m
+                })
+                .collect());
+        }
+        if let Some(read) = super::dict_entries::entry_read(value) {
+            return self.dict_entry(read, scope, depth, when);
+        }
+        match self.call_return(scope, value) {
+            Some(returned) => self.returned_members(returned?, None, depth, when),
+            None => Err(describe(value)),
+        }
     }
 
     /// One item of a list display: a parameter of the called function is
