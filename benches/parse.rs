@@ -41,7 +41,7 @@ fn check_corpus(sources: &[Vec<u8>], agents: bool) {
         assert!(!facts.functions.is_empty(), "a module without functions");
         if agents {
             assert_eq!(
-                openai::agent_constructions(&facts, "agent.py").len(),
+                openai::agent_constructions(&facts, "agent.py", &Default::default()).len(),
                 1,
                 "an agent module should construct exactly one SDK agent"
             );

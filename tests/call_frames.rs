@@ -367,12 +367,37 @@ support = Agent(name="support", tools=_pick([lookup, refund], ["lookup"]))
             "the filter `t.name in names` keeps it, with names=['lookup','refund']"
         ])
     );
-    // A set display is not a value this read names: not read, and named.
+    // A set display is named by its members, sorted and once each: its
+    // order is not its value, so re-spelling it is no change.
     let set = pick.replace("[\"lookup\"])", "{\"lookup\"})");
     let doc = compare(
         &set,
-        &set.replace("{\"lookup\"}", "{\"lookup\", \"refund\"}"),
+        &set.replace("{\"lookup\"}", "{\"refund\", \"lookup\"}"),
     );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "lookup", "changed"),
+            row("support", "refund", "changed")
+        ]
+    );
+    assert_eq!(
+        doc["rows"][0]["after"]["bound_when"],
+        serde_json::json!([
+            "the filter `t.name in names` keeps it, with names={'lookup','refund'}"
+        ])
+    );
+    let both = set.replace("{\"lookup\"}", "{\"lookup\", \"refund\"}");
+    let doc = compare(
+        &both,
+        &both.replace("\"lookup\", \"refund\"", "\"refund\", \"lookup\""),
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![]);
+    // A value the read cannot name leaves the member unread, and named.
+    let unnamed = pick.replace("[\"lookup\"])", "set(NAMES))");
+    let doc = compare(&unnamed, &unnamed.replace("set(NAMES)", "set(OTHER)"));
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(rows(&doc), vec![]);
     // The same holds for a builder's own condition on its parameter.
@@ -415,4 +440,54 @@ support = Agent(name="support", tools=[*crm_tools, refund])
         &computed.replace("CRM lookups.", "Customer lookups."),
     );
     assert_eq!(doc["comparison_status"], "partial");
+}
+
+/// A module's list handed to a function that only reads it (`_pick(ALL,
+/// {...})`) is read there: that use is a read, like listing it. A function
+/// that adds to what it is handed changes the module's list, which stays
+/// unread.
+#[test]
+fn a_module_list_a_called_function_only_reads_is_read() {
+    let pick = r#"ALL = [lookup]
+
+
+def _pick(tools, names):
+    return [t for t in tools if t.name in names]
+
+
+support = Agent(name="support", tools=_pick(ALL, {"lookup", "refund"}))
+"#;
+    let doc = compare(
+        pick,
+        &pick.replace("ALL = [lookup]", "ALL = [lookup, refund]"),
+    );
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    assert_eq!(
+        doc["rows"][0]["after"]["bound_when"],
+        serde_json::json!([
+            "the filter `t.name in names` keeps it, with names={'lookup','refund'}"
+        ])
+    );
+    let adding = pick.replace(
+        "def _pick(tools, names):\n",
+        "def _pick(tools, names):\n    tools.append(refund)\n",
+    );
+    let doc = compare(
+        &adding,
+        &adding.replace("ALL = [lookup]", "ALL = [lookup, refund]"),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("`ALL`, which agent.py uses other than as an agent's list")),
+        "{:?}",
+        limits(&doc, "head")
+    );
 }

@@ -179,7 +179,10 @@ pub struct AdkConstruction<'f> {
 }
 
 /// The ADK agent constructions of a module, in source order.
-pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AdkConstruction<'_>> {
+pub fn agent_constructions<'f>(
+    facts: &'f ModuleFacts,
+    names: &super::names::NameConstants,
+) -> Vec<AdkConstruction<'f>> {
     facts
         .calls
         .iter()
@@ -192,7 +195,7 @@ pub fn agent_constructions(facts: &ModuleFacts) -> Vec<AdkConstruction<'_>> {
             .then(|| AdkConstruction {
                 name: call
                     .keyword("name")
-                    .and_then(|_| super::names::agent_name(facts, call)),
+                    .and_then(|_| super::names::agent_name(facts, call, names)),
                 kind,
                 line: call.line,
                 call,
@@ -244,10 +247,11 @@ mod tests {
         let facts = extract_facts(
             b"from google.adk.agents import Agent, SequentialAgent\nfrom .adk import LlmAgent\n\nroot_agent = Agent(name='support', tools=[])\nflow = SequentialAgent(name='flow', sub_agents=[root_agent])\nlocal = LlmAgent(name='local')\n",
         );
-        let found: Vec<(Option<String>, AdkName)> = agent_constructions(&facts)
-            .into_iter()
-            .map(|c| (c.name, c.kind))
-            .collect();
+        let found: Vec<(Option<String>, AdkName)> =
+            agent_constructions(&facts, &Default::default())
+                .into_iter()
+                .map(|c| (c.name, c.kind))
+                .collect();
         assert_eq!(
             found,
             vec![

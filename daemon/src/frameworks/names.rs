@@ -3,36 +3,92 @@
 //! AGENT_NAME)`), which both frameworks take as the agent's name.
 //!
 //! A constant is read only for a construction at module level, and only
-//! when the module binds the name once, unconditionally, by an assignment
-//! of a string literal (or an f-string of literal pieces) written before
-//! the construction, and no function of the module declares it `global`:
-//! the construction runs on import, when no other code can have rebound
-//! it yet. Imported constants are not read here (another module's value
-//! needs the resolver), nor constants read inside a function (code run
+//! when the module binds the name once, unconditionally, before the
+//! construction, and no function of the module declares it `global`: the
+//! construction runs on import, when no other code can have rebound it
+//! yet. The binding is an assignment of a string literal (or an f-string
+//! of literal pieces), or an import of a string constant another module
+//! binds (`NameConstants`, which the graph layer fills through the
+//! resolver). Constants read inside a function are not read (code run
 //! later could have rebound them).
 
 use crate::python::{BindingKind, CallFact, ModuleFacts, Value};
+use std::collections::BTreeMap;
+
+/// The strings a module's imported names hold, for names its agents use
+/// as `name=` (`from .config import AGENT_NAME`): what the graph layer
+/// established through the resolver. Empty where names do not matter.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NameConstants {
+    strings: BTreeMap<String, String>,
+}
+
+impl NameConstants {
+    pub fn new(strings: BTreeMap<String, String>) -> Self {
+        NameConstants { strings }
+    }
+}
+
+/// The names a module's agent constructions use as `name=` that the
+/// module binds once by a module-level import: what `NameConstants` is
+/// asked for.
+pub fn imported_name_candidates(facts: &ModuleFacts) -> Vec<&str> {
+    let mut names: Vec<&str> = facts
+        .calls
+        .iter()
+        .filter(|call| call.scope.is_empty())
+        .filter_map(|call| match name_value(call)? {
+            Value::Name(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .filter(|name| {
+            matches!(
+                once_before(facts, name, u32::MAX).map(|b| b.kind),
+                Some(BindingKind::Import)
+            )
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn name_value(call: &CallFact) -> Option<&Value> {
+    match (call.keyword("name").map(|k| &k.value), call.args.first()) {
+        (Some(value), _) => Some(value),
+        (None, Some(value @ Value::Str(_))) => Some(value),
+        _ => None,
+    }
+}
 
 /// The `name=` keyword (or first positional string) of `call`, as a
-/// literal or a constant the module binds.
-pub fn agent_name(facts: &ModuleFacts, call: &CallFact) -> Option<String> {
-    let value = match (call.keyword("name").map(|k| &k.value), call.args.first()) {
-        (Some(value), _) => value,
-        (None, Some(value @ Value::Str(_))) => value,
-        _ => return None,
-    };
-    match value {
+/// literal or a constant the module binds or imports.
+pub fn agent_name(
+    facts: &ModuleFacts,
+    call: &CallFact,
+    imported: &NameConstants,
+) -> Option<String> {
+    match name_value(call)? {
         Value::Str(name) => Some(name.clone()),
         Value::Name(constant) if call.scope.is_empty() => {
-            module_constant(facts, constant, call.line)
+            let binding = once_before(facts, constant, call.line)?;
+            match binding.kind {
+                BindingKind::Assignment => string_constant(binding.value.as_ref()?),
+                BindingKind::Import => imported.strings.get(constant).cloned(),
+                _ => None,
+            }
         }
         _ => None,
     }
 }
 
-/// The string a module-level constant holds at `line`, when the rules
-/// above make it known.
-fn module_constant(facts: &ModuleFacts, name: &str, line: u32) -> Option<String> {
+/// The module's one binding of `name`, when it is unconditional, runs
+/// before `line` and no function of the module rebinds it (`global`).
+fn once_before<'f>(
+    facts: &'f ModuleFacts,
+    name: &str,
+    line: u32,
+) -> Option<&'f crate::python::BindingFact> {
     let bindings: Vec<_> = facts
         .module_bindings
         .iter()
@@ -41,18 +97,18 @@ fn module_constant(facts: &ModuleFacts, name: &str, line: u32) -> Option<String>
     let [binding] = bindings.as_slice() else {
         return None;
     };
-    if binding.kind != BindingKind::Assignment
-        || binding.conditional
-        || binding.type_checking
-        || binding.line >= line
-        || facts
-            .functions
-            .iter()
-            .any(|f| f.globals.iter().any(|g| g == name))
-    {
-        return None;
-    }
-    match binding.value.as_ref()? {
+    let rebound = facts
+        .functions
+        .iter()
+        .any(|f| f.globals.iter().any(|g| g == name));
+    (!binding.conditional && !binding.type_checking && binding.line < line && !rebound)
+        .then_some(*binding)
+}
+
+/// The string a constant's value spells: a literal, or an f-string of
+/// literal pieces.
+pub fn string_constant(value: &Value) -> Option<String> {
+    match value {
         Value::Str(text) => Some(text.clone()),
         Value::FString(pieces) => pieces
             .iter()
@@ -77,7 +133,7 @@ mod tests {
             .calls
             .iter()
             .find(|c| matches!(&c.callee, Value::Name(n) if n == "Agent"))?;
-        agent_name(&facts, call)
+        agent_name(&facts, call, &NameConstants::default())
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod capability_limits;
 mod chains;
 mod decorators;
 mod dict_entries;
+mod factory_agents;
 mod follow;
 mod handoffs;
 mod list_args;
@@ -30,6 +31,7 @@ mod list_exprs;
 mod list_uses;
 mod mcp;
 mod messages;
+mod name_constants;
 mod object_members;
 mod rewires;
 mod sdk_agents;
@@ -256,6 +258,10 @@ struct ModuleReader<'a, 'm> {
     /// Set while a called function's return value is read: the name it
     /// returns is read once by that return (taken by the list reader).
     returning: std::cell::Cell<bool>,
+    /// Whether the list expression read next is an argument a followed
+    /// call passes to a parameter it only reads (one read of a name the
+    /// caller lists there).
+    passing: std::cell::Cell<bool>,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -292,6 +298,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             field: std::cell::Cell::new(None),
             frame: std::cell::RefCell::new(None),
             returning: std::cell::Cell::new(false),
+            passing: std::cell::Cell::new(false),
         }
     }
 }
@@ -358,10 +365,14 @@ impl ModuleReader<'_, '_> {
         let Some(facts) = self.modules.facts(path) else {
             return false;
         };
-        let sites = openai::agent_constructions(facts, path)
-            .into_iter()
-            .filter(|c| c.identity == name)
-            .count();
+        let sites = openai::agent_constructions(
+            facts,
+            path,
+            &name_constants::name_constants(self.modules, path),
+        )
+        .into_iter()
+        .filter(|c| c.identity == name)
+        .count();
         sites == 1 && openai::is_sdk_source(facts)
     }
 

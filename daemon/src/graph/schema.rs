@@ -85,6 +85,7 @@ pub fn unparse(value: &Value) -> String {
         Value::List(items) => format!("[{}]", join(items)),
         Value::Tuple(items) if items.len() == 1 => format!("({},)", unparse(&items[0])),
         Value::Tuple(items) => format!("({})", join(items)),
+        Value::Set(items) => format!("{{{}}}", join(items)),
         Value::Starred(inner) => format!("*{}", unparse(inner)),
         Value::Subscript { base, index } => format!("{}[{}]", unparse(base), join(index)),
         Value::Union(parts) => parts.iter().map(unparse).collect::<Vec<_>>().join(" | "),

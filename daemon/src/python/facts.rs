@@ -458,6 +458,8 @@ pub enum Value {
     None,
     List(Vec<Value>),
     Tuple(Vec<Value>),
+    /// A set display (`{"a", "b"}`), its members in source order.
+    Set(Vec<Value>),
     Starred(Box<Value>),
     Call {
         callee: Box<Value>,

@@ -105,6 +105,7 @@ pub fn write_key(out: &mut String, value: &Value) {
         Value::None => out.push('N'),
         Value::List(items) => all(out, 'l', items),
         Value::Tuple(items) => all(out, 't', items),
+        Value::Set(items) => all(out, 'e', items),
         Value::Union(items) => all(out, 'u', items),
         Value::FString(items) => all(out, 'f', items),
         Value::Or(items) => all(out, 'o', items),
@@ -273,6 +274,7 @@ pub fn names_nothing(value: &Value) -> bool {
         Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None | Value::Other(_) => true,
         Value::List(items)
         | Value::Tuple(items)
+        | Value::Set(items)
         | Value::Union(items)
         | Value::FString(items)
         | Value::Or(items) => all(items),

@@ -567,6 +567,7 @@ pub fn mentions(value: &Value, name: &str) -> bool {
         Value::Attribute(parts) => parts.first().is_some_and(|p| p == name),
         Value::List(items)
         | Value::Tuple(items)
+        | Value::Set(items)
         | Value::Union(items)
         | Value::FString(items)
         | Value::Or(items) => any(items),

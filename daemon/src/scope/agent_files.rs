@@ -17,10 +17,14 @@ pub(super) fn builds_on_request(facts: &ModuleFacts) -> bool {
     if !openai::agent_subclasses(facts).is_empty() || !adk::agent_subclasses(facts).is_empty() {
         return true;
     }
-    let calls = openai::agent_constructions(facts, "")
+    let calls = openai::agent_constructions(facts, "", &Default::default())
         .into_iter()
         .map(|c| c.call)
-        .chain(adk::agent_constructions(facts).into_iter().map(|c| c.call));
+        .chain(
+            adk::agent_constructions(facts, &Default::default())
+                .into_iter()
+                .map(|c| c.call),
+        );
     let parameter = |scope: &str, name: &str| {
         facts
             .functions
@@ -129,8 +133,8 @@ pub(super) fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -
 /// agent classes, or derives a class from one.
 pub(super) fn builds_agent(facts: &ModuleFacts) -> bool {
     facts.syntax_error.is_none()
-        && (!openai::agent_constructions(facts, "").is_empty()
-            || !adk::agent_constructions(facts).is_empty()
+        && (!openai::agent_constructions(facts, "", &Default::default()).is_empty()
+            || !adk::agent_constructions(facts, &Default::default()).is_empty()
             || !openai::agent_subclasses(facts).is_empty()
             || !adk::agent_subclasses(facts).is_empty())
 }

@@ -6,6 +6,7 @@
 //! `function_tool`).
 
 use super::imports::{exported_name, imported_name};
+use super::names::NameConstants;
 
 mod handoff;
 use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
@@ -89,7 +90,11 @@ pub enum ListArgument {
 }
 
 /// The SDK agent constructions of `file` (scope-relative), in source order.
-pub fn agent_constructions<'f>(facts: &'f ModuleFacts, file: &str) -> Vec<AgentConstruction<'f>> {
+pub fn agent_constructions<'f>(
+    facts: &'f ModuleFacts,
+    file: &str,
+    names: &NameConstants,
+) -> Vec<AgentConstruction<'f>> {
     let calls: Vec<&CallFact> = facts
         .calls
         .iter()
@@ -116,7 +121,7 @@ pub fn agent_constructions<'f>(facts: &'f ModuleFacts, file: &str) -> Vec<AgentC
                 plain_variable(call).filter(|v| bodies.get(v).is_some_and(|b| b.len() == 1));
             let identity = variable
                 .map(str::to_string)
-                .or_else(|| literal_name(facts, call))
+                .or_else(|| literal_name(facts, call, names))
                 .unwrap_or_else(|| source_label(facts, call, file));
             AgentConstruction {
                 identity,
@@ -135,8 +140,8 @@ fn plain_variable(call: &CallFact) -> Option<&str> {
 
 /// The `name=` (or first positional string), a literal or a module's
 /// string constant (`frameworks::names`).
-pub fn literal_name(facts: &ModuleFacts, call: &CallFact) -> Option<String> {
-    super::names::agent_name(facts, call)
+pub fn literal_name(facts: &ModuleFacts, call: &CallFact, names: &NameConstants) -> Option<String> {
+    super::names::agent_name(facts, call, names)
 }
 
 /// A construction's source identity when it has no literal name: its
@@ -176,6 +181,7 @@ pub fn clone_constructions<'f>(
     facts: &'f ModuleFacts,
     file: &str,
     agents: &[AgentConstruction<'f>],
+    names: &NameConstants,
 ) -> Vec<(String, AgentConstruction<'f>)> {
     const MAX_HOPS: usize = 8;
     let mut sources: BTreeMap<String, (String, usize)> = BTreeMap::new();
@@ -207,7 +213,7 @@ pub fn clone_constructions<'f>(
         if hops >= MAX_HOPS {
             continue;
         }
-        let identity = literal_name(facts, call)
+        let identity = literal_name(facts, call, names)
             .or_else(|| plain_variable(call).map(str::to_string))
             .unwrap_or_else(|| source_label(facts, call, file));
         if let Some(variable) = plain_variable(call) {
@@ -685,7 +691,7 @@ helper = sdk.Agent(name="Helper", tools=make())
 voice = LkAgent(name="voice", tools=[lookup])
 "#,
         );
-        let agents = agent_constructions(&facts, "agent.py");
+        let agents = agent_constructions(&facts, "agent.py", &NameConstants::default());
         assert_eq!(agents.len(), 2, "LiveKit's Agent is not the SDK's");
         assert_eq!(agents[0].identity, "support");
         assert_eq!(agents[0].line, 16);
@@ -727,10 +733,11 @@ voice = LkAgent(name="voice", tools=[lookup])
         let facts = extract_facts(
             b"from agents import Agent\n\ndef build():\n    return Agent(instructions='x')\n\ndef first():\n    agent = Agent(instructions='a')\n    return agent\n\ndef second():\n    agent = Agent(instructions='b')\n    return agent\n\nclass Helper:\n    def __init__(self):\n        self.agent = Agent(instructions='h')\n\nAgent(instructions='m')\n",
         );
-        let labels: Vec<String> = agent_constructions(&facts, "agent.py")
-            .into_iter()
-            .map(|c| c.identity)
-            .collect();
+        let labels: Vec<String> =
+            agent_constructions(&facts, "agent.py", &NameConstants::default())
+                .into_iter()
+                .map(|c| c.identity)
+                .collect();
         assert_eq!(
             labels,
             vec![
@@ -746,7 +753,7 @@ voice = LkAgent(name="voice", tools=[lookup])
     #[test]
     fn unassigned_constructions_use_their_literal_name() {
         let facts = extract_facts(b"from agents import Agent\ndef build():\n    return Agent(name='Quote')\nx = [Agent('Positional')]\n");
-        let agents = agent_constructions(&facts, "agent.py");
+        let agents = agent_constructions(&facts, "agent.py", &NameConstants::default());
         assert_eq!(agents[0].identity, "Quote");
         assert_eq!(agents[1].identity, "Positional");
     }
@@ -756,10 +763,11 @@ voice = LkAgent(name="voice", tools=[lookup])
         let facts = extract_facts(
             b"from .agents import Agent as Local\nfrom agents import Agent\nfrom openai_agents import Agent as Other\n\nctx = Agent[dict](name='typed')\nlocal = Local(name='local')\nother = Other(name='other')\n",
         );
-        let identities: Vec<String> = agent_constructions(&facts, "agent.py")
-            .into_iter()
-            .map(|c| c.identity)
-            .collect();
+        let identities: Vec<String> =
+            agent_constructions(&facts, "agent.py", &NameConstants::default())
+                .into_iter()
+                .map(|c| c.identity)
+                .collect();
         assert_eq!(identities, vec!["ctx", "other"]);
     }
 

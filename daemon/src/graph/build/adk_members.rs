@@ -19,9 +19,29 @@ use std::collections::{BTreeMap, BTreeSet};
 impl ModuleReader<'_, '_> {
     pub(super) fn read_adk(&mut self) {
         debug_assert_eq!(self.framework, Framework::Adk);
-        let constructions = adk::agent_constructions(self.facts);
+        let constructions = adk::agent_constructions(self.facts, &self.name_constants());
+        let built = self.module_factory_agents();
         let mut groups: BTreeMap<String, Vec<(AgentConstruction<'_>, AdkName)>> = BTreeMap::new();
-        for construction in &constructions {
+        for (construction, built) in constructions.iter().zip(built) {
+            // One agent per call of the factory that returns it.
+            if let Some(agents) = built {
+                for agent in &agents {
+                    self.graph.agents.push(AgentEntry {
+                        source: self.path.to_string(),
+                        name: agent.name.clone(),
+                        location: agent.at.clone(),
+                    });
+                    let site = AgentConstruction {
+                        identity: agent.name.clone(),
+                        line: construction.line,
+                        call: construction.call,
+                    };
+                    self.in_factory_call(agent, |r| {
+                        r.read_adk_site(&agent.name, &site, construction.kind)
+                    });
+                }
+                continue;
+            }
             let identity = adk_identity(self.facts, construction, self.path);
             groups.entry(identity.clone()).or_default().push((
                 AgentConstruction {
@@ -462,16 +482,19 @@ impl ModuleReader<'_, '_> {
     ) -> Result<(String, (Option<String>, AdkName)), String> {
         if let Value::Call { .. } = reference {
             let facts = self.modules.facts(path).ok_or("the module is not read")?;
-            return adk::agent_constructions(facts)
-                .into_iter()
-                .find(|c| {
-                    let Value::Call { callee, .. } = reference else {
-                        return false;
-                    };
-                    c.call.callee == **callee && same_call(c.call, reference)
-                })
-                .map(|c| (path.to_string(), (c.name, c.kind)))
-                .ok_or_else(|| "it is not an agent construction".to_string());
+            return adk::agent_constructions(
+                facts,
+                &super::name_constants::name_constants(self.modules, path),
+            )
+            .into_iter()
+            .find(|c| {
+                let Value::Call { callee, .. } = reference else {
+                    return false;
+                };
+                c.call.callee == **callee && same_call(c.call, reference)
+            })
+            .map(|c| (path.to_string(), (c.name, c.kind)))
+            .ok_or_else(|| "it is not an agent construction".to_string());
         }
         let key = self.modules.key(path).ok_or("the module is not read")?;
         let mut resolver = Resolver::new(self.modules);
@@ -483,14 +506,24 @@ impl ModuleReader<'_, '_> {
             ));
         };
         let facts = self.modules.facts(path).ok_or("the module is not read")?;
-        let sites: Vec<_> = adk::agent_constructions(facts)
-            .into_iter()
-            .filter(|c| {
-                c.call.assigned_to.as_deref() == Some(name.as_str()) && c.call.scope.is_empty()
-            })
-            .collect();
+        let sites: Vec<_> = adk::agent_constructions(
+            facts,
+            &super::name_constants::name_constants(self.modules, path),
+        )
+        .into_iter()
+        .filter(|c| c.call.assigned_to.as_deref() == Some(name.as_str()) && c.call.scope.is_empty())
+        .collect();
         match sites.as_slice() {
             [only] if only.line >= line => Ok((path.to_string(), (only.name.clone(), only.kind))),
+            [] => match self.factory_agent_bound(path, &name, line) {
+                Some((factory_path, agent)) => {
+                    Ok((factory_path.to_string(), (Some(agent), AdkName::LlmAgent)))
+                }
+                None => Err(format!(
+                    "{} in {path}:{line} is not an agent this reader identifies",
+                    str_repr(&name)
+                )),
+            },
             _ => Err(format!(
                 "{} in {path}:{line} is not an agent this reader identifies",
                 str_repr(&name)
@@ -624,7 +657,7 @@ fn same_call(call: &crate::python::CallFact, value: &Value) -> bool {
 
 /// An ADK agent's identity: its literal `name=`, else the plain variable it
 /// is assigned to, else its source label.
-fn adk_identity(
+pub(super) fn adk_identity(
     facts: &crate::python::ModuleFacts,
     construction: &adk::AdkConstruction<'_>,
     path: &str,

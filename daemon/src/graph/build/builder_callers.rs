@@ -26,9 +26,9 @@ enum Passed {
 }
 
 /// One call of the builder: the module it is in and the call.
-struct Call<'f> {
-    path: &'f str,
-    call: &'f CallFact,
+pub(super) struct Call<'f> {
+    pub path: &'f str,
+    pub call: &'f CallFact,
 }
 
 impl<'m> ModuleReader<'_, 'm> {
@@ -317,7 +317,7 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// Every call of the module-level function `builder` in the scope, or
     /// why they are not all known.
-    fn builder_calls(&self, builder: &str) -> Result<Vec<Call<'m>>, String> {
+    pub(super) fn builder_calls(&self, builder: &str) -> Result<Vec<Call<'m>>, String> {
         let Some(own) = self.modules.facts(self.path) else {
             return Err(format!("`{builder}`, whose module is not read"));
         };
@@ -423,6 +423,7 @@ impl<'m> ModuleReader<'_, 'm> {
             rewires: self.rewires,
             frame: std::cell::RefCell::new(frame),
             returning: std::cell::Cell::new(self.returning.get()),
+            passing: std::cell::Cell::new(false),
         };
         read(&reader)
     }

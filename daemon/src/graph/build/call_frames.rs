@@ -337,7 +337,10 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
                 self.path
             ));
         }
+        // The function only reads what it is passed (it adds nothing to
+        // it): the caller's name is read there once, as a list.
         let mut members = self.passed(&frame, index, |reader, value, value_scope| {
+            reader.passing.set(added == 0);
             reader.list_expression(value, value_scope, depth + 1, when)
         })?;
         members.extend(self.additions(name, scope, depth, when)?);

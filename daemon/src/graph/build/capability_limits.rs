@@ -47,7 +47,8 @@ pub(super) fn capability_limits<'m>(
     let mut agents: BTreeMap<(String, String), KnownAgent> = BTreeMap::new();
     let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
-        for construction in openai::agent_constructions(&file.facts, &file.path) {
+        let names = super::name_constants::name_constants(modules, &file.path);
+        for construction in openai::agent_constructions(&file.facts, &file.path, &names) {
             if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
                 agents.insert(
                     (file.path.clone(), construction.identity.clone()),
@@ -62,7 +63,7 @@ pub(super) fn capability_limits<'m>(
                 );
             }
         }
-        for construction in adk::agent_constructions(&file.facts) {
+        for construction in adk::agent_constructions(&file.facts, &names) {
             let variable = construction
                 .call
                 .assigned_to
@@ -101,8 +102,11 @@ pub(super) fn capability_limits<'m>(
         .iter()
         .filter(|f| f.facts.syntax_error.is_none() && openai::is_sdk_source(&f.facts))
     {
-        let constructions = openai::agent_constructions(&file.facts, &file.path);
-        for (_, clone) in openai::clone_constructions(&file.facts, &file.path, &constructions) {
+        let names = super::name_constants::name_constants(modules, &file.path);
+        let constructions = openai::agent_constructions(&file.facts, &file.path, &names);
+        for (_, clone) in
+            openai::clone_constructions(&file.facts, &file.path, &constructions, &names)
+        {
             readable_clones.insert((file.path.as_str(), clone.line));
             // A clone is an agent too: a copy of it must be read or named.
             if let Some(variable) = clone.call.assigned_to.as_deref() {

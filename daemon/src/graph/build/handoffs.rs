@@ -101,10 +101,15 @@ impl ModuleReader<'_, '_> {
                         Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {
                             Ok((path, name))
                         }
-                        Target::Value { path, name, line } => Err(format!(
-                            "{} in {path}:{line} is not an agent this reader identifies",
-                            str_repr(&name)
-                        )),
+                        // An agent a factory builds at this name's call.
+                        Target::Value { path, name, line } => {
+                            self.factory_agent_bound(path, &name, line).ok_or_else(|| {
+                                format!(
+                                    "{} in {path}:{line} is not an agent this reader identifies",
+                                    str_repr(&name)
+                                )
+                            })
+                        }
                         _ => Err(format!("{} is not an agent", str_repr(&spelled))),
                     },
                     Err(why) => Err(why),

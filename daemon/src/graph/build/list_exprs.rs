@@ -137,6 +137,7 @@ impl ModuleReader<'_, '_> {
         let unread = |why: String| Member::here(ListMember::Unread(why), scope, when);
         // A name the called function returns is read once by its return.
         let returning = self.returning.take();
+        let passing = self.passing.take();
         let mut members = match value {
             Value::List(items) | Value::Tuple(items) => {
                 let mut members = Members::new();
@@ -156,7 +157,7 @@ impl ModuleReader<'_, '_> {
             Value::Name(name) if self.frame_argument(scope, name).is_some() => {
                 self.passed_list(scope, name, returning, depth, when)?
             }
-            Value::Name(name) => match self.bound_list(scope, name, returning) {
+            Value::Name(name) => match self.bound_list(scope, name, returning, passing) {
                 Ok(BoundList {
                     value: bound,
                     scope: binding_scope,
@@ -430,6 +431,7 @@ impl ModuleReader<'_, '_> {
         scope: &str,
         name: &str,
         returning: bool,
+        passing: bool,
     ) -> Result<BoundList<'v>, String> {
         let facts = self.facts;
         let (bindings, binding_scope) = nearest_bindings(facts, scope, name);
@@ -490,7 +492,10 @@ impl ModuleReader<'_, '_> {
         let returned = u32::from(returning && binding_scope == scope);
         // A function's own list is accounted for in that function (and
         // what is nested in it): no other code can name it.
-        let reads = list_reads_within(facts, name, &binding_scope) + added + returned;
+        // So is an argument a followed call only reads (`_pick(TOOLS,
+        // ...)`, `passed_list`).
+        let reads =
+            list_reads_within(facts, name, &binding_scope) + added + returned + u32::from(passing);
         let uses = other_uses_within(facts, name, &binding_scope);
         let rebound_globally = facts.functions.iter().any(|f| {
             f.globals.iter().any(|g| g == name)

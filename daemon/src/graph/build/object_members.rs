@@ -253,10 +253,11 @@ impl<'r> ModuleReader<'r, '_> {
                     .modules
                     .facts(path)
                     .and_then(|facts| {
-                        openai::agent_constructions(facts, path)
+                        let names = super::name_constants::name_constants(self.modules, path);
+                        openai::agent_constructions(facts, path, &names)
                             .into_iter()
                             .find(|c| c.identity == name)
-                            .and_then(|c| openai::literal_name(facts, c.call))
+                            .and_then(|c| openai::literal_name(facts, c.call, &names))
                     })
                     .ok_or_else(|| {
                         format!(

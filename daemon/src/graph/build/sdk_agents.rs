@@ -31,9 +31,32 @@ fn agree(a: &AgentSettings, b: &AgentSettings) -> AgentSettings {
 impl ModuleReader<'_, '_> {
     /// Reads the SDK agents of one module into the graph.
     pub(super) fn read(&mut self) {
-        let constructions = openai::agent_constructions(self.facts, self.path);
+        let names = self.name_constants();
+        let constructions = openai::agent_constructions(self.facts, self.path, &names);
+        let built = self.module_factory_agents();
+        let mut settings: BTreeMap<String, AgentSettings> = BTreeMap::new();
         let mut groups: BTreeMap<&str, Vec<&AgentConstruction<'_>>> = BTreeMap::new();
-        for construction in &constructions {
+        for (construction, built) in constructions.iter().zip(built) {
+            // One agent per call of the factory that returns it.
+            if let Some(agents) = built {
+                for agent in &agents {
+                    self.graph.agents.push(AgentEntry {
+                        source: self.path.to_string(),
+                        name: agent.name.clone(),
+                        location: agent.at.clone(),
+                    });
+                    self.in_factory_call(agent, |r| r.read_site(&agent.name, construction));
+                    settings.insert(
+                        agent.name.clone(),
+                        openai::agent_settings(
+                            self.facts,
+                            construction.call,
+                            &AgentSettings::UNSET,
+                        ),
+                    );
+                }
+                continue;
+            }
             groups
                 .entry(construction.identity.as_str())
                 .or_default()
@@ -52,7 +75,6 @@ impl ModuleReader<'_, '_> {
                 self.read_sites(identity, &sites);
             }
         }
-        let mut settings: BTreeMap<String, AgentSettings> = BTreeMap::new();
         for construction in &constructions {
             let read = openai::agent_settings(self.facts, construction.call, &AgentSettings::UNSET);
             match settings.get_mut(&construction.identity) {
@@ -63,7 +85,9 @@ impl ModuleReader<'_, '_> {
                 }
             }
         }
-        for (source, clone) in openai::clone_constructions(self.facts, self.path, &constructions) {
+        for (source, clone) in
+            openai::clone_constructions(self.facts, self.path, &constructions, &names)
+        {
             self.read_clone(&source, &clone);
             let inherited = settings
                 .get(&source)

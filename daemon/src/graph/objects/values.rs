@@ -97,6 +97,16 @@ impl ObjectSite<'_, '_> {
             Value::FString(_) => canonical_pieces(&self.text(value, hops)?),
             Value::List(items) => format!("[{}]", join(items)?),
             Value::Tuple(items) => format!("({})", join(items)?),
+            // A set's order is not its value: its members sorted, once each.
+            Value::Set(items) => {
+                let mut texts = items
+                    .iter()
+                    .map(|item| self.canonical(item, hops + 1))
+                    .collect::<Option<Vec<_>>>()?;
+                texts.sort_unstable();
+                texts.dedup();
+                format!("{{{}}}", texts.join(","))
+            }
             Value::Dict(items) => {
                 let mut parts = Vec::new();
                 for (key, value) in items {

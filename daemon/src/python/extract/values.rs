@@ -54,6 +54,7 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::NoneLiteral(_) => Value::None,
         Expr::List(list) => Value::List(members(&list.elts)),
         Expr::Tuple(tuple) => Value::Tuple(members(&tuple.elts)),
+        Expr::Set(set) => Value::Set(members(&set.elts)),
         Expr::Starred(starred) => Value::Starred(Box::new(value_of(&starred.value, next))),
         // `"…/{}".format(x)` reads as the f-string it spells.
         Expr::Call(call) => format_call(call, next).unwrap_or_else(|| Value::Call {
@@ -294,6 +295,18 @@ fn fstring_parts(fstring: &ast::ExprFString, depth: usize) -> Vec<Value> {
                     match element {
                         ast::InterpolatedStringElement::Literal(literal) => {
                             parts.push(Value::Str(literal.value.to_string()))
+                        }
+                        // `{x!r}`, `{x=}` and `{x:>8}` print other text than
+                        // `x` holds: a piece no reader may take as `x`.
+                        ast::InterpolatedStringElement::Interpolation(field)
+                            if field.debug_text.is_some()
+                                || field.format_spec.is_some()
+                                || !matches!(
+                                    field.conversion,
+                                    ast::ConversionFlag::None | ast::ConversionFlag::Str
+                                ) =>
+                        {
+                            parts.push(Value::Other("formatted value".into()))
                         }
                         ast::InterpolatedStringElement::Interpolation(field) => {
                             parts.push(value_of(&field.expression, depth))

@@ -1,0 +1,301 @@
+//! Agents a factory builds, one per call (issue 19): `def
+//! make_specialist(kind, tools): return Agent(name=f"shop-{kind}",
+//! tools=tools)`, called as `make_specialist("sales", [refund])` and
+//! `make_specialist("support", [lookup])`, is two agents, `shop-sales`
+//! with `refund` and `shop-support` with `lookup` — beyond the spec, which
+//! names the construction by its source label and reads its lists as the
+//! union of the calls (`builder_callers.rs`).
+//!
+//! Sound because every call is known and each is read on its own:
+//! - the factory is a module-level, undecorated, synchronous function its
+//!   module binds once, and its one unconditional last statement returns
+//!   the construction;
+//! - the calls are its closed caller set (`builder_calls`: every use of
+//!   its name in the scope is a call, no module imports its module whole
+//!   or with `*`), and none runs under an `if`, in a loop or handler, or
+//!   passes `*`/`**`; each binds every parameter;
+//! - the name each call gives is the string its arguments spell: an
+//!   f-string of literals and parameters, or a parameter, each parameter
+//!   passed (or defaulting to) a string literal and never rebound;
+//! - the names are distinct, and no other agent of the module has one.
+//!
+//! Each agent's lists are then read in the frame of its call, with the
+//! factory's parameters bound to that call's arguments. Anything else
+//! leaves the construction one agent, as before.
+
+use super::call_frames::CallFrame;
+use super::{Framework, ModuleReader};
+use crate::frameworks::{adk, openai};
+use crate::python::{BindingKind, CallFact, Value};
+use crate::resolve::{Resolver, Target};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+/// One call of a factory, read as the agent it builds.
+pub(super) struct FactoryAgent {
+    /// The name the call gives the agent.
+    pub name: String,
+    /// Where the call is (`app/agent.py:7`), the agent's location.
+    pub at: String,
+    /// The module the call is written in, its line, and the module-level
+    /// name its value is assigned to (`sales = make_specialist(...)`).
+    pub call_path: String,
+    pub call_line: u32,
+    pub bound_to: Option<String>,
+    /// The factory's parameters bound to the call's arguments.
+    pub frame: Rc<CallFrame>,
+}
+
+impl<'m> ModuleReader<'_, 'm> {
+    /// For each of a module's constructions (`calls`), the agents its
+    /// factory's calls build, or `None`. A name two constructions' calls
+    /// would both give leaves both as they were.
+    pub(super) fn factory_built(
+        &self,
+        calls: &[&CallFact],
+        taken: &BTreeSet<String>,
+    ) -> Vec<Option<Vec<FactoryAgent>>> {
+        let mut built: Vec<Option<Vec<FactoryAgent>>> = calls
+            .iter()
+            .map(|call| self.factory_agents(call, taken))
+            .collect();
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for agents in built.iter().flatten() {
+            for agent in agents {
+                *seen.entry(agent.name.as_str()).or_default() += 1;
+            }
+        }
+        let shared: BTreeSet<String> = seen
+            .into_iter()
+            .filter(|(_, count)| *count > 1)
+            .map(|(name, _)| name.to_string())
+            .collect();
+        for entry in &mut built {
+            if entry
+                .as_ref()
+                .is_some_and(|agents| agents.iter().any(|a| shared.contains(&a.name)))
+            {
+                *entry = None;
+            }
+        }
+        built
+    }
+
+    /// The agents each of this module's constructions stands for, by the
+    /// module's framework (`None`: the construction is one agent).
+    pub(super) fn module_factory_agents(&self) -> Vec<Option<Vec<FactoryAgent>>> {
+        match self.framework {
+            Framework::OpenAi => {
+                let constructions =
+                    openai::agent_constructions(self.facts, self.path, &self.name_constants());
+                let taken = constructions.iter().map(|c| c.identity.clone()).collect();
+                let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
+                self.factory_built(&calls, &taken)
+            }
+            Framework::Adk => {
+                let constructions = adk::agent_constructions(self.facts, &self.name_constants());
+                let taken = constructions
+                    .iter()
+                    .map(|c| super::adk_members::adk_identity(self.facts, c, self.path))
+                    .collect();
+                let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
+                self.factory_built(&calls, &taken)
+            }
+        }
+    }
+
+    /// The factory agent a module-level name holds (`sales =
+    /// make_specialist("sales", ...)`, bound at `line` of `path`): the
+    /// factory's module and the agent's name.
+    pub(super) fn factory_agent_bound(
+        &self,
+        path: &str,
+        name: &str,
+        line: u32,
+    ) -> Option<(&'m str, String)> {
+        let facts = self.modules.facts(path)?;
+        let binding = facts
+            .module_bindings
+            .iter()
+            .find(|b| b.name == name && b.line == line && b.kind == BindingKind::Assignment)?;
+        let Some(Value::Call { callee, .. }) = &binding.value else {
+            return None;
+        };
+        let key = self.modules.key(path)?;
+        let found = Resolver::new(self.modules).resolve(key, "", callee).ok()?;
+        let Target::Function {
+            path: factory_path, ..
+        } = found.target
+        else {
+            return None;
+        };
+        let agents = self
+            .in_module(factory_path, None, |reader| {
+                Ok(reader.module_factory_agents())
+            })
+            .ok()?;
+        agents
+            .into_iter()
+            .flatten()
+            .flatten()
+            .find(|agent| {
+                agent.call_path == key
+                    && agent.call_line == line
+                    && agent.bound_to.as_deref() == Some(name)
+            })
+            .map(|agent| (factory_path, agent.name))
+    }
+
+    /// Runs `read` with the frame of one factory agent's call, then
+    /// restores the frame.
+    pub(super) fn in_factory_call(&mut self, agent: &FactoryAgent, read: impl FnOnce(&mut Self)) {
+        let before = self.frame.replace(Some(agent.frame.clone()));
+        read(self);
+        self.frame.replace(before);
+    }
+
+    /// The agents the construction `call` (in this module) stands for,
+    /// one per call of the factory that returns it; `None` when the rules
+    /// above do not all hold. `taken` holds the module's other agent
+    /// identities.
+    pub(super) fn factory_agents(
+        &self,
+        call: &CallFact,
+        taken: &BTreeSet<String>,
+    ) -> Option<Vec<FactoryAgent>> {
+        let name = call
+            .keyword("name")
+            .map(|k| &k.value)
+            .or(call.args.first())?;
+        if matches!(name, Value::Str(_)) || call.assigned_to.is_some() || call.scope.is_empty() {
+            return None;
+        }
+        let factory = self
+            .facts
+            .functions
+            .iter()
+            .find(|f| f.qualname == call.scope)?;
+        if !factory.module_level || factory.is_async {
+            return None;
+        }
+        super::call_frames::returns_once(self.facts, factory, "").ok()?;
+        let construction = Value::Call {
+            callee: Box::new(call.callee.clone()),
+            args: call.args.clone(),
+            keywords: call
+                .keywords
+                .iter()
+                .map(|k| (k.name.clone(), k.value.clone()))
+                .collect(),
+        };
+        let [ret] = factory.returns_found.as_slice() else {
+            return None;
+        };
+        if ret.value.as_ref() != Some(&construction) {
+            return None;
+        }
+        // A parameter the name spells must hold what the call passed.
+        let unchanged = |param: &str| {
+            factory
+                .locals
+                .iter()
+                .filter(|b| b.name == param)
+                .all(|b| b.kind == BindingKind::Parameter)
+                && !self
+                    .facts
+                    .functions
+                    .iter()
+                    .any(|f| f.nonlocals.iter().any(|n| n == param))
+        };
+        let calls = self.builder_calls(&factory.qualname).ok()?;
+        if calls.is_empty() {
+            return None;
+        }
+        let mut agents = Vec::new();
+        let mut names = BTreeSet::new();
+        for site in calls {
+            let unconditional = site.call.guard.as_ref().is_some_and(|g| g.is_empty());
+            let unpacks = site
+                .call
+                .args
+                .iter()
+                .any(|a| matches!(a, Value::Starred(_)))
+                || site.call.keywords.iter().any(|k| k.name.is_none());
+            if !unconditional || unpacks {
+                return None;
+            }
+            let frame = self.site_frame(site.path, site.call)?;
+            if frame.path != self.path || frame.function != factory.qualname {
+                return None;
+            }
+            let agent_name = spelled_name(name, &frame, &unchanged)?;
+            if taken.contains(&agent_name) || !names.insert(agent_name.clone()) {
+                return None;
+            }
+            agents.push(FactoryAgent {
+                name: agent_name,
+                at: frame.at.clone(),
+                call_path: site.path.to_string(),
+                call_line: site.call.line,
+                bound_to: site
+                    .call
+                    .assigned_to
+                    .clone()
+                    .filter(|_| site.call.scope.is_empty()),
+                frame,
+            });
+        }
+        Some(agents)
+    }
+
+    /// The frame of one call of a repository function, written in `path`.
+    fn site_frame(&self, path: &str, call: &CallFact) -> Option<Rc<CallFrame>> {
+        let value = Value::Call {
+            callee: Box::new(call.callee.clone()),
+            args: call.args.clone(),
+            keywords: call
+                .keywords
+                .iter()
+                .map(|k| (k.name.clone(), k.value.clone()))
+                .collect(),
+        };
+        self.in_module(path, None, |reader| {
+            match reader.call_return(&call.scope, &value) {
+                Some(Ok(returned)) => Ok(returned.frame),
+                Some(Err(why)) => Err(why),
+                None => Err("not a call of a repository function".to_string()),
+            }
+        })
+        .ok()
+    }
+}
+
+/// The string `name` spells in `frame`: literal pieces, and parameters
+/// the call passes a string literal (or that default to one).
+fn spelled_name(
+    name: &Value,
+    frame: &CallFrame,
+    unchanged: &dyn Fn(&str) -> bool,
+) -> Option<String> {
+    let piece = |value: &Value| -> Option<String> {
+        match value {
+            Value::Str(text) => Some(text.clone()),
+            Value::Name(param) if unchanged(param) => {
+                match &frame.args.iter().find(|a| a.param == *param)?.value {
+                    Value::Str(text) => Some(text.clone()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    };
+    match name {
+        Value::FString(pieces) => pieces
+            .iter()
+            .map(piece)
+            .collect::<Option<Vec<_>>>()
+            .map(|p| p.concat()),
+        Value::Name(_) => piece(name),
+        _ => None,
+    }
+}
