@@ -491,3 +491,36 @@ support = Agent(name="support", tools=_pick(ALL, {"lookup", "refund"}))
         limits(&doc, "head")
     );
 }
+
+/// A call inside a called function passes on what its own call passed: the
+/// inner frame spells a parameter by the outer call's value, so a nested
+/// tool's closure is named through both calls (one frame mechanism for
+/// tool factories and list readers alike).
+#[test]
+fn a_value_passed_through_two_calls_is_named_by_the_outer_call() {
+    let nested = r#"def make_tools(greeting):
+    @function_tool
+    def greet(name: str) -> str:
+        return greeting + name
+
+    return [greet]
+
+
+def build(g):
+    return make_tools(g)
+
+
+support = Agent(name="support", tools=build("hi"))
+"#;
+    let doc = compare(nested, &nested.replace("build(\"hi\")", "build(\"hello\")"));
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("support", "greet", "changed")]);
+    let doc = compare(nested, nested);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![]);
+}

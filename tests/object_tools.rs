@@ -309,6 +309,43 @@ fn a_hosted_tools_arguments_are_part_of_it() {
     assert_eq!(rows(&doc), vec![]);
 }
 
+/// A library's nested constructor is its spelling and literal arguments
+/// (`datetime.timedelta(days=1)`); a repository function's call is what
+/// its code makes of them, so its spelling is not its value: the argument
+/// is named unread, and a change to the function's body is never silence.
+#[test]
+fn a_hosted_tools_argument_a_repository_function_makes_is_not_read() {
+    let bind = |host: &str| {
+        agent(&format!(
+            "def make_location(city):\n    return {{\"type\": \"approximate\", \"city\": city, \"host\": \"{host}\"}}\n\n\nsupport = Agent(name=\"support\", tools=[lookup, WebSearchTool(user_location=make_location(\"Paris\"))])\n"
+        ))
+    };
+    let (doc, _) = compare(
+        &[("app/agent.py", &bind("a.example.com"))],
+        &[("app/agent.py", &bind("b.example.com"))],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        doc["head"]["limits"],
+        json!(["OpenAI Agents SDK agent 'support' at agent.py:15 binds the hosted tool 'WebSearchTool', whose argument user_location is not read (make_location('Paris')); a change to it is not established."])
+    );
+    // A library's constructor is read by its spelling.
+    let library = |days: &str| {
+        agent(&format!(
+            "import datetime\n\nsupport = Agent(name=\"support\", tools=[lookup, WebSearchTool(user_location=dict(city=\"Paris\", ttl=datetime.timedelta(days={days})))])\n"
+        ))
+    };
+    let (doc, _) = compare(
+        &[("app/agent.py", &library("1"))],
+        &[("app/agent.py", &library("2"))],
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        row(&doc, "WebSearchTool")["why"],
+        "The bound object's identity changed (arguments_sha256); authority direction is not established."
+    );
+}
+
 #[test]
 fn an_agent_tool_whose_receiver_is_not_an_identified_agent_is_named() {
     let head = agent(

@@ -6,6 +6,7 @@
 //! parameters are part of its implementation digest, so a changed argument
 //! is a changed tool and a re-spelled call is not.
 
+use super::call_frames::{CallFrame, CallSite};
 use super::{FollowedTool, ModuleReader};
 use crate::frameworks::adk::{self, AdkName};
 use crate::graph::objects::ObjectSite;
@@ -14,7 +15,7 @@ use crate::graph::{ImportPath, ToolDefinition};
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use crate::resolve::{ImportStep, Resolver, Target};
-use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Factories followed from one call, at most.
 const MAX_FACTORY_DEPTH: usize = 4;
@@ -68,8 +69,7 @@ impl<'a> ModuleReader<'a, '_> {
             digest_parts: Vec::new(),
             unnamed: Vec::new(),
         };
-        let env = BTreeMap::new();
-        match self.factory_hop(key, scope, call, &env, 0, &mut trail) {
+        match self.factory_hop(key, scope, call, None, 0, &mut trail) {
             Ok(None) => FactoryRead::NotAFactory,
             Ok(Some(Returned::Object {
                 path,
@@ -135,7 +135,7 @@ impl<'a> ModuleReader<'a, '_> {
         path: &'a str,
         scope: &str,
         call: &Value,
-        env: &BTreeMap<String, String>,
+        outer: Option<Rc<CallFrame>>,
         depth: usize,
         trail: &mut Trail,
     ) -> Result<Option<Returned<'a>>, String> {
@@ -190,36 +190,34 @@ impl<'a> ModuleReader<'a, '_> {
             binding: "factory".to_string(),
             lazy_submodule: false,
         });
-        // The values this call gives the factory's parameters.
-        let bound = super::call_frames::bind_arguments(factory, args, keywords)?;
-        let mut inner_env = BTreeMap::new();
-        let mut values = Vec::new();
-        for super::call_frames::BoundArgument {
-            param,
-            value,
-            from_default,
-        } in bound
-        {
-            // A default is read where the factory is defined.
-            let (value_path, value_scope) = if from_default {
-                (factory_path, factory_scope(factory))
-            } else {
-                (path, scope.to_string())
-            };
-            let text = match self.argument_value(value_path, &value_scope, &value, env) {
-                Ok(text) => text,
-                Err(spelled) => {
-                    trail.unnamed.push(format!("{param}={spelled}"));
-                    format!("unnamed {spelled}")
-                }
-            };
-            values.push(format!("{param}={text}"));
-            inner_env.insert(param, text);
+        // The values this call gives the factory's parameters, in the
+        // frame of its call (`call_frames.rs`).
+        let site = CallSite {
+            path,
+            scope,
+            line: ret.line,
+            outer: outer.clone(),
+        };
+        let frame = self.call_frame(site, factory_path, factory, args, keywords)?;
+        let outer_facts = outer.as_ref().and_then(|o| self.modules.facts(&o.path));
+        for (param, spelled) in &frame.spelled {
+            let Err(text) = spelled else { continue };
+            // What the outer factory could not name is named there once.
+            let from_outer = matches!(
+                frame.args.iter().find(|a| a.param == *param).map(|a| &a.value),
+                Some(Value::Name(name))
+                    if outer.as_ref().zip(outer_facts).is_some_and(|(o, facts)| {
+                        o.spelled_param(facts, name).is_some()
+                    })
+            );
+            if !from_outer {
+                trail.unnamed.push(format!("{param}={text}"));
+            }
         }
         trail.digest_parts.push(format!(
             "factory {} ({})",
             factory.implementation_sha256,
-            values.join(", ")
+            frame.spelled_arguments()
         ));
         let returned = ret.value.as_ref().ok_or("it returns nothing")?;
         self.returned_tool(
@@ -227,7 +225,7 @@ impl<'a> ModuleReader<'a, '_> {
             factory,
             returned,
             ret.line,
-            &inner_env,
+            &frame,
             depth,
             trail,
             0,
@@ -244,7 +242,7 @@ impl<'a> ModuleReader<'a, '_> {
         factory: &'a FunctionFact,
         value: &Value,
         return_line: u32,
-        env: &BTreeMap<String, String>,
+        frame: &Rc<CallFrame>,
         depth: usize,
         trail: &mut Trail,
         hops: usize,
@@ -281,7 +279,7 @@ impl<'a> ModuleReader<'a, '_> {
                             factory,
                             bound,
                             return_line,
-                            env,
+                            frame,
                             depth,
                             trail,
                             hops + 1,
@@ -301,7 +299,7 @@ impl<'a> ModuleReader<'a, '_> {
                     line: return_line,
                 }),
                 _ => self
-                    .factory_hop(path, scope, value, env, depth + 1, trail)?
+                    .factory_hop(path, scope, value, Some(frame.clone()), depth + 1, trail)?
                     .ok_or_else(|| "it returns a call this reader does not read".to_string()),
             },
             _ => Err(format!("it returns {}", unparse(value))),
@@ -395,18 +393,24 @@ impl<'a> ModuleReader<'a, '_> {
     }
 
     /// One argument's value for the digest: a literal (or a name bound once
-    /// to one), a function by its own code, or a parameter of the factory
-    /// the call is made in. `Err` with its spelling otherwise.
+    /// to one), a function by its own code, or a parameter of the call
+    /// `frame` whose body `scope` is, as that call spells it. `Err` with
+    /// its spelling otherwise (for a parameter, the call's spelling).
     pub(super) fn argument_value(
         &self,
-        path: &'a str,
+        path: &str,
         scope: &str,
         value: &Value,
-        env: &BTreeMap<String, String>,
+        frame: Option<&CallFrame>,
     ) -> Result<String, String> {
-        if let Value::Name(name) = value {
-            if let Some(text) = env.get(name) {
-                return Ok(text.clone());
+        if let (Value::Name(name), Some(frame)) = (value, frame) {
+            let facts = self.modules.facts(&frame.path);
+            if frame.path == path && frame.function == scope {
+                match facts.and_then(|facts| frame.spelled_param(facts, name)) {
+                    Some(Ok(text)) => return Ok(text.clone()),
+                    Some(Err(text)) => return Err(text.clone()),
+                    None => {}
+                }
             }
         }
         let facts = self.modules.facts(path).ok_or_else(|| unparse(value))?;
@@ -440,14 +444,6 @@ fn check_factory(facts: &ModuleFacts, factory: &FunctionFact) -> Result<(), Stri
         return Err("it is async".into());
     }
     super::call_frames::returns_once(facts, factory, "it ")
-}
-
-/// The scope a factory's defaults are read in: the one it is defined in.
-fn factory_scope(factory: &FunctionFact) -> String {
-    factory
-        .qualname
-        .rsplit_once('.')
-        .map_or(String::new(), |(parent, _)| parent.to_string())
 }
 
 /// `make_tool()` as a reference names it.

@@ -302,8 +302,7 @@ impl<'m> ModuleReader<'_, 'm> {
                             call.scope.as_str(),
                         )
                     };
-                    let text =
-                        self.argument_value(value_path, value_scope, &b.value, &Default::default());
+                    let text = self.argument_value(value_path, value_scope, &b.value, None);
                     (b.param, text)
                 })
                 .collect(),

@@ -70,6 +70,40 @@ impl CallFrame {
                 .is_some_and(|outer| outer.calls(path, function))
     }
 
+    /// What the call passes each parameter, spelled `p=v` (`p=unnamed v`
+    /// for a value this read cannot name), in parameter order.
+    pub(super) fn spelled_arguments(&self) -> String {
+        self.spelled
+            .iter()
+            .map(|(param, value)| match value {
+                Ok(text) => format!("{param}={text}"),
+                Err(text) => format!("{param}=unnamed {text}"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What the call passes `param`, spelled, when the called function
+    /// (in `facts`) never rebinds it.
+    pub(super) fn spelled_param(
+        &self,
+        facts: &ModuleFacts,
+        param: &str,
+    ) -> Option<&Result<String, String>> {
+        let function = facts
+            .functions
+            .iter()
+            .find(|f| f.qualname == self.function)?;
+        let bound = function.locals.iter().filter(|b| b.name == param).count();
+        if bound != 1 {
+            return None;
+        }
+        self.spelled
+            .iter()
+            .find(|(p, _)| p == param)
+            .map(|(_, value)| value)
+    }
+
     /// What a definition nested in the function closes over, spelled for
     /// its digest, and the arguments among it this read cannot name:
     /// only the parameters in `free` when every name it reads from the
@@ -95,6 +129,15 @@ impl CallFrame {
         }
         (spelled.join(", "), unnamed)
     }
+}
+
+/// Where a call is written: the module, the scope, the line, and the
+/// frame that scope is read in.
+pub(super) struct CallSite<'s> {
+    pub path: &'s str,
+    pub scope: &'s str,
+    pub line: u32,
+    pub outer: Option<Rc<CallFrame>>,
 }
 
 /// A call's return as the frame reads it.
@@ -168,10 +211,6 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
                 "is more than {MAX_CALL_DEPTH} calls deep"
             )));
         }
-        let bound = match bind_arguments(function, args, keywords) {
-            Ok(bound) => bound,
-            Err(why) => return Some(not_read(why)),
-        };
         let [ret] = function.returns_found.as_slice() else {
             return Some(not_read("returns from more than one place".to_string()));
         };
@@ -184,6 +223,31 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             .iter()
             .find(|c| c.scope == scope && &c.callee == callee.as_ref() && &c.args == args)
             .map_or(self.reading_line.get(), |c| c.line);
+        let site = CallSite {
+            path: self.path,
+            scope,
+            line,
+            outer,
+        };
+        match self.call_frame(site, path, function, args, keywords) {
+            Ok(frame) => Some(Ok(Return { value, frame })),
+            Err(why) => Some(not_read(why)),
+        }
+    }
+
+    /// The frame of a call of `function` (defined in `function_path`)
+    /// written at `site`: each parameter bound to what the call passes,
+    /// read where the call is (a default, where the function is defined),
+    /// and spelled for a digest.
+    pub(super) fn call_frame(
+        &self,
+        site: CallSite<'_>,
+        function_path: &str,
+        function: &FunctionFact,
+        args: &[Value],
+        keywords: &[(Option<String>, Value)],
+    ) -> Result<Rc<CallFrame>, String> {
+        let bound = bind_arguments(function, args, keywords)?;
         let defined_in = function
             .qualname
             .rsplit_once('.')
@@ -198,15 +262,19 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         {
             // A default is read where the function is defined.
             let (value_path, value_scope, frame) = if from_default {
-                (path.to_string(), defined_in.clone(), None)
+                (function_path.to_string(), defined_in.clone(), None)
             } else {
-                (self.path.to_string(), scope.to_string(), outer.clone())
+                (
+                    site.path.to_string(),
+                    site.scope.to_string(),
+                    site.outer.clone(),
+                )
             };
             let spelled = self.argument_value(
-                self.modules.key(&value_path).unwrap_or(path),
+                self.modules.key(&value_path).unwrap_or(function_path),
                 &value_scope,
                 &value,
-                &Default::default(),
+                frame.as_deref(),
             );
             spelled_arguments.push((param.clone(), spelled));
             arguments.push(Argument {
@@ -217,17 +285,14 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
                 frame,
             });
         }
-        Some(Ok(Return {
-            value,
-            frame: Rc::new(CallFrame {
-                function: function.qualname.clone(),
-                path: path.to_string(),
-                at: format!("{}:{line}", self.path),
-                args: arguments,
-                function_sha256: function.implementation_sha256.clone(),
-                spelled: spelled_arguments,
-                outer,
-            }),
+        Ok(Rc::new(CallFrame {
+            function: function.qualname.clone(),
+            path: function_path.to_string(),
+            at: format!("{}:{}", site.path, site.line),
+            args: arguments,
+            function_sha256: function.implementation_sha256.clone(),
+            spelled: spelled_arguments,
+            outer: site.outer,
         }))
     }
 

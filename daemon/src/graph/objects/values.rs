@@ -116,12 +116,15 @@ impl ObjectSite<'_, '_> {
                 format!("{{{}}}", parts.join(","))
             }
             // A nested constructor (`UserLocation(city="x")`) by its spelling
-            // and its literal arguments.
+            // and its literal arguments: only a library's, or a builtin's.
+            // A repository function or class is what its code makes of the
+            // arguments, which the spelling does not carry (a changed body
+            // would be silence).
             Value::Call {
                 callee,
                 args,
                 keywords,
-            } => {
+            } if self.is_library_callable(callee) => {
                 let mut parts = vec![join(args)?];
                 for (key, value) in keywords {
                     parts.push(format!(
@@ -197,6 +200,50 @@ impl ObjectSite<'_, '_> {
             .as_ref()
             .filter(|_| std::ptr::eq(facts, self.facts) || is_constant_shaped(facts, &name))
     }
+}
+
+/// Builtins whose result is what their literal arguments spell.
+const VALUE_BUILTINS: &[&str] = &[
+    "dict",
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "str",
+    "int",
+    "float",
+    "bool",
+];
+
+impl ObjectSite<'_, '_> {
+    /// Whether `callee` is a library's callable (named by an absolute
+    /// import of a module the repository does not hold) or a value builtin
+    /// the module never rebinds.
+    fn is_library_callable(&self, callee: &Value) -> bool {
+        if let Value::Name(name) = callee {
+            if VALUE_BUILTINS.contains(&name.as_str()) {
+                return !binds_anywhere(self.facts, name);
+            }
+        }
+        let Some(dotted) = imported_name(self.facts, callee, &self.scope) else {
+            return false;
+        };
+        let top = dotted.split('.').next().unwrap_or(&dotted);
+        let mut resolver = Resolver::new(self.modules);
+        resolver.locate(self.path, 0, top).is_err()
+            && !self.modules.is_outside_repository_module(&dotted)
+    }
+}
+
+/// Whether the module binds `name` anywhere (at module level, in a
+/// function, or by an import).
+fn binds_anywhere(facts: &ModuleFacts, name: &str) -> bool {
+    facts.module_bindings.iter().any(|b| b.name == name)
+        || facts
+            .functions
+            .iter()
+            .any(|f| f.locals.iter().any(|b| b.name == name))
+        || facts.imports.iter().any(|i| i.bound_name() == name)
 }
 
 /// A value followed into another module is read only when that module
