@@ -204,6 +204,22 @@ pub fn agent_constructions<'f>(
         .collect()
 }
 
+/// An ADK agent's identity: its literal `name=` (ADK requires one), else
+/// the plain variable it is assigned to, else its source label.
+pub fn identity(facts: &ModuleFacts, construction: &AdkConstruction<'_>, path: &str) -> String {
+    construction
+        .name
+        .clone()
+        .or_else(|| {
+            construction
+                .call
+                .assigned_to
+                .clone()
+                .filter(|target| !target.contains('.'))
+        })
+        .unwrap_or_else(|| super::openai::source_label(facts, construction.call, path))
+}
+
 /// Classes the module derives from an ADK agent class (directly).
 pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
     super::imports::classes_deriving(facts, |name| {

@@ -17,21 +17,15 @@ use std::sync::Arc;
 
 mod adk_factories;
 mod adk_members;
-mod builder_callers;
-mod call_frames;
 mod capability_limits;
 mod chains;
 mod decorators;
-mod dict_entries;
-mod factory_agents;
+mod eval;
 mod follow;
 mod handoffs;
 mod list_args;
-mod list_exprs;
-mod list_uses;
 mod mcp;
 mod messages;
-mod name_constants;
 mod object_members;
 mod rewires;
 mod sdk_agents;
@@ -254,7 +248,7 @@ struct ModuleReader<'a, 'm> {
     rewires: &'a rewires::RewireIndex<'m>,
     /// The call of a repository function whose body is being read, with
     /// what it binds the parameters to (`call_frames.rs`; `None`: none).
-    frame: std::cell::RefCell<Option<std::rc::Rc<call_frames::CallFrame>>>,
+    frame: std::cell::RefCell<Option<std::rc::Rc<eval::call_frames::CallFrame>>>,
     /// Set while a called function's return value is read: the name it
     /// returns is read once by that return (taken by the list reader).
     returning: std::cell::Cell<bool>,
@@ -368,7 +362,7 @@ impl ModuleReader<'_, '_> {
         let sites = openai::agent_constructions(
             facts,
             path,
-            &name_constants::name_constants(self.modules, path),
+            &eval::name_constants::name_constants(self.modules, path),
         )
         .into_iter()
         .filter(|c| c.identity == name)

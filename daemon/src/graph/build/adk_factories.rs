@@ -6,10 +6,9 @@
 //! parameters are part of its implementation digest, so a changed argument
 //! is a changed tool and a re-spelled call is not.
 
-use super::call_frames::{CallFrame, CallSite};
+use super::eval::call_frames::{CallFrame, CallSite};
 use super::{FollowedTool, ModuleReader};
 use crate::frameworks::adk::{self, AdkName};
-use crate::graph::objects::ObjectSite;
 use crate::graph::schema::{interface, unparse};
 use crate::graph::{ImportPath, ToolDefinition};
 use crate::pyrepr::str_repr;
@@ -391,48 +390,6 @@ impl<'a> ModuleReader<'a, '_> {
         }
         Ok((def_path, function))
     }
-
-    /// One argument's value for the digest: a literal (or a name bound once
-    /// to one), a function by its own code, or a parameter of the call
-    /// `frame` whose body `scope` is, as that call spells it. `Err` with
-    /// its spelling otherwise (for a parameter, the call's spelling).
-    pub(super) fn argument_value(
-        &self,
-        path: &str,
-        scope: &str,
-        value: &Value,
-        frame: Option<&CallFrame>,
-    ) -> Result<String, String> {
-        if let (Value::Name(name), Some(frame)) = (value, frame) {
-            let facts = self.modules.facts(&frame.path);
-            if frame.path == path && frame.function == scope {
-                match facts.and_then(|facts| frame.spelled_param(facts, name)) {
-                    Some(Ok(text)) => return Ok(text.clone()),
-                    Some(Err(text)) => return Err(text.clone()),
-                    None => {}
-                }
-            }
-        }
-        let facts = self.modules.facts(path).ok_or_else(|| unparse(value))?;
-        let site = ObjectSite {
-            modules: self.modules,
-            path,
-            facts,
-            scope: scope.to_string(),
-        };
-        if let Some(text) = site.canonical(value, 0) {
-            return Ok(text);
-        }
-        if matches!(value, Value::Name(_) | Value::Attribute(_)) {
-            let mut resolver = Resolver::new(self.modules);
-            if let Ok(found) = resolver.resolve(path, scope, value) {
-                if let Target::Function { function, .. } = found.target {
-                    return Ok(format!("def {}", function.implementation_sha256));
-                }
-            }
-        }
-        Err(unparse(value))
-    }
 }
 
 /// The shapes a factory may not have.
@@ -443,7 +400,7 @@ fn check_factory(facts: &ModuleFacts, factory: &FunctionFact) -> Result<(), Stri
     if factory.is_async {
         return Err("it is async".into());
     }
-    super::call_frames::returns_once(facts, factory, "it ")
+    super::eval::call_frames::returns_once(facts, factory, "it ")
 }
 
 /// `make_tool()` as a reference names it.

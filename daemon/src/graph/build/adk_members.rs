@@ -8,7 +8,7 @@ use super::adk_factories::FactoryRead;
 use super::object_members::{Built, ReadObject};
 use super::{FollowedTool, Framework, ModuleReader, Wrap};
 use crate::frameworks::adk::{self, AdkName};
-use crate::frameworks::openai::{self, AgentConstruction, ListMember};
+use crate::frameworks::openai::{AgentConstruction, ListMember};
 use crate::graph::objects::{ObjectIdentity, ObjectKind, ObjectTool};
 use crate::graph::{AgentEntry, Edge, Field, Gap};
 use crate::pyrepr::str_repr;
@@ -42,7 +42,7 @@ impl ModuleReader<'_, '_> {
                 }
                 continue;
             }
-            let identity = adk_identity(self.facts, construction, self.path);
+            let identity = adk::identity(self.facts, construction, self.path);
             groups.entry(identity.clone()).or_default().push((
                 AgentConstruction {
                     identity,
@@ -140,10 +140,10 @@ impl ModuleReader<'_, '_> {
         let mut objects: Vec<ReadObject> = Vec::new();
         let mut order: Vec<String> = Vec::new();
         let mut ways = super::Ways::new();
-        let read_some = super::list_exprs::any_read(&members);
+        let read_some = super::eval::list_exprs::any_read(&members);
         for (
             index,
-            super::list_exprs::Member {
+            super::eval::list_exprs::Member {
                 member,
                 scope,
                 when,
@@ -484,7 +484,7 @@ impl ModuleReader<'_, '_> {
             let facts = self.modules.facts(path).ok_or("the module is not read")?;
             return adk::agent_constructions(
                 facts,
-                &super::name_constants::name_constants(self.modules, path),
+                &super::eval::name_constants::name_constants(self.modules, path),
             )
             .into_iter()
             .find(|c| {
@@ -508,7 +508,7 @@ impl ModuleReader<'_, '_> {
         let facts = self.modules.facts(path).ok_or("the module is not read")?;
         let sites: Vec<_> = adk::agent_constructions(
             facts,
-            &super::name_constants::name_constants(self.modules, path),
+            &super::eval::name_constants::name_constants(self.modules, path),
         )
         .into_iter()
         .filter(|c| c.call.assigned_to.as_deref() == Some(name.as_str()) && c.call.scope.is_empty())
@@ -538,8 +538,8 @@ impl ModuleReader<'_, '_> {
             return;
         };
         let mut ways = super::Ways::new();
-        let read_some = super::list_exprs::any_read(&members);
-        for super::list_exprs::Member {
+        let read_some = super::eval::list_exprs::any_read(&members);
+        for super::eval::list_exprs::Member {
             member,
             scope,
             when,
@@ -653,24 +653,4 @@ fn same_call(call: &crate::python::CallFact, value: &Value) -> bool {
             .iter()
             .zip(keywords)
             .all(|(k, (name, value))| k.name == *name && k.value == *value)
-}
-
-/// An ADK agent's identity: its literal `name=`, else the plain variable it
-/// is assigned to, else its source label.
-pub(super) fn adk_identity(
-    facts: &crate::python::ModuleFacts,
-    construction: &adk::AdkConstruction<'_>,
-    path: &str,
-) -> String {
-    construction
-        .name
-        .clone()
-        .or_else(|| {
-            construction
-                .call
-                .assigned_to
-                .clone()
-                .filter(|target| !target.contains('.'))
-        })
-        .unwrap_or_else(|| openai::source_label(facts, construction.call, path))
 }

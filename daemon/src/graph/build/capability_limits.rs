@@ -47,7 +47,7 @@ pub(super) fn capability_limits<'m>(
     let mut agents: BTreeMap<(String, String), KnownAgent> = BTreeMap::new();
     let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
-        let names = super::name_constants::name_constants(modules, &file.path);
+        let names = super::eval::name_constants::name_constants(modules, &file.path);
         for construction in openai::agent_constructions(&file.facts, &file.path, &names) {
             if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
                 agents.insert(
@@ -102,7 +102,7 @@ pub(super) fn capability_limits<'m>(
         .iter()
         .filter(|f| f.facts.syntax_error.is_none() && openai::is_sdk_source(&f.facts))
     {
-        let names = super::name_constants::name_constants(modules, &file.path);
+        let names = super::eval::name_constants::name_constants(modules, &file.path);
         let constructions = openai::agent_constructions(&file.facts, &file.path, &names);
         for (_, clone) in
             openai::clone_constructions(&file.facts, &file.path, &constructions, &names)

@@ -11,7 +11,7 @@
 //! decorator the scope does not hold (a library's) is read as before: its
 //! spelling is part of the definition's digest.
 
-use super::call_frames::returns_once;
+use super::eval::call_frames::returns_once;
 use super::ModuleReader;
 use crate::frameworks::imports::imported_name;
 use crate::pyrepr::str_repr;

@@ -8,7 +8,7 @@
 //! option this reader cannot name keeps the handoff and its addition or
 //! removal established; a change to it is not established.
 
-use super::{list_exprs, ModuleReader, Ways};
+use super::{eval::list_exprs, ModuleReader, Ways};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::graph::{Affects, Edge, Gap};
 use crate::pyrepr::str_repr;

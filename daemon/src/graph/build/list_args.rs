@@ -2,7 +2,7 @@
 //! read into members: the expression as written (`list_exprs.rs`), then
 //! what rewires after construction add to it (`rewires.rs`).
 
-use super::{list_exprs, rewires, ModuleReader};
+use super::{eval::list_exprs, rewires, ModuleReader};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::python::Value;
 

@@ -3,7 +3,7 @@
 
 use super::list_args::list_line;
 use super::object_members::{Built, ObjectList, ReadObject};
-use super::{list_exprs, ModuleReader, Ways};
+use super::{eval::list_exprs, ModuleReader, Ways};
 use crate::frameworks::openai::{AgentConstruction, ListMember};
 use crate::pyrepr::str_repr;
 

@@ -253,7 +253,7 @@ impl<'r> ModuleReader<'r, '_> {
                     .modules
                     .facts(path)
                     .and_then(|facts| {
-                        let names = super::name_constants::name_constants(self.modules, path);
+                        let names = super::eval::name_constants::name_constants(self.modules, path);
                         openai::agent_constructions(facts, path, &names)
                             .into_iter()
                             .find(|c| c.identity == name)

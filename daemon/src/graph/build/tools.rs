@@ -6,7 +6,7 @@
 
 use super::list_args::list_line;
 use super::object_members::{Built, ObjectList, ReadObject};
-use super::{adk_factories, list_exprs, FollowedTool, ModuleReader, Ways, Wrap};
+use super::{adk_factories, eval::list_exprs, FollowedTool, ModuleReader, Ways, Wrap};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
 use crate::graph::{AgentSettings, Binding, Edge, Gap};
 use crate::pyrepr::str_repr;

@@ -13,19 +13,19 @@
 use super::call_frames::Return;
 use super::list_exprs::Members;
 use super::list_uses::{other_uses_within, within};
-use super::ModuleReader;
+use crate::graph::build::ModuleReader;
 use crate::python::{BindingKind, Value};
 
 /// A read of one entry: the dict's name, the key, and what `.get` gives
 /// when the key is absent (`None`: a subscript, which raises).
-pub(super) struct EntryRead<'v> {
+pub(in crate::graph::build) struct EntryRead<'v> {
     pub dict: &'v str,
     pub key: &'v str,
     pub default: Option<Option<&'v Value>>,
 }
 
 /// `d["k"]` or `d.get("k")` / `d.get("k", default)`, when `value` is one.
-pub(super) fn entry_read(value: &Value) -> Option<EntryRead<'_>> {
+pub(in crate::graph::build) fn entry_read(value: &Value) -> Option<EntryRead<'_>> {
     match value {
         Value::Subscript { base, index } => match (base.as_ref(), index.as_slice()) {
             (Value::Name(dict), [Value::Str(key)]) => Some(EntryRead {
@@ -69,7 +69,7 @@ pub(super) fn entry_read(value: &Value) -> Option<EntryRead<'_>> {
 
 impl ModuleReader<'_, '_> {
     /// The members of one entry of a dict `scope` names.
-    pub(super) fn dict_entry(
+    pub(in crate::graph::build) fn dict_entry(
         &self,
         read: EntryRead<'_>,
         scope: &str,

@@ -12,7 +12,7 @@
 //! named limit it was, with the first place reading stopped.
 
 use super::list_exprs::{Member, Members, LIST_KEYWORDS};
-use super::ModuleReader;
+use crate::graph::build::ModuleReader;
 use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
 use crate::resolve::Resolver;
 use std::collections::BTreeSet;
@@ -26,7 +26,7 @@ enum Passed {
 }
 
 /// One call of the builder: the module it is in and the call.
-pub(super) struct Call<'f> {
+pub(in crate::graph::build) struct Call<'f> {
     pub path: &'f str,
     pub call: &'f CallFact,
 }
@@ -34,7 +34,7 @@ pub(super) struct Call<'f> {
 impl<'m> ModuleReader<'_, 'm> {
     /// `name` read in `scope` as a parameter of the builder `scope` is:
     /// `None` when it is no parameter there.
-    pub(super) fn parameter_list(
+    pub(in crate::graph::build) fn parameter_list(
         &self,
         scope: &str,
         name: &str,
@@ -48,7 +48,7 @@ impl<'m> ModuleReader<'_, 'm> {
     /// `name` listed as one member in `scope`, a parameter of the builder
     /// `scope` is (`mcp_servers=[server]`): each call's argument is the
     /// member, read where the call is. `None` when it is no parameter.
-    pub(super) fn parameter_element(
+    pub(in crate::graph::build) fn parameter_element(
         &self,
         scope: &str,
         name: &str,
@@ -316,7 +316,10 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// Every call of the module-level function `builder` in the scope, or
     /// why they are not all known.
-    pub(super) fn builder_calls(&self, builder: &str) -> Result<Vec<Call<'m>>, String> {
+    pub(in crate::graph::build) fn builder_calls(
+        &self,
+        builder: &str,
+    ) -> Result<Vec<Call<'m>>, String> {
         let Some(own) = self.modules.facts(self.path) else {
             return Err(format!("`{builder}`, whose module is not read"));
         };
@@ -398,7 +401,7 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// Runs `read` as a reader of the module `path` (its names, its
     /// builders), for a list a caller in that module passes.
-    pub(super) fn in_module<T>(
+    pub(in crate::graph::build) fn in_module<T>(
         &self,
         path: &str,
         frame: Option<std::rc::Rc<super::call_frames::CallFrame>>,

@@ -11,15 +11,15 @@
 
 use super::call_frames::CallFrame;
 use super::list_uses::{is_list_expression, list_reads_in, list_reads_within, within};
-pub(super) use super::list_uses::{other_uses, other_uses_within, LIST_KEYWORDS};
-use super::ModuleReader;
+pub(in crate::graph::build) use super::list_uses::{other_uses, other_uses_within, LIST_KEYWORDS};
 use crate::frameworks::openai::{self, ListMember};
+use crate::graph::build::ModuleReader;
 use crate::python::{BindingKind, Value};
 use std::rc::Rc;
 
 /// One member read from a capability list.
 #[derive(Debug, Clone)]
-pub(super) struct Member {
+pub(in crate::graph::build) struct Member {
     pub member: ListMember,
     /// The function its names are read in (empty: module level).
     pub scope: String,
@@ -46,11 +46,11 @@ pub(super) struct Member {
 
 impl Member {
     /// A part of a list that is not read, and why.
-    pub(super) fn unread(why: String, scope: &str, when: &[String]) -> Self {
+    pub(in crate::graph::build) fn unread(why: String, scope: &str, when: &[String]) -> Self {
         Member::here(ListMember::Unread(why), scope, when)
     }
 
-    pub(super) fn here(member: ListMember, scope: &str, when: &[String]) -> Self {
+    pub(in crate::graph::build) fn here(member: ListMember, scope: &str, when: &[String]) -> Self {
         Member {
             member,
             scope: scope.to_string(),
@@ -64,11 +64,11 @@ impl Member {
     }
 }
 
-pub(super) type Members = Vec<Member>;
+pub(in crate::graph::build) type Members = Vec<Member>;
 
 /// Whether any member was read (else the list is not read at all): what a
 /// limit on an unread member says, "reads only in part" or "does not read".
-pub(super) fn any_read(members: &[Member]) -> bool {
+pub(in crate::graph::build) fn any_read(members: &[Member]) -> bool {
     members
         .iter()
         .any(|m| !matches!(m.member, ListMember::Unread(_)))
@@ -77,7 +77,7 @@ pub(super) fn any_read(members: &[Member]) -> bool {
 /// The bindings of `name` in the nearest scope that binds it, as Python
 /// looks a name up from `scope` (a function, its enclosing functions,
 /// then the module), and that scope (empty: module level).
-pub(super) fn nearest_bindings<'f>(
+pub(in crate::graph::build) fn nearest_bindings<'f>(
     facts: &'f crate::python::ModuleFacts,
     scope: &str,
     name: &str,
@@ -108,7 +108,7 @@ pub(super) fn nearest_bindings<'f>(
 }
 
 /// What a name is bound to, as the list reader reads it.
-pub(super) struct BoundList<'v> {
+pub(in crate::graph::build) struct BoundList<'v> {
     pub value: &'v Value,
     /// The scope the binding is written in (empty: module level).
     pub scope: String,
@@ -124,7 +124,7 @@ const MAX_MEMBERS: usize = 1000;
 impl ModuleReader<'_, '_> {
     /// Reads a list expression written in `scope`, its members listed
     /// under the conditions `when`.
-    pub(super) fn list_expression(
+    pub(in crate::graph::build) fn list_expression(
         &self,
         value: &Value,
         scope: &str,
@@ -331,7 +331,7 @@ impl ModuleReader<'_, '_> {
     /// what the call passes, a builder's parameter what each call of the
     /// builder passes (each read where the call is); anything else is the
     /// item itself.
-    pub(super) fn element(
+    pub(in crate::graph::build) fn element(
         &self,
         item: &Value,
         scope: &str,
@@ -363,7 +363,7 @@ impl ModuleReader<'_, '_> {
     /// `tools += [...]`), member by member; an addition under a condition
     /// or in a loop, or after the construction, is named, never read as
     /// bound.
-    pub(super) fn additions(
+    pub(in crate::graph::build) fn additions(
         &self,
         name: &str,
         scope: &str,
@@ -426,7 +426,7 @@ impl ModuleReader<'_, '_> {
     /// builder's own binding, an enclosing function's, or the module's;
     /// only when bound once, unconditionally, by an assignment, every use
     /// of it in the module reads it, and no other module imports it.
-    pub(super) fn bound_list<'v>(
+    pub(in crate::graph::build) fn bound_list<'v>(
         &'v self,
         scope: &str,
         name: &str,
@@ -692,7 +692,7 @@ impl ModuleReader<'_, '_> {
     /// capability keyword of any call, or spread or added into another
     /// list-valued binding.
     /// `list_reads` within one function and what is nested in it.
-    pub(super) fn list_reads_within(&self, name: &str, scope: &str) -> u32 {
+    pub(in crate::graph::build) fn list_reads_within(&self, name: &str, scope: &str) -> u32 {
         list_reads_within(self.facts, name, scope)
     }
 }

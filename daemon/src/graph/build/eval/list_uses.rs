@@ -7,19 +7,20 @@
 use crate::python::Value;
 
 /// Keywords that bind capabilities, for the use count.
-pub(super) const LIST_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+pub(in crate::graph::build) const LIST_KEYWORDS: &[&str] =
+    &["tools", "handoffs", "mcp_servers", "sub_agents"];
 
 /// How many uses of `name` in a module do anything but only read it: a
 /// list is known when each of those is a read as an agent's list. A use
 /// through a builtin counts as a read only while the module binds no name
 /// of that builtin's spelling anywhere.
-pub(super) fn other_uses(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
+pub(in crate::graph::build) fn other_uses(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
     other_uses_within(facts, name, "")
 }
 
 /// Whether the function `qualname` is `scope` or nested in it (every
 /// function is within the module, `""`).
-pub(super) fn within(qualname: &str, scope: &str) -> bool {
+pub(in crate::graph::build) fn within(qualname: &str, scope: &str) -> bool {
     scope.is_empty()
         || qualname
             .strip_prefix(scope)
@@ -28,7 +29,7 @@ pub(super) fn within(qualname: &str, scope: &str) -> bool {
 
 /// `other_uses` counted within one function and what is nested in it
 /// (`""`: the whole module).
-pub(super) fn other_uses_within(
+pub(in crate::graph::build) fn other_uses_within(
     facts: &crate::python::ModuleFacts,
     name: &str,
     scope: &str,
@@ -65,13 +66,16 @@ pub(super) fn other_uses_within(
 }
 
 /// How many uses of `name` in a module read it as a list.
-pub(super) fn list_reads_in(facts: &crate::python::ModuleFacts, name: &str) -> u32 {
+pub(in crate::graph::build) fn list_reads_in(
+    facts: &crate::python::ModuleFacts,
+    name: &str,
+) -> u32 {
     list_reads_within(facts, name, "")
 }
 
 /// `list_reads_in` within one function and what is nested in it (`""`:
 /// the whole module).
-pub(super) fn list_reads_within(
+pub(in crate::graph::build) fn list_reads_within(
     facts: &crate::python::ModuleFacts,
     name: &str,
     scope: &str,
@@ -107,7 +111,7 @@ pub(super) fn list_reads_within(
 }
 
 /// A value the list reader can read at the top.
-pub(super) fn is_list_expression(value: &Value) -> bool {
+pub(in crate::graph::build) fn is_list_expression(value: &Value) -> bool {
     match value {
         Value::List(_)
         | Value::Tuple(_)

@@ -24,15 +24,15 @@
 //! leaves the construction one agent, as before.
 
 use super::call_frames::CallFrame;
-use super::{Framework, ModuleReader};
 use crate::frameworks::{adk, openai};
+use crate::graph::build::{Framework, ModuleReader};
 use crate::python::{BindingKind, CallFact, Value};
 use crate::resolve::{Resolver, Target};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// One call of a factory, read as the agent it builds.
-pub(super) struct FactoryAgent {
+pub(in crate::graph::build) struct FactoryAgent {
     /// The name the call gives the agent.
     pub name: String,
     /// Where the call is (`app/agent.py:7`), the agent's location.
@@ -50,7 +50,7 @@ impl<'m> ModuleReader<'_, 'm> {
     /// For each of a module's constructions (`calls`), the agents its
     /// factory's calls build, or `None`. A name two constructions' calls
     /// would both give leaves both as they were.
-    pub(super) fn factory_built(
+    pub(in crate::graph::build) fn factory_built(
         &self,
         calls: &[&CallFact],
         taken: &BTreeSet<String>,
@@ -83,7 +83,7 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// The agents each of this module's constructions stands for, by the
     /// module's framework (`None`: the construction is one agent).
-    pub(super) fn module_factory_agents(&self) -> Vec<Option<Vec<FactoryAgent>>> {
+    pub(in crate::graph::build) fn module_factory_agents(&self) -> Vec<Option<Vec<FactoryAgent>>> {
         match self.framework {
             Framework::OpenAi => {
                 let constructions =
@@ -96,7 +96,7 @@ impl<'m> ModuleReader<'_, 'm> {
                 let constructions = adk::agent_constructions(self.facts, &self.name_constants());
                 let taken = constructions
                     .iter()
-                    .map(|c| super::adk_members::adk_identity(self.facts, c, self.path))
+                    .map(|c| adk::identity(self.facts, c, self.path))
                     .collect();
                 let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
                 self.factory_built(&calls, &taken)
@@ -107,7 +107,7 @@ impl<'m> ModuleReader<'_, 'm> {
     /// The factory agent a module-level name holds (`sales =
     /// make_specialist("sales", ...)`, bound at `line` of `path`): the
     /// factory's module and the agent's name.
-    pub(super) fn factory_agent_bound(
+    pub(in crate::graph::build) fn factory_agent_bound(
         &self,
         path: &str,
         name: &str,
@@ -148,7 +148,11 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// Runs `read` with the frame of one factory agent's call, then
     /// restores the frame.
-    pub(super) fn in_factory_call(&mut self, agent: &FactoryAgent, read: impl FnOnce(&mut Self)) {
+    pub(in crate::graph::build) fn in_factory_call(
+        &mut self,
+        agent: &FactoryAgent,
+        read: impl FnOnce(&mut Self),
+    ) {
         let before = self.frame.replace(Some(agent.frame.clone()));
         read(self);
         self.frame.replace(before);
@@ -158,7 +162,7 @@ impl<'m> ModuleReader<'_, 'm> {
     /// one per call of the factory that returns it; `None` when the rules
     /// above do not all hold. `taken` holds the module's other agent
     /// identities.
-    pub(super) fn factory_agents(
+    pub(in crate::graph::build) fn factory_agents(
         &self,
         call: &CallFact,
         taken: &BTreeSet<String>,

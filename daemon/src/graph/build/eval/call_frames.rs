@@ -15,18 +15,18 @@
 //! change the one this agent is given. Anything else is the named limit.
 
 use super::list_exprs::{Member, Members};
-use super::ModuleReader;
+use crate::graph::build::ModuleReader;
 use crate::pyrepr::str_repr;
 use crate::python::{FunctionFact, ModuleFacts, ParamKind, Value};
 use crate::resolve::{Resolver, Target};
 use std::rc::Rc;
 
 /// Calls followed inside one another, at most.
-pub(super) const MAX_CALL_DEPTH: usize = 4;
+pub(in crate::graph::build) const MAX_CALL_DEPTH: usize = 4;
 
 /// One call of a repository function: what it binds each parameter to.
 #[derive(Debug)]
-pub(super) struct CallFrame {
+pub(in crate::graph::build) struct CallFrame {
     /// The called function's qualified name, in `path`.
     pub function: String,
     /// The module the function is defined in.
@@ -45,7 +45,7 @@ pub(super) struct CallFrame {
 
 /// What a call passes one parameter, and where that value is read.
 #[derive(Debug)]
-pub(super) struct Argument {
+pub(in crate::graph::build) struct Argument {
     pub param: String,
     pub value: Value,
     /// The module the value is read in (the caller's, or the callee's for
@@ -72,7 +72,7 @@ impl CallFrame {
 
     /// What the call passes each parameter, spelled `p=v` (`p=unnamed v`
     /// for a value this read cannot name), in parameter order.
-    pub(super) fn spelled_arguments(&self) -> String {
+    pub(in crate::graph::build) fn spelled_arguments(&self) -> String {
         self.spelled
             .iter()
             .map(|(param, value)| match value {
@@ -85,7 +85,7 @@ impl CallFrame {
 
     /// What the call passes `param`, spelled, when the called function
     /// (in `facts`) never rebinds it.
-    pub(super) fn spelled_param(
+    pub(in crate::graph::build) fn spelled_param(
         &self,
         facts: &ModuleFacts,
         param: &str,
@@ -109,7 +109,10 @@ impl CallFrame {
     /// only the parameters in `free` when every name it reads from the
     /// function is a parameter the function never rebinds; else the
     /// function's code and every argument.
-    pub(super) fn closure_digest(&self, free: Option<&[String]>) -> (String, Vec<String>) {
+    pub(in crate::graph::build) fn closure_digest(
+        &self,
+        free: Option<&[String]>,
+    ) -> (String, Vec<String>) {
         let mut spelled = Vec::new();
         let mut unnamed = Vec::new();
         if free.is_none() {
@@ -133,7 +136,7 @@ impl CallFrame {
 
 /// Where a call is written: the module, the scope, the line, and the
 /// frame that scope is read in.
-pub(super) struct CallSite<'s> {
+pub(in crate::graph::build) struct CallSite<'s> {
     pub path: &'s str,
     pub scope: &'s str,
     pub line: u32,
@@ -141,7 +144,7 @@ pub(super) struct CallSite<'s> {
 }
 
 /// A call's return as the frame reads it.
-pub(super) struct Return<'m> {
+pub(in crate::graph::build) struct Return<'m> {
     pub value: &'m Value,
     pub frame: Rc<CallFrame>,
 }
@@ -149,7 +152,7 @@ pub(super) struct Return<'m> {
 impl<'a, 'm> ModuleReader<'a, 'm> {
     /// The frame `scope` is read in, when it is the body of a called
     /// function.
-    pub(super) fn frame_of(&self, scope: &str) -> Option<Rc<CallFrame>> {
+    pub(in crate::graph::build) fn frame_of(&self, scope: &str) -> Option<Rc<CallFrame>> {
         let frame = self.frame.borrow().clone()?;
         (frame.path == self.path && frame.function == scope).then_some(frame)
     }
@@ -157,7 +160,11 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     /// What the current call passes `name`, when `scope` is the called
     /// function's body and `name` is one of its parameters it never
     /// rebinds.
-    pub(super) fn frame_argument(&self, scope: &str, name: &str) -> Option<(Rc<CallFrame>, usize)> {
+    pub(in crate::graph::build) fn frame_argument(
+        &self,
+        scope: &str,
+        name: &str,
+    ) -> Option<(Rc<CallFrame>, usize)> {
         let frame = self.frame_of(scope)?;
         let function = self.facts.functions.iter().find(|f| f.qualname == scope)?;
         let bound = function.locals.iter().filter(|b| b.name == name).count();
@@ -168,7 +175,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     /// `call`, written in `scope`, read as a call of a repository
     /// function: `None` when the callee is none (the caller names the
     /// call), else its one return, or why it is not read.
-    pub(super) fn call_return(
+    pub(in crate::graph::build) fn call_return(
         &self,
         scope: &str,
         call: &Value,
@@ -192,7 +199,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         let spelled = callee.dotted().unwrap_or_default();
         let not_read = |why: String| Err(format!("a call to `{spelled}`, which {why}"));
         // A function another module could rebind is not the one called.
-        if let Some(why) = super::chains::reassignment(self.modules, &found.steps) {
+        if let Some(why) = crate::graph::build::chains::reassignment(self.modules, &found.steps) {
             return Some(Err(format!("a call to `{spelled}`, not followed: {why}")));
         }
         let facts = self.modules.facts(path)?;
@@ -239,7 +246,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     /// written at `site`: each parameter bound to what the call passes,
     /// read where the call is (a default, where the function is defined),
     /// and spelled for a digest.
-    pub(super) fn call_frame(
+    pub(in crate::graph::build) fn call_frame(
         &self,
         site: CallSite<'_>,
         function_path: &str,
@@ -298,7 +305,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
 
     /// Runs `read` as a reader of `path` inside `frame` (the module's own
     /// reader when it is this one), then restores the frame.
-    pub(super) fn in_frame<T>(
+    pub(in crate::graph::build) fn in_frame<T>(
         &self,
         path: &str,
         frame: Option<Rc<CallFrame>>,
@@ -317,7 +324,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     /// The members a call's return gives as a list, read in the called
     /// function with its parameters bound; `index` picks one item of a
     /// returned tuple or list display of `of` items (`a, b = f()`).
-    pub(super) fn returned_members(
+    pub(in crate::graph::build) fn returned_members(
         &self,
         returned: Return<'_>,
         pick: Option<(u32, u32)>,
@@ -378,7 +385,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     /// where the call is: only while the called function reads the
     /// parameter as a list and nothing else (what it adds before it
     /// returns is read too).
-    pub(super) fn passed_list(
+    pub(in crate::graph::build) fn passed_list(
         &self,
         scope: &str,
         name: &str,
@@ -415,7 +422,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     /// What the current call passes the parameter `name`, read as one
     /// member of a list where the call is: only while the called
     /// function stores nothing into it.
-    pub(super) fn passed_element(
+    pub(in crate::graph::build) fn passed_element(
         &self,
         scope: &str,
         name: &str,
@@ -465,7 +472,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
 /// names` keeps it, with names={'lookup'} ``), so a caller passing another
 /// value changes the row. A parameter the call passes unnamed leaves the
 /// member unread.
-pub(super) fn qualify(
+pub(in crate::graph::build) fn qualify(
     member: Member,
     when_before: usize,
     spelled: &[(String, Result<String, String>)],
@@ -503,7 +510,11 @@ pub(super) fn qualify(
 
 /// Why the object a function's parameter `name` holds may be changed by
 /// that function (an attribute or item stored into it), if it may.
-pub(super) fn stored_into(facts: &ModuleFacts, function: &str, name: &str) -> Option<String> {
+pub(in crate::graph::build) fn stored_into(
+    facts: &ModuleFacts,
+    function: &str,
+    name: &str,
+) -> Option<String> {
     facts
         .attribute_stores
         .iter()
@@ -523,7 +534,7 @@ pub(super) fn stored_into(facts: &ModuleFacts, function: &str, name: &str) -> Op
 
 /// Why a function cannot be read to its one return, if it cannot, said of
 /// `subject` (`"it "`, or `""` after "which").
-pub(super) fn returns_once(
+pub(in crate::graph::build) fn returns_once(
     facts: &ModuleFacts,
     function: &FunctionFact,
     subject: &str,
@@ -557,7 +568,7 @@ pub(super) fn returns_once(
 }
 
 /// One parameter bound by a call.
-pub(super) struct BoundArgument {
+pub(in crate::graph::build) struct BoundArgument {
     pub param: String,
     pub value: Value,
     /// The parameter's default, not passed by the call.
@@ -567,7 +578,7 @@ pub(super) struct BoundArgument {
 /// Binds a call's arguments to a function's parameters as Python would.
 /// `*`/`**` in the call, an argument with no parameter, or a parameter
 /// neither passed nor defaulted is not bound.
-pub(super) fn bind_arguments(
+pub(in crate::graph::build) fn bind_arguments(
     function: &FunctionFact,
     args: &[Value],
     keywords: &[(Option<String>, Value)],
@@ -636,10 +647,10 @@ impl ModuleReader<'_, '_> {
     /// in the called function, what the call passes is part of what the
     /// tool is (its closure), so it joins the digest, and an argument this
     /// read cannot name is an implementation limit on the tool.
-    pub(super) fn fold_frame(
+    pub(in crate::graph::build) fn fold_frame(
         &mut self,
         agent: &str,
-        tool: &mut super::FollowedTool,
+        tool: &mut crate::graph::build::FollowedTool,
         frame: Option<&CallFrame>,
     ) {
         let Some(frame) = frame else {

@@ -16,7 +16,10 @@ use crate::resolve::{ModuleSet, Resolver, Target};
 use std::collections::BTreeMap;
 
 /// What the names `path` imports for its agents' `name=` hold.
-pub(super) fn name_constants(modules: &ModuleSet<'_>, path: &str) -> NameConstants {
+pub(in crate::graph::build) fn name_constants(
+    modules: &ModuleSet<'_>,
+    path: &str,
+) -> NameConstants {
     let (Some(key), Some(facts)) = (modules.key(path), modules.facts(path)) else {
         return NameConstants::default();
     };
@@ -26,7 +29,7 @@ pub(super) fn name_constants(modules: &ModuleSet<'_>, path: &str) -> NameConstan
         let Ok(found) = resolver.resolve(key, "", &Value::Name(name.to_string())) else {
             continue;
         };
-        if super::chains::reassignment(modules, &found.steps).is_some() {
+        if crate::graph::build::chains::reassignment(modules, &found.steps).is_some() {
             continue;
         }
         let Target::Value {
@@ -57,9 +60,9 @@ pub(super) fn name_constants(modules: &ModuleSet<'_>, path: &str) -> NameConstan
     NameConstants::new(strings)
 }
 
-impl super::ModuleReader<'_, '_> {
+impl crate::graph::build::ModuleReader<'_, '_> {
     /// What this module's imported `name=` constants hold.
-    pub(super) fn name_constants(&self) -> NameConstants {
+    pub(in crate::graph::build) fn name_constants(&self) -> NameConstants {
         name_constants(self.modules, self.path)
     }
 }
