@@ -454,3 +454,44 @@ fn literal_secrets_are_never_printed() {
         "{text}"
     );
 }
+
+/// A path made from the module's own file, the SDK examples' shape
+/// (`os.path.join(os.path.dirname(os.path.abspath(__file__)), "files")`
+/// through locals of `main()`), is read: `__file__` is the module's file
+/// and the `os.path` functions are a library's, so their spelling is their
+/// value. Another directory is a changed server.
+#[test]
+fn a_server_path_made_from_the_modules_file_is_read() {
+    let server = |dir: &str| {
+        agent(&format!(
+            "async def main():\n    here = os.path.dirname(os.path.abspath(__file__))\n    files = os.path.join(here, \"{dir}\")\n    async with MCPServerStdio(name=\"fs\", params={{\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", files], \"cwd\": files}}) as server:\n        support = Agent(name=\"support\", tools=[lookup], mcp_servers=[server])\n"
+        ))
+    };
+    let (doc, _) = compare(
+        &[("app/agent.py", &server("sample_files"))],
+        &[("app/agent.py", &server("sample_files"))],
+    );
+    assert_eq!(
+        doc["comparison_status"], "compared",
+        "{:?}",
+        doc["head"]["limits"]
+    );
+    assert_eq!(rows(&doc), vec![]);
+    let (doc, _) = compare(
+        &[("app/agent.py", &server("sample_files"))],
+        &[("app/agent.py", &server("other_files"))],
+    );
+    assert_eq!(
+        doc["comparison_status"], "compared",
+        "{:?}",
+        doc["head"]["limits"]
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![(
+            "support".to_string(),
+            "fs".to_string(),
+            "changed".to_string()
+        )]
+    );
+}

@@ -20,7 +20,7 @@ impl ModuleReader<'_, '_> {
     pub(super) fn read_adk(&mut self) {
         debug_assert_eq!(self.framework, Framework::Adk);
         let constructions = adk::agent_constructions(self.facts, &self.name_constants());
-        let built = self.module_factory_agents();
+        let built = self.adk_factory_agents(&constructions);
         let mut groups: BTreeMap<String, Vec<(AgentConstruction<'_>, AdkName)>> = BTreeMap::new();
         for (construction, built) in constructions.iter().zip(built) {
             // One agent per call of the factory that returns it.

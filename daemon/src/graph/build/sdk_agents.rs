@@ -33,7 +33,7 @@ impl ModuleReader<'_, '_> {
     pub(super) fn read(&mut self) {
         let names = self.name_constants();
         let constructions = openai::agent_constructions(self.facts, self.path, &names);
-        let built = self.module_factory_agents();
+        let built = self.sdk_factory_agents(&constructions);
         let mut settings: BTreeMap<String, AgentSettings> = BTreeMap::new();
         let mut groups: BTreeMap<&str, Vec<&AgentConstruction<'_>>> = BTreeMap::new();
         for (construction, built) in constructions.iter().zip(built) {

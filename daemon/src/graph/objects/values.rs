@@ -82,6 +82,13 @@ impl ObjectSite<'_, '_> {
         if let Some(env) = self.env_read(value) {
             return Some(canonical_pieces(&[env]));
         }
+        // `__file__` is the module's own file, where the module is (a path
+        // made from it names the same place when the module moves).
+        if matches!(value, Value::Name(name) if name == "__file__")
+            && !binds_anywhere(self.facts, "__file__")
+        {
+            return Some("__file__".to_string());
+        }
         let value = self.follow(value, hops)?;
         let join = |items: &[Value]| -> Option<String> {
             Some(

@@ -50,7 +50,7 @@ impl<'m> ModuleReader<'_, 'm> {
     /// For each of a module's constructions (`calls`), the agents its
     /// factory's calls build, or `None`. A name two constructions' calls
     /// would both give leaves both as they were.
-    pub(in crate::graph::build) fn factory_built(
+    fn factory_built(
         &self,
         calls: &[&CallFact],
         taken: &BTreeSet<String>,
@@ -84,24 +84,38 @@ impl<'m> ModuleReader<'_, 'm> {
     /// The agents each of this module's constructions stands for, by the
     /// module's framework (`None`: the construction is one agent).
     pub(in crate::graph::build) fn module_factory_agents(&self) -> Vec<Option<Vec<FactoryAgent>>> {
+        let names = self.name_constants();
         match self.framework {
             Framework::OpenAi => {
-                let constructions =
-                    openai::agent_constructions(self.facts, self.path, &self.name_constants());
-                let taken = constructions.iter().map(|c| c.identity.clone()).collect();
-                let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
-                self.factory_built(&calls, &taken)
+                self.sdk_factory_agents(&openai::agent_constructions(self.facts, self.path, &names))
             }
             Framework::Adk => {
-                let constructions = adk::agent_constructions(self.facts, &self.name_constants());
-                let taken = constructions
-                    .iter()
-                    .map(|c| adk::identity(self.facts, c, self.path))
-                    .collect();
-                let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
-                self.factory_built(&calls, &taken)
+                self.adk_factory_agents(&adk::agent_constructions(self.facts, &names))
             }
         }
+    }
+
+    /// The agents each SDK construction stands for.
+    pub(in crate::graph::build) fn sdk_factory_agents(
+        &self,
+        constructions: &[openai::AgentConstruction<'_>],
+    ) -> Vec<Option<Vec<FactoryAgent>>> {
+        let taken = constructions.iter().map(|c| c.identity.clone()).collect();
+        let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
+        self.factory_built(&calls, &taken)
+    }
+
+    /// The agents each ADK construction stands for.
+    pub(in crate::graph::build) fn adk_factory_agents(
+        &self,
+        constructions: &[adk::AdkConstruction<'_>],
+    ) -> Vec<Option<Vec<FactoryAgent>>> {
+        let taken = constructions
+            .iter()
+            .map(|c| adk::identity(self.facts, c, self.path))
+            .collect();
+        let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
+        self.factory_built(&calls, &taken)
     }
 
     /// The factory agent a module-level name holds (`sales =
