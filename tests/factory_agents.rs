@@ -211,3 +211,58 @@ fn an_adk_agents_name_is_the_string_constant_it_imports() {
     let doc = compare_named(&from_env, ADK_NAMED, &head);
     assert_eq!(rows(&doc), vec![row("root_agent", "refund", "added")]);
 }
+
+const SERVERS: &str = r#"from agents import Agent, WebSearchTool
+from agents.mcp import MCPServerSse
+
+
+def hosted(size):
+    return [WebSearchTool(search_context_size=size)]
+
+
+def make_specialist(kind, url):
+    server = MCPServerSse(name="desk", params={"url": url})
+    return Agent(name=f"shop-{kind}", mcp_servers=[server], tools=hosted("low"))
+
+
+sales = make_specialist("sales", "https://sales.example.com/sse")
+support = make_specialist("support", "https://support.example.com/sse")
+"#;
+
+/// An object a called function builds reads the function's parameters as
+/// the call passes them (the value reader's frame): each factory agent's
+/// server has the host its call gives, and a hosted tool a helper returns
+/// has the arguments its call gives. What a call passes that is not a
+/// literal stays a named part.
+#[test]
+fn an_object_a_called_function_builds_reads_what_the_call_passes() {
+    let head = SERVERS.replace("support.example.com", "evil.example.com");
+    let doc = compare("", SERVERS, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("shop-support", "desk", "changed")]);
+    assert_eq!(
+        doc["rows"][0]["after"]["object"]["host"], "evil.example.com",
+        "{doc:#}"
+    );
+    let head = SERVERS.replace("hosted(\"low\")", "hosted(\"high\")");
+    let doc = compare("", SERVERS, &head);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("shop-sales", "WebSearchTool", "changed"),
+            row("shop-support", "WebSearchTool", "changed"),
+        ]
+    );
+    let computed = SERVERS.replace("\"https://sales.example.com/sse\"", "BASE + \"/sse\"");
+    let doc = compare("", &computed, &computed);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["OpenAI Agents SDK agent 'shop-sales' at agent.py:11 binds the MCP server 'desk', whose host is not read (url); a change to it is not established.".to_string()]
+    );
+}

@@ -388,3 +388,49 @@ def create(title: str, limit: int) -> str:
 
 support = Agent(name="support", tools=[create])
 "#;
+
+/// A helper's parameters bind as Python binds them (`python::call_binding`,
+/// shared with the value reader): what a `**` spread could give is not the
+/// default, and what follows a `*` spread is not the next parameter.
+/// Before, `send("/refund", **opts)` read `base` as its default, a host the
+/// call never uses.
+#[test]
+fn a_spread_argument_leaves_the_parameters_it_could_fill_unnamed() {
+    let head = r#"import requests
+from agents import Agent, function_tool
+
+
+def send(path, base="https://api.example.com"):
+    return requests.post(base + path)
+
+
+@function_tool
+def refund(order: str) -> str:
+    opts = {"base": "https://other.example.com"}
+    return send("/refund", **opts).text
+
+
+@function_tool
+def status(order: str) -> str:
+    parts = ["/status"]
+    return send(*parts, "https://other.example.com").text
+
+
+@function_tool
+def lookup(order: str) -> str:
+    return send("/lookup").text
+
+
+support = Agent(name="support", tools=[refund, status, lookup])
+"#;
+    let (doc, _) = added(head);
+    assert_eq!(
+        side(&doc, "refund")["reach"]["calls"][0]["url"],
+        "{…}/refund"
+    );
+    assert_eq!(side(&doc, "status")["reach"]["calls"][0]["url"], "{…}{…}");
+    assert_eq!(
+        side(&doc, "lookup")["reach"]["calls"][0]["url"],
+        "https://api.example.com/lookup"
+    );
+}

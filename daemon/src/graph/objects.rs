@@ -160,6 +160,10 @@ pub struct ObjectSite<'a, 'm> {
     pub facts: &'a ModuleFacts,
     /// The enclosing function's qualified name; empty at module level.
     pub scope: String,
+    /// When `scope` is a called function's body: the literal values the
+    /// call passes its parameters (the value reader's frame), which a name
+    /// of the site reads as Python binds them.
+    pub params: std::collections::BTreeMap<String, crate::python::Value>,
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! `graph/`). A file that does not parse yields facts that say so.
 
 pub mod ast_dump;
+pub mod call_binding;
 mod extract;
 mod facts;
 mod getattr_hook;

@@ -21,7 +21,8 @@ mod walk;
 pub use census::Census;
 pub use model::{Claim, Reach};
 
-use crate::python::{BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
+use crate::python::call_binding::Passed;
+use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use crate::resolve::{ModuleSet, Resolver};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -277,38 +278,25 @@ impl<'a> Frame<'a> {
     ) -> Frame<'a> {
         let mut params = BTreeMap::new();
         let mut passed_args = BTreeMap::new();
-        let positional: Vec<_> = function
-            .params
-            .iter()
-            .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
-            .collect();
-        for param in &function.params {
-            if overwritten(function, &param.name) {
+        // As Python binds them (`python::call_binding`, the rule the value
+        // reader shares): what a `*`/`**` spread could fill, or nothing
+        // gives, is a parameter the read does not name.
+        for (param, held) in crate::python::call_binding::passed(function, args, keywords) {
+            if overwritten(function, param) {
                 continue;
             }
-            let passed = positional
-                .iter()
-                .position(|p| p.name == param.name)
-                .and_then(|i| args.get(i))
-                .filter(|a| !matches!(a, Value::Starred(_)))
-                .or_else(|| {
-                    keywords
-                        .iter()
-                        .find(|(k, _)| k.as_deref() == Some(param.name.as_str()))
-                        .map(|(_, v)| v)
-                });
-            match (passed, &param.default) {
-                (Some(value), _) => {
-                    passed_args.insert(param.name.clone(), self.passed_on(value));
+            match held {
+                Passed::Value(value) => {
+                    passed_args.insert(param.to_string(), self.passed_on(value));
                 }
-                (None, Some(default)) => {
+                Passed::Default(default) => {
                     passed_args.insert(
-                        param.name.clone(),
+                        param.to_string(),
                         (default.clone(), Rc::new(self.at_module(path))),
                     );
                 }
-                (None, None) => {
-                    params.insert(param.name.clone(), Sources::computed());
+                Passed::Unknown => {
+                    params.insert(param.to_string(), Sources::computed());
                 }
             }
         }

@@ -419,12 +419,7 @@ impl ModuleReader<'_, '_> {
                 }
             }
             Some(AdkName::Toolset(class)) => {
-                let site = crate::graph::objects::ObjectSite {
-                    modules: self.modules,
-                    path: self.modules.key(built.path()).unwrap_or(self.path),
-                    facts,
-                    scope: built.scope().to_string(),
-                };
+                let site = self.object_site(built.path(), facts, built.scope());
                 let mut object = site.adk_toolset(class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
                 let name = built

@@ -26,7 +26,7 @@ impl ModuleReader<'_, '_> {
                 from,
                 caller,
                 rewired_at,
-                frame: _,
+                frame,
                 namespace: _,
             },
         ) in members.into_iter().enumerate()
@@ -44,6 +44,10 @@ impl ModuleReader<'_, '_> {
                     continue;
                 }
             }
+            // A server a called function builds is read in that call's
+            // frame (its parameters bound to what the call passes).
+            let in_call = frame.or_else(|| self.frame.borrow().clone());
+            let before = self.frame.replace(in_call);
             let built = match &member {
                 ListMember::Reference(reference) => self.built_object(&scope, reference),
                 ListMember::Call(call) => {
@@ -55,6 +59,7 @@ impl ModuleReader<'_, '_> {
                 Some(built) => self.read_object(&built, ObjectList::McpServers, index + 1),
                 None => Ok(None),
             };
+            self.frame.replace(before);
             match read {
                 Ok(Some(object)) => {
                     ways.add(

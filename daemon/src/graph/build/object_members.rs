@@ -138,6 +138,50 @@ impl<'r> ModuleReader<'r, '_> {
         })
     }
 
+    /// Where an object is built, as the object reader reads it: in a
+    /// called function's body (this reader's frame), a parameter the
+    /// function never rebinds holds what the call passes, when that is a
+    /// literal (or a name the call's site binds once to one).
+    pub(super) fn object_site<'s>(
+        &'s self,
+        path: &str,
+        facts: &'s ModuleFacts,
+        scope: &str,
+    ) -> ObjectSite<'s, 's> {
+        let path = self.modules.key(path).unwrap_or(self.path);
+        let mut params = std::collections::BTreeMap::new();
+        if let Some(frame) = self.frame_of(scope).filter(|f| f.path == path) {
+            for argument in &frame.args {
+                if self.frame_argument(scope, &argument.param).is_none() {
+                    continue;
+                }
+                let (Some(arg_path), Some(arg_facts)) = (
+                    self.modules.key(&argument.path),
+                    self.modules.facts(&argument.path),
+                ) else {
+                    continue;
+                };
+                let caller = ObjectSite {
+                    modules: self.modules,
+                    path: arg_path,
+                    facts: arg_facts,
+                    scope: argument.scope.clone(),
+                    params: Default::default(),
+                };
+                if let Some(value) = caller.literal(&argument.value) {
+                    params.insert(argument.param.clone(), value);
+                }
+            }
+        }
+        ObjectSite {
+            modules: self.modules,
+            path,
+            facts,
+            scope: scope.to_string(),
+            params,
+        }
+    }
+
     /// Reads one object member of `agent`'s list. `Ok(None)` when the call
     /// is not an object this reader knows (the caller names it); `Err`
     /// with a reason when it is one but cannot be bound.
@@ -155,12 +199,7 @@ impl<'r> ModuleReader<'r, '_> {
         else {
             return Ok(None);
         };
-        let site = ObjectSite {
-            modules: self.modules,
-            path: self.modules.key(&built.path).unwrap_or(self.path),
-            facts: built.facts,
-            scope: built.scope.clone(),
-        };
+        let site = self.object_site(&built.path, built.facts, &built.scope);
         let keyword = |name: &str| {
             keywords
                 .iter()

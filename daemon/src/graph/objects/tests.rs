@@ -15,6 +15,7 @@ fn read_server(source: &str) -> ObjectTool {
         path: "agent.py",
         facts: &facts,
         scope: String::new(),
+        params: Default::default(),
     };
     let call = facts
         .module_bindings

@@ -156,6 +156,11 @@ impl ObjectSite<'_, '_> {
         if hops > MAX_VALUE_HOPS {
             return None;
         }
+        // A parameter of the called function the site is in holds what
+        // the call passed (only parameters it never rebinds are here).
+        if let Some(passed) = self.params.get(name) {
+            return Some(passed);
+        }
         // The innermost function that binds the name decides, as Python
         // looks it up; a closure some function rebinds (`nonlocal`) is not
         // a constant.
@@ -206,6 +211,29 @@ impl ObjectSite<'_, '_> {
             .value
             .as_ref()
             .filter(|_| std::ptr::eq(facts, self.facts) || is_constant_shaped(facts, &name))
+    }
+}
+
+impl ObjectSite<'_, '_> {
+    /// `value` as a literal, a name followed to the one literal it is
+    /// bound to: what a call passes that reads the same in any frame.
+    pub fn literal(&self, value: &Value) -> Option<Value> {
+        let value = self.follow(value, 0)?;
+        is_literal(value).then(|| value.clone())
+    }
+}
+
+/// Literals, and displays and f-strings of literals only.
+fn is_literal(value: &Value) -> bool {
+    match value {
+        Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None => true,
+        Value::List(items) | Value::Tuple(items) | Value::Set(items) | Value::FString(items) => {
+            items.iter().all(is_literal)
+        }
+        Value::Dict(entries) => entries
+            .iter()
+            .all(|(key, value)| key.as_ref().is_some_and(is_literal) && is_literal(value)),
+        _ => false,
     }
 }
 

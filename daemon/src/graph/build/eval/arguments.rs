@@ -37,6 +37,7 @@ impl ModuleReader<'_, '_> {
             path,
             facts,
             scope: scope.to_string(),
+            params: Default::default(),
         };
         if let Some(text) = site.canonical(value, 0) {
             return Ok(text);

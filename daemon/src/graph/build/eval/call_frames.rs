@@ -17,7 +17,7 @@
 use super::list_exprs::{Member, Members};
 use crate::graph::build::ModuleReader;
 use crate::pyrepr::str_repr;
-use crate::python::{FunctionFact, ModuleFacts, ParamKind, Value};
+use crate::python::{FunctionFact, ModuleFacts, Value};
 use crate::resolve::{Resolver, Target};
 use std::rc::Rc;
 
@@ -567,80 +567,11 @@ pub(in crate::graph::build) fn returns_once(
     Ok(())
 }
 
-/// One parameter bound by a call.
-pub(in crate::graph::build) struct BoundArgument {
-    pub param: String,
-    pub value: Value,
-    /// The parameter's default, not passed by the call.
-    pub from_default: bool,
-}
-
-/// Binds a call's arguments to a function's parameters as Python would.
-/// `*`/`**` in the call, an argument with no parameter, or a parameter
-/// neither passed nor defaulted is not bound.
-pub(in crate::graph::build) fn bind_arguments(
-    function: &FunctionFact,
-    args: &[Value],
-    keywords: &[(Option<String>, Value)],
-) -> Result<Vec<BoundArgument>, String> {
-    if args.iter().any(|a| matches!(a, Value::Starred(_)))
-        || keywords.iter().any(|(k, _)| k.is_none())
-    {
-        return Err("the call unpacks its arguments".into());
-    }
-    let positional: Vec<_> = function
-        .params
-        .iter()
-        .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
-        .collect();
-    if args.len() > positional.len() {
-        return Err("the call passes more positional arguments than it takes".into());
-    }
-    let mut bound = Vec::new();
-    for param in &function.params {
-        if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
-            continue;
-        }
-        let by_position = positional
-            .iter()
-            .position(|p| p.name == param.name)
-            .and_then(|index| args.get(index));
-        let by_keyword = keywords
-            .iter()
-            .find(|(k, _)| k.as_deref() == Some(param.name.as_str()))
-            .filter(|_| param.kind != ParamKind::PositionalOnly)
-            .map(|(_, v)| v);
-        let (value, from_default) = match (by_position, by_keyword, &param.default) {
-            (Some(_), Some(_), _) => {
-                return Err(format!("{} is given twice", str_repr(&param.name)))
-            }
-            (Some(value), None, _) | (None, Some(value), _) => (value.clone(), false),
-            (None, None, Some(default)) => (default.clone(), true),
-            (None, None, None) => return Err(format!("{} is not given", str_repr(&param.name))),
-        };
-        bound.push(BoundArgument {
-            param: param.name.clone(),
-            value,
-            from_default,
-        });
-    }
-    let known = |k: &str| {
-        function
-            .params
-            .iter()
-            .any(|p| p.name == k && p.kind != ParamKind::PositionalOnly)
-    };
-    if let Some((Some(unknown), _)) = keywords
-        .iter()
-        .find(|(k, _)| !k.as_deref().is_some_and(known))
-    {
-        return Err(format!(
-            "{} is not one of its parameters",
-            str_repr(unknown)
-        ));
-    }
-    Ok(bound)
-}
+/// Binds a call's arguments to a function's parameters exactly
+/// (`python::call_binding`, the rule reach shares).
+pub(in crate::graph::build) use crate::python::call_binding::{
+    bind_exactly as bind_arguments, BoundArgument,
+};
 
 impl ModuleReader<'_, '_> {
     /// A tool read through a call's frame: when its definition is nested
