@@ -386,6 +386,20 @@ pub struct Condition {
 }
 
 impl CallFact {
+    /// The call as the value model spells it (what a return or a binding
+    /// of it holds).
+    pub fn value(&self) -> Value {
+        Value::Call {
+            callee: Box::new(self.callee.clone()),
+            args: self.args.clone(),
+            keywords: self
+                .keywords
+                .iter()
+                .map(|k| (k.name.clone(), k.value.clone()))
+                .collect(),
+        }
+    }
+
     pub fn keyword(&self, name: &str) -> Option<&KeywordFact> {
         self.keywords
             .iter()

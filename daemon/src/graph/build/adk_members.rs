@@ -26,17 +26,12 @@ impl ModuleReader<'_, '_> {
             // One agent per call of the factory that returns it.
             if let Some(agents) = built {
                 for agent in &agents {
-                    self.graph.agents.push(AgentEntry {
-                        source: self.path.to_string(),
-                        name: agent.name.clone(),
-                        location: agent.at.clone(),
-                    });
                     let site = AgentConstruction {
                         identity: agent.name.clone(),
                         line: construction.line,
                         call: construction.call,
                     };
-                    self.in_factory_call(agent, |r| {
+                    self.read_factory_agent(agent, |r| {
                         r.read_adk_site(&agent.name, &site, construction.kind)
                     });
                 }

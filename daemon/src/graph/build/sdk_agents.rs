@@ -40,12 +40,7 @@ impl ModuleReader<'_, '_> {
             // One agent per call of the factory that returns it.
             if let Some(agents) = built {
                 for agent in &agents {
-                    self.graph.agents.push(AgentEntry {
-                        source: self.path.to_string(),
-                        name: agent.name.clone(),
-                        location: agent.at.clone(),
-                    });
-                    self.in_factory_call(agent, |r| r.read_site(&agent.name, construction));
+                    self.read_factory_agent(agent, |r| r.read_site(&agent.name, construction));
                     settings.insert(
                         agent.name.clone(),
                         openai::agent_settings(

@@ -26,6 +26,7 @@
 use super::call_frames::CallFrame;
 use crate::frameworks::{adk, openai};
 use crate::graph::build::{Framework, ModuleReader};
+use crate::graph::AgentEntry;
 use crate::python::{BindingKind, CallFact, Value};
 use crate::resolve::{Resolver, Target};
 use std::collections::{BTreeMap, BTreeSet};
@@ -160,13 +161,18 @@ impl<'m> ModuleReader<'_, 'm> {
             .map(|agent| (factory_path, agent.name))
     }
 
-    /// Runs `read` with the frame of one factory agent's call, then
-    /// restores the frame.
-    pub(in crate::graph::build) fn in_factory_call(
+    /// Records one factory agent of this module and runs `read` (what
+    /// its construction binds) in the frame of its call.
+    pub(in crate::graph::build) fn read_factory_agent(
         &mut self,
         agent: &FactoryAgent,
         read: impl FnOnce(&mut Self),
     ) {
+        self.graph.agents.push(AgentEntry {
+            source: self.path.to_string(),
+            name: agent.name.clone(),
+            location: agent.at.clone(),
+        });
         let before = self.frame.replace(Some(agent.frame.clone()));
         read(self);
         self.frame.replace(before);
@@ -197,15 +203,7 @@ impl<'m> ModuleReader<'_, 'm> {
             return None;
         }
         super::call_frames::returns_once(self.facts, factory, "").ok()?;
-        let construction = Value::Call {
-            callee: Box::new(call.callee.clone()),
-            args: call.args.clone(),
-            keywords: call
-                .keywords
-                .iter()
-                .map(|k| (k.name.clone(), k.value.clone()))
-                .collect(),
-        };
+        let construction = call.value();
         let [ret] = factory.returns_found.as_slice() else {
             return None;
         };
@@ -268,15 +266,7 @@ impl<'m> ModuleReader<'_, 'm> {
 
     /// The frame of one call of a repository function, written in `path`.
     fn site_frame(&self, path: &str, call: &CallFact) -> Option<Rc<CallFrame>> {
-        let value = Value::Call {
-            callee: Box::new(call.callee.clone()),
-            args: call.args.clone(),
-            keywords: call
-                .keywords
-                .iter()
-                .map(|k| (k.name.clone(), k.value.clone()))
-                .collect(),
-        };
+        let value = call.value();
         self.in_module(path, None, |reader| {
             match reader.call_return(&call.scope, &value) {
                 Some(Ok(returned)) => Ok(returned.frame),
