@@ -93,6 +93,8 @@ struct ScopeFrame {
     name: String,
     /// Index into `facts.functions` for a function; `None` for a class.
     function: Option<usize>,
+    /// Index into `facts.classes` for a class body.
+    class: Option<usize>,
     /// `conditional_depth` when the body was entered: deeper is conditional
     /// within this scope.
     entry_depth: usize,
@@ -181,8 +183,16 @@ impl Collector<'_> {
             self.facts.module_bindings.push(fact);
         } else if let Some(function) = self.current_function() {
             function.locals.push(fact);
+        } else if let Some(class) = self
+            .scopes
+            .last()
+            .and_then(|frame| frame.class)
+            .and_then(|index| self.facts.classes.get_mut(index))
+        {
+            // Class bodies bind attributes, not names a reference can
+            // reach: kept on the class.
+            class.attributes.push(fact);
         }
-        // Class bodies bind attributes, not names a reference can reach.
     }
 
     fn bind(&mut self, name: &str, kind: BindingKind, line: u32) {
@@ -239,6 +249,7 @@ impl Collector<'_> {
         self.scopes.push(ScopeFrame {
             name,
             function,
+            class: None,
             entry_depth,
             outer_guards,
         });

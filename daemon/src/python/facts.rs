@@ -358,6 +358,10 @@ pub struct ClassFact {
     pub qualname: String,
     pub line: u32,
     pub bases: Vec<Value>,
+    /// What the class body binds directly (class attributes, methods,
+    /// nested classes), with the value of simple assignments: what a
+    /// reader of a class's instances must know it does not redefine.
+    pub attributes: Vec<BindingFact>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -117,3 +117,53 @@ fn dicts_and_fstrings_keep_their_structure() {
         ]))
     );
 }
+
+/// What a class body binds is kept on the class (issue 20 reads it: a
+/// subclass that redefines `tools` or `get_all_tools` is no pass-through),
+/// and never leaks into the module's or a function's names.
+#[test]
+fn a_class_body_binds_its_attributes_and_methods() {
+    let facts = extract_facts(
+        b"from agents import Agent\n\nclass Traced(Agent):\n    tools = []\n    level: int = 1\n\n    def get_all_tools(self):\n        found = 1\n        return []\n\n    class Meta:\n        kind = 'x'\n\ndef build():\n    class Local:\n        handoffs = []\n    return Local\n",
+    );
+    let attributes = |qualname: &str| -> Vec<(String, BindingKind)> {
+        facts
+            .classes
+            .iter()
+            .find(|c| c.qualname == qualname)
+            .map(|c| {
+                c.attributes
+                    .iter()
+                    .map(|b| (b.name.clone(), b.kind.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        attributes("Traced"),
+        vec![
+            ("tools".to_string(), BindingKind::Assignment),
+            ("level".to_string(), BindingKind::Assignment),
+            ("get_all_tools".to_string(), BindingKind::Function),
+            ("Meta".to_string(), BindingKind::Class),
+        ]
+    );
+    assert_eq!(
+        attributes("Traced.Meta"),
+        vec![("kind".to_string(), BindingKind::Assignment)]
+    );
+    assert_eq!(
+        attributes("build.Local"),
+        vec![("handoffs".to_string(), BindingKind::Assignment)]
+    );
+    // A method's locals stay the method's; the module binds the class.
+    let method = facts
+        .functions
+        .iter()
+        .find(|f| f.qualname == "Traced.get_all_tools")
+        .map(|f| f.locals.iter().map(|b| b.name.clone()).collect::<Vec<_>>());
+    assert_eq!(method, Some(vec!["self".to_string(), "found".to_string()]));
+    assert!(!facts.module_bindings.iter().any(|b| b.name == "tools"));
+    let build = facts.functions.iter().find(|f| f.qualname == "build");
+    assert!(build.is_some_and(|f| !f.locals.iter().any(|b| b.name == "handoffs")));
+}

@@ -56,11 +56,13 @@ impl Collector<'_> {
             .as_ref()
             .map(|a| a.args.iter().map(|b| value_of(b, 0)).collect())
             .unwrap_or_default();
+        let index = self.facts.classes.len();
         self.facts.classes.push(ClassFact {
             qualname: qualname.join("."),
             name: name.clone(),
             line,
             bases,
+            attributes: Vec::new(),
         });
         self.bind(&name, BindingKind::Class, line);
         for decorator in &class.decorator_list {
@@ -72,6 +74,9 @@ impl Collector<'_> {
             }
         }
         self.enter(name, None);
+        if let Some(frame) = self.scopes.last_mut() {
+            frame.class = Some(index);
+        }
         self.walk_body(&class.body);
         self.leave();
     }
