@@ -6,7 +6,7 @@
 //! parameters are part of its implementation digest, so a changed argument
 //! is a changed tool and a re-spelled call is not.
 
-use super::eval::call_frames::{CallFrame, CallSite};
+use super::eval::call_frames::{CallFrame, CallSite, NotFollowed, RepositoryCall};
 use super::{FollowedTool, ModuleReader};
 use crate::frameworks::adk::{self, AdkName};
 use crate::graph::schema::{interface, unparse};
@@ -138,34 +138,21 @@ impl<'a> ModuleReader<'a, '_> {
         depth: usize,
         trail: &mut Trail,
     ) -> Result<Option<Returned<'a>>, String> {
-        let Value::Call {
-            callee,
-            args,
-            keywords,
-        } = call
-        else {
-            return Ok(None);
-        };
-        if !matches!(callee.as_ref(), Value::Name(_) | Value::Attribute(_)) {
-            return Ok(None);
-        }
-        let mut resolver = Resolver::new(self.modules);
-        let Ok(found) = resolver.resolve(path, scope, callee) else {
-            return Ok(None);
-        };
-        let Target::Function {
+        let RepositoryCall {
             path: factory_path,
             function: factory,
-        } = found.target
-        else {
-            return Ok(None);
+            steps,
+            args,
+            keywords,
+            ..
+        } = match self.repository_call(path, scope, call) {
+            None => return Ok(None),
+            // A factory another module could rebind is not the one called.
+            Some(Err(NotFollowed { why, .. })) => return Err(why),
+            Some(Ok(found)) => found,
         };
         if depth >= MAX_FACTORY_DEPTH {
             return Err("it is more than four factories deep".into());
-        }
-        // A factory another module could rebind is not the one called.
-        if let Some(why) = super::chains::reassignment(self.modules, &found.steps) {
-            return Err(why);
         }
         let facts = self
             .modules
@@ -175,12 +162,9 @@ impl<'a> ModuleReader<'a, '_> {
         let [ret] = factory.returns_found.as_slice() else {
             return Err("it returns from more than one place".into());
         };
-        trail.steps.extend(
-            found
-                .steps
-                .into_iter()
-                .filter(|s| s.binding != "definition"),
-        );
+        trail
+            .steps
+            .extend(steps.into_iter().filter(|s| s.binding != "definition"));
         trail.steps.push(ImportStep {
             path: factory_path.to_string(),
             line: Some(factory.line),

@@ -46,9 +46,12 @@ pub(super) fn capability_limits<'m>(
     // construction's line, the agent's identity and how messages name it.
     let mut agents: BTreeMap<(String, String), KnownAgent> = BTreeMap::new();
     let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
+    // Clones the SDK reader reads as agents of their own (their lines).
+    let mut readable_clones: BTreeSet<(&str, u32)> = BTreeSet::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
         let names = super::eval::name_constants::name_constants(modules, &file.path);
-        for construction in openai::agent_constructions(&file.facts, &file.path, &names) {
+        let constructions = openai::agent_constructions(&file.facts, &file.path, &names);
+        for construction in &constructions {
             if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
                 agents.insert(
                     (file.path.clone(), construction.identity.clone()),
@@ -83,6 +86,28 @@ pub(super) fn capability_limits<'m>(
                 );
             }
         }
+        // Clones the SDK reader reads as agents of their own.
+        if openai::is_sdk_source(&file.facts) {
+            for (_, clone) in
+                openai::clone_constructions(&file.facts, &file.path, &constructions, &names)
+            {
+                readable_clones.insert((file.path.as_str(), clone.line));
+                // A clone is an agent too: a copy of it must be read or named.
+                if let Some(variable) = clone.call.assigned_to.as_deref() {
+                    agents.insert(
+                        (file.path.clone(), variable.to_string()),
+                        KnownAgent {
+                            line: clone.line,
+                            identity: clone.identity.clone(),
+                            label: "OpenAI Agents SDK agent",
+                            fields_apart: fields_kept_apart(clone.call),
+                            call: clone.call,
+                            facts: &file.facts,
+                        },
+                    );
+                }
+            }
+        }
         for class in openai::agent_subclasses(&file.facts) {
             subclasses.insert(
                 (file.path.clone(), class.name.clone()),
@@ -94,34 +119,6 @@ pub(super) fn capability_limits<'m>(
                 (file.path.clone(), class.name.clone()),
                 (class.line, Framework::Adk),
             );
-        }
-    }
-    // Clones the SDK reader reads as agents of their own.
-    let mut readable_clones: BTreeSet<(&str, u32)> = BTreeSet::new();
-    for file in files
-        .iter()
-        .filter(|f| f.facts.syntax_error.is_none() && openai::is_sdk_source(&f.facts))
-    {
-        let names = super::eval::name_constants::name_constants(modules, &file.path);
-        let constructions = openai::agent_constructions(&file.facts, &file.path, &names);
-        for (_, clone) in
-            openai::clone_constructions(&file.facts, &file.path, &constructions, &names)
-        {
-            readable_clones.insert((file.path.as_str(), clone.line));
-            // A clone is an agent too: a copy of it must be read or named.
-            if let Some(variable) = clone.call.assigned_to.as_deref() {
-                agents.insert(
-                    (file.path.clone(), variable.to_string()),
-                    KnownAgent {
-                        line: clone.line,
-                        identity: clone.identity.clone(),
-                        label: "OpenAI Agents SDK agent",
-                        fields_apart: fields_kept_apart(clone.call),
-                        call: clone.call,
-                        facts: &file.facts,
-                    },
-                );
-            }
         }
     }
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {

@@ -46,20 +46,19 @@ impl ModuleReader<'_, '_> {
             }
             // A server a called function builds is read in that call's
             // frame (its parameters bound to what the call passes).
-            let in_call = frame.or_else(|| self.frame.borrow().clone());
-            let before = self.frame.replace(in_call);
-            let built = match &member {
-                ListMember::Reference(reference) => self.built_object(&scope, reference),
-                ListMember::Call(call) => {
-                    Some(Built::inline(self.path, self.facts, &scope, call, line))
+            let read = self.with_frame(frame, |r| {
+                let built = match &member {
+                    ListMember::Reference(reference) => r.built_object(&scope, reference),
+                    ListMember::Call(call) => {
+                        Some(Built::inline(r.path, r.facts, &scope, call, line))
+                    }
+                    ListMember::Unread(_) => None,
+                };
+                match built {
+                    Some(built) => r.read_object(&built, ObjectList::McpServers, index + 1),
+                    None => Ok(None),
                 }
-                ListMember::Unread(_) => None,
-            };
-            let read = match built {
-                Some(built) => self.read_object(&built, ObjectList::McpServers, index + 1),
-                None => Ok(None),
-            };
-            self.frame.replace(before);
+            });
             match read {
                 Ok(Some(object)) => {
                     ways.add(

@@ -51,12 +51,10 @@ impl ModuleReader<'_, '_> {
                         followed.entry(name.clone()).or_default().push(tool);
                         name
                     }),
-                None => {
-                    // An object a called function builds is read in that
-                    // call's frame.
-                    let in_call = frame.clone().or_else(|| self.frame.borrow().clone());
-                    let before = self.frame.replace(in_call);
-                    let read = self.read_tool_member(
+                // An object a called function builds is read in that
+                // call's frame.
+                None => self.with_frame(frame.clone(), |r| {
+                    r.read_tool_member(
                         agent,
                         construction,
                         &scope,
@@ -65,10 +63,8 @@ impl ModuleReader<'_, '_> {
                         member,
                         &mut followed,
                         &mut objects,
-                    );
-                    self.frame.replace(before);
-                    read
-                }
+                    )
+                }),
             };
             if let Some(name) = &read {
                 if let Some(tool) = followed.get_mut(name).and_then(|tools| tools.last_mut()) {

@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 /// How the builder reads its parameter: as a whole list (`tools=tools`)
 /// or as one member of a list (`mcp_servers=[server]`).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Passed {
+pub(in crate::graph::build) enum Passed {
     List,
     Element,
 }
@@ -32,31 +32,20 @@ pub(in crate::graph::build) struct Call<'f> {
 }
 
 impl<'m> ModuleReader<'_, 'm> {
-    /// `name` read in `scope` as a parameter of the builder `scope` is:
-    /// `None` when it is no parameter there.
-    pub(in crate::graph::build) fn parameter_list(
+    /// `name` read in `scope` as a parameter of the builder `scope` is,
+    /// as a whole list (`tools=tools`) or as one member of one
+    /// (`mcp_servers=[server]`, each call's argument the member, read where
+    /// the call is): `None` when it is no parameter there.
+    pub(in crate::graph::build) fn parameter_read(
         &self,
         scope: &str,
         name: &str,
+        shape: Passed,
         depth: usize,
         when: &[String],
     ) -> Option<Result<Members, String>> {
         let (owner, param) = self.parameter_of(scope, name)?;
-        Some(self.callers_union(scope, owner, param, name, Passed::List, depth, when))
-    }
-
-    /// `name` listed as one member in `scope`, a parameter of the builder
-    /// `scope` is (`mcp_servers=[server]`): each call's argument is the
-    /// member, read where the call is. `None` when it is no parameter.
-    pub(in crate::graph::build) fn parameter_element(
-        &self,
-        scope: &str,
-        name: &str,
-        depth: usize,
-        when: &[String],
-    ) -> Option<Result<Members, String>> {
-        let (owner, param) = self.parameter_of(scope, name)?;
-        Some(self.callers_union(scope, owner, param, name, Passed::Element, depth, when))
+        Some(self.callers_union(scope, owner, param, name, shape, depth, when))
     }
 
     /// The function whose parameter `name` is where `scope` reads it, and

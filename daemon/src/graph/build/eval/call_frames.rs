@@ -18,7 +18,7 @@ use super::list_exprs::{Member, Members};
 use crate::graph::build::ModuleReader;
 use crate::pyrepr::str_repr;
 use crate::python::{FunctionFact, ModuleFacts, Value};
-use crate::resolve::{Resolver, Target};
+use crate::resolve::{ImportStep, Resolver, Target};
 use std::rc::Rc;
 
 /// Calls followed inside one another, at most.
@@ -143,6 +143,25 @@ pub(in crate::graph::build) struct CallSite<'s> {
     pub outer: Option<Rc<CallFrame>>,
 }
 
+/// The repository function a call reaches: its module, its definition,
+/// and the call as it is spelled (callee and arguments).
+pub(in crate::graph::build) struct RepositoryCall<'m, 'v> {
+    pub path: &'m str,
+    pub function: &'m FunctionFact,
+    /// How the resolver reached the definition.
+    pub steps: Vec<ImportStep>,
+    pub callee: &'v Value,
+    pub args: &'v [Value],
+    pub keywords: &'v [(Option<String>, Value)],
+}
+
+/// A repository function the read does not take as the one a call runs:
+/// the callee as spelled, and why.
+pub(in crate::graph::build) struct NotFollowed {
+    pub spelled: String,
+    pub why: String,
+}
+
 /// A call's return as the frame reads it.
 pub(in crate::graph::build) struct Return<'m> {
     pub value: &'m Value,
@@ -172,14 +191,17 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         (bound == 1).then_some((frame, index))
     }
 
-    /// `call`, written in `scope`, read as a call of a repository
-    /// function: `None` when the callee is none (the caller names the
-    /// call), else its one return, or why it is not read.
-    pub(in crate::graph::build) fn call_return(
+    /// `call`, written in `scope` of `path`, when its callee is a name the
+    /// resolver follows to one of the repository's own functions (`None`:
+    /// the caller names the call as it is), with the call's arguments; or
+    /// the callee's spelling and why the function is not the one called
+    /// (another module could rebind it, `chains::reassignment`).
+    pub(in crate::graph::build) fn repository_call<'v>(
         &self,
+        path: &'a str,
         scope: &str,
-        call: &Value,
-    ) -> Option<Result<Return<'a>, String>> {
+        call: &'v Value,
+    ) -> Option<Result<RepositoryCall<'a, 'v>, NotFollowed>> {
         let Value::Call {
             callee,
             args,
@@ -192,16 +214,49 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             return None;
         }
         let mut resolver = Resolver::new(self.modules);
-        let found = resolver.resolve(self.path, scope, callee).ok()?;
+        let found = resolver.resolve(path, scope, callee).ok()?;
         let Target::Function { path, function } = found.target else {
             return None;
         };
+        if let Some(why) = crate::graph::build::chains::reassignment(self.modules, &found.steps) {
+            return Some(Err(NotFollowed {
+                spelled: callee.dotted().unwrap_or_default(),
+                why,
+            }));
+        }
+        Some(Ok(RepositoryCall {
+            path,
+            function,
+            steps: found.steps,
+            callee,
+            args,
+            keywords,
+        }))
+    }
+
+    /// `call`, written in `scope`, read as a call of a repository
+    /// function: `None` when the callee is none (the caller names the
+    /// call), else its one return, or why it is not read.
+    pub(in crate::graph::build) fn call_return(
+        &self,
+        scope: &str,
+        call: &Value,
+    ) -> Option<Result<Return<'a>, String>> {
+        let RepositoryCall {
+            path,
+            function,
+            callee,
+            args,
+            keywords,
+            ..
+        } = match self.repository_call(self.path, scope, call)? {
+            Ok(found) => found,
+            Err(NotFollowed { spelled, why }) => {
+                return Some(Err(format!("a call to `{spelled}`, not followed: {why}")))
+            }
+        };
         let spelled = callee.dotted().unwrap_or_default();
         let not_read = |why: String| Err(format!("a call to `{spelled}`, which {why}"));
-        // A function another module could rebind is not the one called.
-        if let Some(why) = crate::graph::build::chains::reassignment(self.modules, &found.steps) {
-            return Some(Err(format!("a call to `{spelled}`, not followed: {why}")));
-        }
         let facts = self.modules.facts(path)?;
         if let Err(why) = returns_once(facts, function, "") {
             return Some(not_read(why));
@@ -228,7 +283,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             .facts
             .calls
             .iter()
-            .find(|c| c.scope == scope && &c.callee == callee.as_ref() && &c.args == args)
+            .find(|c| c.scope == scope && &c.callee == callee && c.args == args)
             .map_or(self.reading_line.get(), |c| c.line);
         let site = CallSite {
             path: self.path,
@@ -301,6 +356,21 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             spelled: spelled_arguments,
             outer: site.outer,
         }))
+    }
+
+    /// Runs `read` on this reader inside `frame` (`None`: the frame it is
+    /// in already), then restores the frame: a member a called function
+    /// returns is read in that call's frame.
+    pub(in crate::graph::build) fn with_frame<T>(
+        &mut self,
+        frame: Option<Rc<CallFrame>>,
+        read: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let inside = frame.or_else(|| self.frame.borrow().clone());
+        let before = self.frame.replace(inside);
+        let read = read(self);
+        self.frame.replace(before);
+        read
     }
 
     /// Runs `read` as a reader of `path` inside `frame` (the module's own

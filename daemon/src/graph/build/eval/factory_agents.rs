@@ -173,9 +173,7 @@ impl<'m> ModuleReader<'_, 'm> {
             name: agent.name.clone(),
             location: agent.at.clone(),
         });
-        let before = self.frame.replace(Some(agent.frame.clone()));
-        read(self);
-        self.frame.replace(before);
+        self.with_frame(Some(agent.frame.clone()), read);
     }
 
     /// The agents the construction `call` (in this module) stands for,

@@ -9,6 +9,7 @@
 //! that cannot be read is kept as an unread member, so the agent is named
 //! incomplete while the members that were read are still compared.
 
+use super::builder_callers::Passed;
 use super::call_frames::CallFrame;
 use super::list_uses::{is_list_expression, list_reads_in, list_reads_within, within};
 pub(in crate::graph::build) use super::list_uses::{other_uses, other_uses_within, LIST_KEYWORDS};
@@ -170,7 +171,7 @@ impl ModuleReader<'_, '_> {
                     members.extend(self.additions(name, &binding_scope, depth, when)?);
                     members
                 }
-                Err(why) => match self.parameter_list(scope, name, depth, when) {
+                Err(why) => match self.parameter_read(scope, name, Passed::List, depth, when) {
                     Some(read) => read?,
                     None => match self.imported_list(scope, name, when) {
                         Some(read) => read?,
@@ -348,7 +349,9 @@ impl ModuleReader<'_, '_> {
             }
             // When the callers are not all known, the member stays the
             // parameter, which the resolver names as the spec's stop.
-            if let Some(Ok(members)) = self.parameter_element(scope, name, depth, when) {
+            if let Some(Ok(members)) =
+                self.parameter_read(scope, name, Passed::Element, depth, when)
+            {
                 return members;
             }
         }
