@@ -69,6 +69,8 @@ PACKAGES = {
             "google_search",
             "built_in_code_execution",
             "load_memory",
+            "BaseTool",
+            "BaseToolset",
         ],
     ),
 }

@@ -367,17 +367,19 @@ fn an_agent_built_at_several_sites() {
 }
 
 /// Same as the reference: a subclass of an ADK agent class is named where
-/// it is used.
+/// it is used. Beyond both (issue 20), a pass-through subclass is read as
+/// `LlmAgent` (`tests/agent_classes`); one that declares `tools` stays
+/// named.
 #[test]
 fn an_adk_subclass_is_named_where_it_is_used() {
     let head = agent(&format!(
-        "{ROOT}from google.adk.agents import LlmAgent\n\n\nclass Helper(LlmAgent):\n    pass\n\n\nhelper = Helper(name=\"helper\", model=\"m\", instruction=\"i\", tools=[refund])\n"
+        "{ROOT}from google.adk.agents import LlmAgent\n\n\nclass Helper(LlmAgent):\n    tools: list = []\n\n\nhelper = Helper(name=\"helper\", model=\"m\", instruction=\"i\", tools=[refund])\n"
     ));
     let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         limits(&doc, "head"),
-        vec!["Google ADK agent class 'Helper' at agent.py:18 derives from an agent class; agents built from it are not read."]
+        vec!["Google ADK agent class 'Helper' at agent.py:18 derives from an agent class; agents built from it are not read. It is not read as its base class: 'Helper' (agent.py:18): its code spells 'tools'."]
     );
 }
 

@@ -111,14 +111,16 @@ fn an_instances_own_tools_and_other_libraries_tools_are_nothing() {
 
 #[test]
 fn agents_built_from_a_subclass_are_named() {
-    let head = format!("{BASE}\n\nclass Helpful(Agent):\n    pass\n\n\nhelper = Helpful(name=\"helper\", tools=[lookup])\n");
+    // Beyond the spec (issue 20), a pass-through subclass is read as
+    // `Agent`; one with tools of its own stays named.
+    let head = format!("{BASE}\n\nclass Helpful(Agent):\n    tools = [lookup]\n\n\nhelper = Helpful(name=\"helper\", tools=[lookup])\n");
     let doc = compare(&[("app/agent.py", &head)]);
     assert_eq!(
         head_gaps(&doc),
         vec![(
             Value::from("agent.py"),
             Value::Null,
-            "agent.py uses Helpful, an OpenAI Agents SDK agent subclass defined at agent.py:12; agents built from it are not read.".to_string()
+            "agent.py uses Helpful, an OpenAI Agents SDK agent subclass defined at agent.py:12; agents built from it are not read. It is not read as its base class: 'Helpful' (agent.py:12): its code spells 'tools'.".to_string()
         )]
     );
 }

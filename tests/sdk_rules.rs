@@ -104,7 +104,9 @@ fn copy_replace_with_capabilities_is_a_named_limit() {
 
 #[test]
 fn a_subclass_imported_from_the_scope_is_named() {
-    let kinds = "from agents import Agent\n\n\nclass Careful(Agent):\n    pass\n";
+    // Beyond the spec (issue 20), a pass-through subclass is read as
+    // `Agent`; one that overrides an accessor of its tools stays named.
+    let kinds = "from agents import Agent\n\n\nclass Careful(Agent):\n    def get_all_tools(self, context):\n        return []\n";
     let head = format!(
         "{BASE}from .kinds import Careful\n\ncareful = Careful(name=\"careful\", tools=[refund])\n"
     );
@@ -112,7 +114,7 @@ fn a_subclass_imported_from_the_scope_is_named() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         limits(&doc, "head"),
-        vec!["agent.py uses Careful, an OpenAI Agents SDK agent subclass defined at kinds.py:4; agents built from it are not read."]
+        vec!["agent.py uses Careful, an OpenAI Agents SDK agent subclass defined at kinds.py:4; agents built from it are not read. It is not read as its base class: 'Careful' (kinds.py:4): its code spells 'get_all_tools'."]
     );
 }
 

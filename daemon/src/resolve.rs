@@ -92,6 +92,9 @@ pub struct Resolver<'s, 'a> {
     modules: &'s ModuleSet<'a>,
     read: BTreeSet<String>,
     following: BTreeSet<(String, String)>,
+    /// Whether a class definition is a `Target::Value` (`with_classes`)
+    /// rather than a stop: a tool is never a class, an agent class is.
+    classes: bool,
 }
 
 type Found<'a> = Result<Resolved<'a>, String>;
@@ -102,7 +105,15 @@ impl<'s, 'a> Resolver<'s, 'a> {
             modules,
             read: BTreeSet::new(),
             following: BTreeSet::new(),
+            classes: false,
         }
+    }
+
+    /// A resolver that follows a name to a class definition as a value
+    /// (its module, name and line): what a class's constructions need.
+    pub fn with_classes(mut self) -> Self {
+        self.classes = true;
+        self
     }
 
     /// Resolves a reference (`name` or `a.b.name`) used in `path` inside the

@@ -645,11 +645,19 @@ fn object_identity(object: &ObjectTool, scope: &str) -> Value {
     put("tool_name", id.tool_name.as_ref().map(|n| json!(n)));
     put(
         "arguments",
-        (id.kind == Some(ObjectKind::HostedTool)).then(|| json!(id.arguments)),
+        matches!(
+            id.kind,
+            Some(ObjectKind::HostedTool | ObjectKind::ToolClass)
+        )
+        .then(|| json!(id.arguments)),
     );
     put(
         "arguments_sha256",
         id.arguments_sha256.as_ref().map(|d| json!(d)),
+    );
+    put(
+        "implementation_sha256",
+        id.implementation_sha256.as_ref().map(|d| json!(d)),
     );
     Value::Object(out)
 }

@@ -33,6 +33,9 @@ pub enum AdkName {
     },
     /// `google_search`, `built_in_code_execution`, `load_memory`.
     BuiltIn(&'static str),
+    /// `BaseTool` / `BaseToolset`: what a repository tool class derives
+    /// from (`tool_classes.rs`).
+    ToolBase(&'static str),
 }
 
 const NAMES: &[(&str, AdkName)] = &[
@@ -84,6 +87,8 @@ const NAMES: &[(&str, AdkName)] = &[
         AdkName::BuiltIn("built_in_code_execution"),
     ),
     ("load_memory", AdkName::BuiltIn("load_memory")),
+    ("BaseTool", AdkName::ToolBase("BaseTool")),
+    ("BaseToolset", AdkName::ToolBase("BaseToolset")),
 ];
 
 /// What an absolute dotted name is in ADK, if anything: a known name at a
@@ -178,16 +183,26 @@ pub struct AdkConstruction<'f> {
     pub call: &'f CallFact,
 }
 
-/// The ADK agent constructions of a module, in source order.
+/// The ADK agent constructions of a module, in source order. A
+/// construction of a pass-through subclass of `LlmAgent` (`context`) is
+/// the `LlmAgent(...)` construction it makes.
 pub fn agent_constructions<'f>(
     facts: &'f ModuleFacts,
-    names: &super::names::NameConstants,
+    context: &'f super::module_context::ModuleContext,
 ) -> Vec<AdkConstruction<'f>> {
+    use super::module_context::AgentBase;
     facts
         .calls
         .iter()
-        .filter_map(|call| {
-            let kind = adk_value(facts, &call.callee, &call.scope)?;
+        .enumerate()
+        .filter_map(|(index, call)| {
+            let (kind, call) = match adk_value(facts, &call.callee, &call.scope) {
+                Some(kind) => (kind, call),
+                None => (
+                    AdkName::LlmAgent,
+                    context.subclass_call(index, AgentBase::Adk)?,
+                ),
+            };
             matches!(
                 kind,
                 AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent
@@ -195,7 +210,7 @@ pub fn agent_constructions<'f>(
             .then(|| AdkConstruction {
                 name: call
                     .keyword("name")
-                    .and_then(|_| super::names::agent_name(facts, call, names)),
+                    .and_then(|_| super::names::agent_name(facts, call, &context.names)),
                 kind,
                 line: call.line,
                 call,
@@ -218,6 +233,12 @@ pub fn identity(facts: &ModuleFacts, construction: &AdkConstruction<'_>, path: &
                 .filter(|target| !target.contains('.'))
         })
         .unwrap_or_else(|| super::openai::source_label(facts, construction.call, path))
+}
+
+/// Classes the module derives from ADK's `LlmAgent` (`Agent`) directly:
+/// the ones a pass-through subclass may be.
+pub fn llm_agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
+    super::imports::classes_deriving(facts, |name| adk_name(name) == Some(AdkName::LlmAgent))
 }
 
 /// Classes the module derives from an ADK agent class (directly).

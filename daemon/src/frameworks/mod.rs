@@ -4,10 +4,13 @@
 //! the packages' releases by `scripts/gen-framework-exports.py`). No I/O.
 
 pub mod adk;
+pub mod agent_classes;
 mod exports;
 pub mod imports;
+pub mod module_context;
 pub mod names;
 pub mod openai;
+pub mod tool_classes;
 
 /// The `sources[].type` value of an OpenAI Agents SDK module.
 pub const OPENAI_AGENTS_SDK: &str = "openai_agents_sdk";

@@ -8,6 +8,7 @@
 //! named by `capability_limits.rs`.
 
 use super::{AgentSettings, Binding, Edge, Field, Gap, SideGraph, ToolDefinition};
+use crate::frameworks::module_context::AgentBase;
 use crate::frameworks::openai::{self, AgentConstruction};
 use crate::frameworks::{adk, GOOGLE_ADK, OPENAI_AGENTS_SDK};
 use crate::python::{BindingKind, ModuleFacts, Value};
@@ -26,10 +27,12 @@ mod handoffs;
 mod list_args;
 mod mcp;
 mod messages;
+mod module_contexts;
 mod object_members;
 mod rewires;
 mod sdk_agents;
 mod sites;
+mod tool_classes;
 mod tools;
 mod ways;
 use capability_limits::{capability_limits, duplicate_tool_definitions, fields_kept_apart};
@@ -116,6 +119,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
         );
     }
     let rewire_index = rewires::RewireIndex::of(&modules);
+    let contexts = module_contexts::ModuleContexts::of_side(&modules, &input.files);
     for file in &input.files {
         // A cancelled read stops here; the engine drops what was built.
         if crate::work::cancelled() {
@@ -144,29 +148,41 @@ pub fn build_side(input: SideInput) -> SideGraph {
             ));
             continue;
         }
-        if adk::is_adk_source(&file.facts) && !vendored_adk {
-            graph
-                .sources
-                .push((GOOGLE_ADK.to_string(), file.path.clone()));
+        // A module that only builds a repository subclass of an agent
+        // class is read by that framework's reader, not listed as its
+        // source (it imports no framework).
+        let context = contexts.of(&file.path);
+        let adk_source = adk::is_adk_source(&file.facts);
+        if (adk_source || context.builds(AgentBase::Adk)) && !vendored_adk {
+            if adk_source {
+                graph
+                    .sources
+                    .push((GOOGLE_ADK.to_string(), file.path.clone()));
+            }
             ModuleReader::new(
                 Framework::Adk,
                 file,
                 &modules,
+                &contexts,
                 &rewire_index,
                 &mut graph,
                 &mut gaps,
             )
             .read_adk();
         }
-        if openai::is_sdk_source(&file.facts) {
-            graph
-                .sources
-                .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
-            duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
+        let sdk_source = openai::is_sdk_source(&file.facts);
+        if sdk_source || context.builds(AgentBase::Sdk) {
+            if sdk_source {
+                graph
+                    .sources
+                    .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
+                duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
+            }
             ModuleReader::new(
                 Framework::OpenAi,
                 file,
                 &modules,
+                &contexts,
                 &rewire_index,
                 &mut graph,
                 &mut gaps,
@@ -178,7 +194,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
     // has an OpenAI Agents SDK or Google ADK source: without one no agent
     // is read, and a report builder's own `.tools` is not an agent's.
     if !graph.sources.is_empty() {
-        capability_limits(&modules, &rewire_index, &input.files, &mut gaps);
+        capability_limits(&modules, &contexts, &rewire_index, &input.files, &mut gaps);
     }
     // What each bound function tool reaches: evidence on its sides.
     attach_reach(&modules, &mut graph.bindings);
@@ -232,6 +248,8 @@ struct ModuleReader<'a, 'm> {
     path: &'a str,
     facts: &'a ModuleFacts,
     modules: &'a ModuleSet<'m>,
+    /// Every module's framework context (`module_contexts.rs`).
+    contexts: &'a module_contexts::ModuleContexts,
     graph: &'a mut SideGraph,
     gaps: &'a mut BTreeSet<Gap>,
     /// The line of the construction whose list is being read: additions to
@@ -275,12 +293,14 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         framework: Framework,
         file: &'a SourceFile,
         modules: &'a ModuleSet<'m>,
+        contexts: &'a module_contexts::ModuleContexts,
         rewires: &'a rewires::RewireIndex<'m>,
         graph: &'a mut SideGraph,
         gaps: &'a mut BTreeSet<Gap>,
     ) -> Self {
         ModuleReader {
             rewires,
+            contexts,
             framework,
             path: &file.path,
             facts: &file.facts,
@@ -359,14 +379,10 @@ impl ModuleReader<'_, '_> {
         let Some(facts) = self.modules.facts(path) else {
             return false;
         };
-        let sites = openai::agent_constructions(
-            facts,
-            path,
-            &eval::name_constants::name_constants(self.modules, path),
-        )
-        .into_iter()
-        .filter(|c| c.identity == name)
-        .count();
+        let sites = openai::agent_constructions(facts, path, self.contexts.of(path))
+            .into_iter()
+            .filter(|c| c.identity == name)
+            .count();
         sites == 1 && openai::is_sdk_source(facts)
     }
 

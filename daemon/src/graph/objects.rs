@@ -31,6 +31,8 @@ pub enum ObjectKind {
     McpServer,
     AgentTool,
     HostedTool,
+    /// An instance of a repository tool class (`tool_classes.rs`).
+    ToolClass,
 }
 
 impl ObjectKind {
@@ -39,6 +41,7 @@ impl ObjectKind {
             ObjectKind::McpServer => "mcp_server",
             ObjectKind::AgentTool => "agent_tool",
             ObjectKind::HostedTool => "hosted_tool",
+            ObjectKind::ToolClass => "tool_class",
         }
     }
 }
@@ -68,6 +71,9 @@ pub struct ObjectIdentity {
     /// A hosted tool's argument names, and a digest of their values.
     pub arguments: Vec<String>,
     pub arguments_sha256: Option<String>,
+    /// A repository tool class's digest over the class as written.
+    #[serde(default)]
+    pub implementation_sha256: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +154,10 @@ pub fn changed_keys(before: &ObjectIdentity, after: &ObjectIdentity) -> Vec<&'st
     check(
         "arguments_sha256",
         before.arguments_sha256 != after.arguments_sha256,
+    );
+    check(
+        "implementation_sha256",
+        before.implementation_sha256 != after.implementation_sha256,
     );
     keys
 }

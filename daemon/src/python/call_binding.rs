@@ -38,10 +38,9 @@ fn matched<'v>(
 
 /// The index of each positional parameter among them (`None` for the
 /// keyword-only and collecting ones), in parameter order.
-fn positions(function: &FunctionFact) -> Vec<Option<usize>> {
+fn positions(params: &[ParamFact]) -> Vec<Option<usize>> {
     let mut next = 0usize;
-    function
-        .params
+    params
         .iter()
         .map(|p| {
             matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal).then(|| {
@@ -63,7 +62,7 @@ pub fn passed<'v>(
     let spread_at = args.iter().position(|a| matches!(a, Value::Starred(_)));
     let keyword_spread = keywords.iter().any(|(k, _)| k.is_none());
     let mut out = Vec::new();
-    for (param, index) in function.params.iter().zip(positions(function)) {
+    for (param, index) in function.params.iter().zip(positions(&function.params)) {
         if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
             out.push((param.name.as_str(), Passed::Unknown));
             continue;
@@ -101,17 +100,45 @@ pub fn bind_exactly(
     args: &[Value],
     keywords: &[(Option<String>, Value)],
 ) -> Result<Vec<BoundArgument>, String> {
+    let binding = bind_collecting(&function.params, args, keywords)?;
+    match binding.collected_keywords.first() {
+        Some((unknown, _)) => Err(format!(
+            "{} is not one of its parameters",
+            str_repr(unknown)
+        )),
+        None => Ok(binding.bound),
+    }
+}
+
+/// A call bound exactly to parameters that may collect: what each named
+/// parameter holds, and the keywords a `**` parameter collects.
+pub struct CollectedBinding {
+    pub bound: Vec<BoundArgument>,
+    /// Keywords no named parameter takes, in call order, for the `**`
+    /// parameter (empty when there is none: such a keyword is an error).
+    pub collected_keywords: Vec<(String, Value)>,
+}
+
+/// Binds a call's arguments to `params` exactly as `bind_exactly` does,
+/// except that a `**` parameter collects the keywords no other parameter
+/// takes (returned apart) and a `*` parameter the surplus positions.
+pub fn bind_collecting(
+    params: &[ParamFact],
+    args: &[Value],
+    keywords: &[(Option<String>, Value)],
+) -> Result<CollectedBinding, String> {
     if args.iter().any(|a| matches!(a, Value::Starred(_)))
         || keywords.iter().any(|(k, _)| k.is_none())
     {
         return Err("the call unpacks its arguments".into());
     }
-    let indices = positions(function);
-    if args.len() > indices.iter().flatten().count() {
+    let indices = positions(params);
+    let collects_positions = params.iter().any(|p| p.kind == ParamKind::VarPositional);
+    if args.len() > indices.iter().flatten().count() && !collects_positions {
         return Err("the call passes more positional arguments than it takes".into());
     }
     let mut bound = Vec::new();
-    for (param, index) in function.params.iter().zip(indices) {
+    for (param, index) in params.iter().zip(indices) {
         if matches!(param.kind, ParamKind::VarPositional | ParamKind::VarKeyword) {
             continue;
         }
@@ -132,22 +159,34 @@ pub fn bind_exactly(
             from_default,
         });
     }
-    let known = |k: &str| {
-        function
-            .params
-            .iter()
-            .any(|p| p.name == k && p.kind != ParamKind::PositionalOnly)
+    let named = |k: &str| {
+        params.iter().any(|p| {
+            p.name == k
+                && !matches!(
+                    p.kind,
+                    ParamKind::PositionalOnly | ParamKind::VarPositional | ParamKind::VarKeyword
+                )
+        })
     };
-    if let Some((Some(unknown), _)) = keywords
-        .iter()
-        .find(|(k, _)| !k.as_deref().is_some_and(known))
-    {
-        return Err(format!(
-            "{} is not one of its parameters",
-            str_repr(unknown)
-        ));
+    let collects_keywords = params.iter().any(|p| p.kind == ParamKind::VarKeyword);
+    let mut collected_keywords = Vec::new();
+    for (keyword, value) in keywords {
+        let Some(keyword) = keyword else { continue };
+        if named(keyword) {
+            continue;
+        }
+        if !collects_keywords {
+            return Err(format!(
+                "{} is not one of its parameters",
+                str_repr(keyword)
+            ));
+        }
+        collected_keywords.push((keyword.clone(), value.clone()));
     }
-    Ok(bound)
+    Ok(CollectedBinding {
+        bound,
+        collected_keywords,
+    })
 }
 
 #[cfg(test)]

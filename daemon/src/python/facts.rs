@@ -362,6 +362,18 @@ pub struct ClassFact {
     /// nested classes), with the value of simple assignments: what a
     /// reader of a class's instances must know it does not redefine.
     pub attributes: Vec<BindingFact>,
+    /// The class's decorators, outermost first (`@dataclass`).
+    #[serde(default)]
+    pub decorators: Vec<Value>,
+    /// The keywords of the class statement (`metaclass`), by name.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Every attribute name the class's code spells (`self.tools`,
+    /// `super().x`, `other.name`), read or written, in its body, methods
+    /// and nested definitions: what proves a class never touches an
+    /// agent's capability fields.
+    #[serde(default)]
+    pub attribute_names: std::collections::BTreeSet<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

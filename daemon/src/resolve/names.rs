@@ -315,6 +315,14 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 }
                 Ok(found)
             }
+            BindingKind::Class if self.classes && !local => Ok(Resolved {
+                target: Target::Value {
+                    path,
+                    name: name.to_string(),
+                    line: binding.line,
+                },
+                steps,
+            }),
             BindingKind::Class => Err(format!(
                 "{} in {path}:{} is a class, not a function definition",
                 str_repr(name),

@@ -17,11 +17,12 @@ pub(super) fn builds_on_request(facts: &ModuleFacts) -> bool {
     if !openai::agent_subclasses(facts).is_empty() || !adk::agent_subclasses(facts).is_empty() {
         return true;
     }
-    let calls = openai::agent_constructions(facts, "", &Default::default())
+    let empty = Default::default();
+    let calls = openai::agent_constructions(facts, "", &empty)
         .into_iter()
         .map(|c| c.call)
         .chain(
-            adk::agent_constructions(facts, &Default::default())
+            adk::agent_constructions(facts, &empty)
                 .into_iter()
                 .map(|c| c.call),
         );
@@ -127,6 +128,30 @@ pub(super) fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -
     module.module_bindings.iter().chain(locals).any(
         |binding| matches!(&binding.value, Some(Value::Call { callee, .. }) if is_factory(callee)),
     ) || module.calls.iter().any(|call| is_factory(&call.callee))
+}
+
+/// Whether `module` constructs a class `builder` derives from an agent
+/// class, imported by name (`from .base import TracedAgent` …
+/// `TracedAgent(...)`): the graph layer reads a pass-through subclass's
+/// constructions as agents (`frameworks::agent_classes`).
+pub(super) fn constructs_agent_subclass(module: &ModuleFacts, builder: &ModuleFacts) -> bool {
+    use crate::python::Value;
+    let classes: BTreeSet<&str> = openai::agent_subclasses(builder)
+        .into_iter()
+        .chain(adk::llm_agent_subclasses(builder))
+        .map(|c| c.name.as_str())
+        .collect();
+    if classes.is_empty() {
+        return false;
+    }
+    module.calls.iter().any(|call| {
+        let Value::Name(name) = &call.callee else {
+            return false;
+        };
+        module.imports.iter().any(|i| {
+            i.bound_name() == name && i.name.as_deref().is_some_and(|n| classes.contains(n))
+        })
+    })
 }
 
 /// A module that builds an agent: constructs one of either framework's

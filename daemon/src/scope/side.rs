@@ -61,7 +61,12 @@ impl<'a> Side<'a> {
                     .get(builder)
                     .is_some_and(|b| calls_agent_factory(module, b))
             });
-            if factory_made {
+            let subclass_made = imported.iter().any(|builder| {
+                facts
+                    .get(builder)
+                    .is_some_and(|b| constructs_agent_subclass(module, b))
+            });
+            if factory_made || subclass_made {
                 agent_files.insert(*path);
             } else if rewires_capabilities(module) {
                 agent_files.insert(*path);

@@ -6,6 +6,7 @@
 //! `function_tool`).
 
 use super::imports::{exported_name, imported_name};
+use super::module_context::{AgentBase, ModuleContext};
 use super::names::NameConstants;
 
 mod handoff;
@@ -90,17 +91,25 @@ pub enum ListArgument {
 }
 
 /// The SDK agent constructions of `file` (scope-relative), in source order.
+/// A construction of a pass-through subclass of `Agent` (`context`) is
+/// the `Agent(...)` construction it makes.
 pub fn agent_constructions<'f>(
     facts: &'f ModuleFacts,
     file: &str,
-    names: &NameConstants,
+    context: &'f ModuleContext,
 ) -> Vec<AgentConstruction<'f>> {
+    let names = &context.names;
     let calls: Vec<&CallFact> = facts
         .calls
         .iter()
-        .filter(|call| {
-            imported_name(facts, &call.callee, &call.scope)
+        .enumerate()
+        .filter_map(|(index, call)| {
+            if imported_name(facts, &call.callee, &call.scope)
                 .is_some_and(|name| is_sdk_member(&name, "Agent"))
+            {
+                return Some(call);
+            }
+            context.subclass_call(index, AgentBase::Sdk)
         })
         .collect();
     // A variable assigned an agent in more than one function or class body

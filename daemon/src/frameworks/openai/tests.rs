@@ -26,7 +26,8 @@ helper = sdk.Agent(name="Helper", tools=make())
 voice = LkAgent(name="voice", tools=[lookup])
 "#,
     );
-    let agents = agent_constructions(&facts, "agent.py", &NameConstants::default());
+    let context = ModuleContext::default();
+    let agents = agent_constructions(&facts, "agent.py", &context);
     assert_eq!(agents.len(), 2, "LiveKit's Agent is not the SDK's");
     assert_eq!(agents[0].identity, "support");
     assert_eq!(agents[0].line, 16);
@@ -68,7 +69,7 @@ fn constructions_without_a_literal_name_get_source_labels() {
     let facts = extract_facts(
             b"from agents import Agent\n\ndef build():\n    return Agent(instructions='x')\n\ndef first():\n    agent = Agent(instructions='a')\n    return agent\n\ndef second():\n    agent = Agent(instructions='b')\n    return agent\n\nclass Helper:\n    def __init__(self):\n        self.agent = Agent(instructions='h')\n\nAgent(instructions='m')\n",
         );
-    let labels: Vec<String> = agent_constructions(&facts, "agent.py", &NameConstants::default())
+    let labels: Vec<String> = agent_constructions(&facts, "agent.py", &ModuleContext::default())
         .into_iter()
         .map(|c| c.identity)
         .collect();
@@ -87,7 +88,8 @@ fn constructions_without_a_literal_name_get_source_labels() {
 #[test]
 fn unassigned_constructions_use_their_literal_name() {
     let facts = extract_facts(b"from agents import Agent\ndef build():\n    return Agent(name='Quote')\nx = [Agent('Positional')]\n");
-    let agents = agent_constructions(&facts, "agent.py", &NameConstants::default());
+    let context = ModuleContext::default();
+    let agents = agent_constructions(&facts, "agent.py", &context);
     assert_eq!(agents[0].identity, "Quote");
     assert_eq!(agents[1].identity, "Positional");
 }
@@ -98,7 +100,7 @@ fn only_the_absolute_sdk_package_is_the_sdk() {
             b"from .agents import Agent as Local\nfrom agents import Agent\nfrom openai_agents import Agent as Other\n\nctx = Agent[dict](name='typed')\nlocal = Local(name='local')\nother = Other(name='other')\n",
         );
     let identities: Vec<String> =
-        agent_constructions(&facts, "agent.py", &NameConstants::default())
+        agent_constructions(&facts, "agent.py", &ModuleContext::default())
             .into_iter()
             .map(|c| c.identity)
             .collect();

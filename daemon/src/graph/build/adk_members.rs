@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 impl ModuleReader<'_, '_> {
     pub(super) fn read_adk(&mut self) {
         debug_assert_eq!(self.framework, Framework::Adk);
-        let constructions = adk::agent_constructions(self.facts, &self.name_constants());
+        let constructions = adk::agent_constructions(self.facts, self.context());
         let built = self.adk_factory_agents(&constructions);
         let mut groups: BTreeMap<String, Vec<(AgentConstruction<'_>, AdkName)>> = BTreeMap::new();
         for (construction, built) in constructions.iter().zip(built) {
@@ -423,7 +423,11 @@ impl ModuleReader<'_, '_> {
                     .unwrap_or_else(|| format!("{class}#{position}"));
                 AdkMember::Object(Box::new(ReadObject { name, object }))
             }
-            _ => AdkMember::Other,
+            _ => match self.repository_tool_class(built) {
+                Some(Ok(object)) => AdkMember::Object(Box::new(object)),
+                Some(Err(why)) => AdkMember::Limit(why_on(agent, construction, &why)),
+                None => AdkMember::Other,
+            },
         }
     }
 
@@ -472,19 +476,16 @@ impl ModuleReader<'_, '_> {
     ) -> Result<(String, (Option<String>, AdkName)), String> {
         if let Value::Call { .. } = reference {
             let facts = self.modules.facts(path).ok_or("the module is not read")?;
-            return adk::agent_constructions(
-                facts,
-                &super::eval::name_constants::name_constants(self.modules, path),
-            )
-            .into_iter()
-            .find(|c| {
-                let Value::Call { callee, .. } = reference else {
-                    return false;
-                };
-                c.call.callee == **callee && same_call(c.call, reference)
-            })
-            .map(|c| (path.to_string(), (c.name, c.kind)))
-            .ok_or_else(|| "it is not an agent construction".to_string());
+            return adk::agent_constructions(facts, self.contexts.of(path))
+                .into_iter()
+                .find(|c| {
+                    let Value::Call { callee, .. } = reference else {
+                        return false;
+                    };
+                    c.call.callee == **callee && same_call(c.call, reference)
+                })
+                .map(|c| (path.to_string(), (c.name, c.kind)))
+                .ok_or_else(|| "it is not an agent construction".to_string());
         }
         let key = self.modules.key(path).ok_or("the module is not read")?;
         let mut resolver = Resolver::new(self.modules);
@@ -496,13 +497,12 @@ impl ModuleReader<'_, '_> {
             ));
         };
         let facts = self.modules.facts(path).ok_or("the module is not read")?;
-        let sites: Vec<_> = adk::agent_constructions(
-            facts,
-            &super::eval::name_constants::name_constants(self.modules, path),
-        )
-        .into_iter()
-        .filter(|c| c.call.assigned_to.as_deref() == Some(name.as_str()) && c.call.scope.is_empty())
-        .collect();
+        let sites: Vec<_> = adk::agent_constructions(facts, self.contexts.of(path))
+            .into_iter()
+            .filter(|c| {
+                c.call.assigned_to.as_deref() == Some(name.as_str()) && c.call.scope.is_empty()
+            })
+            .collect();
         match sites.as_slice() {
             [only] if only.line >= line => Ok((path.to_string(), (only.name.clone(), only.kind))),
             [] => match self.factory_agent_bound(path, &name, line) {

@@ -38,6 +38,7 @@ struct KnownAgent<'f> {
 /// subclasses of `Agent`, and copies of an agent.
 pub(super) fn capability_limits<'m>(
     modules: &ModuleSet<'m>,
+    contexts: &super::module_contexts::ModuleContexts,
     rewire_index: &rewires::RewireIndex<'m>,
     files: &[SourceFile],
     gaps: &mut BTreeSet<Gap>,
@@ -49,8 +50,9 @@ pub(super) fn capability_limits<'m>(
     // Clones the SDK reader reads as agents of their own (their lines).
     let mut readable_clones: BTreeSet<(&str, u32)> = BTreeSet::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
-        let names = super::eval::name_constants::name_constants(modules, &file.path);
-        let constructions = openai::agent_constructions(&file.facts, &file.path, &names);
+        let context = contexts.of(&file.path);
+        let names = &context.names;
+        let constructions = openai::agent_constructions(&file.facts, &file.path, context);
         for construction in &constructions {
             if construction.call.assigned_to.as_deref() == Some(construction.identity.as_str()) {
                 agents.insert(
@@ -66,7 +68,7 @@ pub(super) fn capability_limits<'m>(
                 );
             }
         }
-        for construction in adk::agent_constructions(&file.facts, &names) {
+        for construction in adk::agent_constructions(&file.facts, context) {
             let variable = construction
                 .call
                 .assigned_to
@@ -89,7 +91,7 @@ pub(super) fn capability_limits<'m>(
         // Clones the SDK reader reads as agents of their own.
         if openai::is_sdk_source(&file.facts) {
             for (_, clone) in
-                openai::clone_constructions(&file.facts, &file.path, &constructions, &names)
+                openai::clone_constructions(&file.facts, &file.path, &constructions, names)
             {
                 readable_clones.insert((file.path.as_str(), clone.line));
                 // A clone is an agent too: a copy of it must be read or named.
@@ -237,19 +239,30 @@ pub(super) fn capability_limits<'m>(
                 }
             }
         }
-        for call in &file.facts.calls {
+        let context = contexts.of(&file.path);
+        for (index, call) in file.facts.calls.iter().enumerate() {
             let callee = match &call.callee {
                 Value::Subscript { base, .. } => base.as_ref(),
                 other => other,
             };
-            if let Value::Name(name) = callee {
+            // A pass-through subclass's construction is read as its base
+            // class's (`module_contexts.rs`); any other is named, with why
+            // the class is not read as its base when that is known.
+            let why = context
+                .unread_subclass_calls
+                .get(&index)
+                .map(|why| format!(" It is not read as its base class: {why}."))
+                .unwrap_or_default();
+            if let (Value::Name(name), false) =
+                (callee, context.subclass_calls.contains_key(&index))
+            {
                 let (class_path, class) = origin(name, &call.scope);
                 match subclasses.get(&(class_path.clone(), class.clone())) {
                     Some((line, Framework::OpenAi)) => {
                         gaps.insert(Gap::file(
                             &file.path,
                             format!(
-                                "{} uses {class}, an OpenAI Agents SDK agent subclass defined at {class_path}:{line}; agents built from it are not read.",
+                                "{} uses {class}, an OpenAI Agents SDK agent subclass defined at {class_path}:{line}; agents built from it are not read.{why}",
                                 file.path
                             ),
                         ));
@@ -258,7 +271,7 @@ pub(super) fn capability_limits<'m>(
                         gaps.insert(Gap::file(
                             &file.path,
                             format!(
-                                "Google ADK agent class {} at {class_path}:{line} derives from an agent class; agents built from it are not read.",
+                                "Google ADK agent class {} at {class_path}:{line} derives from an agent class; agents built from it are not read.{why}",
                                 str_repr(&class)
                             ),
                         ));

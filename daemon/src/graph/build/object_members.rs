@@ -292,11 +292,11 @@ impl<'r> ModuleReader<'r, '_> {
                     .modules
                     .facts(path)
                     .and_then(|facts| {
-                        let names = super::eval::name_constants::name_constants(self.modules, path);
-                        openai::agent_constructions(facts, path, &names)
+                        let context = self.contexts.of(path);
+                        openai::agent_constructions(facts, path, context)
                             .into_iter()
                             .find(|c| c.identity == name)
-                            .and_then(|c| openai::literal_name(facts, c.call, &names))
+                            .and_then(|c| openai::literal_name(facts, c.call, &context.names))
                     })
                     .ok_or_else(|| {
                         format!(

@@ -31,8 +31,9 @@ fn agree(a: &AgentSettings, b: &AgentSettings) -> AgentSettings {
 impl ModuleReader<'_, '_> {
     /// Reads the SDK agents of one module into the graph.
     pub(super) fn read(&mut self) {
-        let names = self.name_constants();
-        let constructions = openai::agent_constructions(self.facts, self.path, &names);
+        let context = self.context();
+        let names = &context.names;
+        let constructions = openai::agent_constructions(self.facts, self.path, context);
         let built = self.sdk_factory_agents(&constructions);
         let mut settings: BTreeMap<String, AgentSettings> = BTreeMap::new();
         let mut groups: BTreeMap<&str, Vec<&AgentConstruction<'_>>> = BTreeMap::new();
@@ -81,7 +82,7 @@ impl ModuleReader<'_, '_> {
             }
         }
         for (source, clone) in
-            openai::clone_constructions(self.facts, self.path, &constructions, &names)
+            openai::clone_constructions(self.facts, self.path, &constructions, names)
         {
             self.read_clone(&source, &clone);
             let inherited = settings

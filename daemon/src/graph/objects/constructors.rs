@@ -23,6 +23,55 @@ impl ObjectSite<'_, '_> {
         args: &[Value],
         keywords: &[(Option<String>, Value)],
     ) -> ObjectTool {
+        let (arguments, arguments_sha256, unread) = self.arguments(args, keywords);
+        ObjectTool {
+            identity: ObjectIdentity {
+                kind: Some(ObjectKind::HostedTool),
+                class: class.to_string(),
+                arguments_sha256,
+                arguments,
+                ..ObjectIdentity::default()
+            },
+            unread,
+            built_at: (String::new(), 0),
+            description: None,
+        }
+    }
+
+    /// Reads an instance of a repository tool class: the class, the tool's
+    /// name, the class's digest, and its constructor's argument names and
+    /// a digest of their values (as a hosted tool's).
+    pub fn tool_class(
+        &self,
+        class: &str,
+        read: &crate::frameworks::tool_classes::ToolClass,
+        args: &[Value],
+        keywords: &[(Option<String>, Value)],
+    ) -> ObjectTool {
+        let (arguments, arguments_sha256, unread) = self.arguments(args, keywords);
+        ObjectTool {
+            identity: ObjectIdentity {
+                kind: Some(ObjectKind::ToolClass),
+                class: class.to_string(),
+                tool_name: Some(read.name.clone()),
+                arguments_sha256,
+                arguments,
+                implementation_sha256: Some(read.implementation_sha256.clone()),
+                ..ObjectIdentity::default()
+            },
+            unread,
+            built_at: (String::new(), 0),
+            description: None,
+        }
+    }
+
+    /// A constructor call's argument names (`#0` for a position), sorted,
+    /// a digest of their canonical values, and the ones not read.
+    fn arguments(
+        &self,
+        args: &[Value],
+        keywords: &[(Option<String>, Value)],
+    ) -> (Vec<String>, Option<String>, Vec<UnreadPart>) {
         let mut unread = Vec::new();
         let mut arguments = Vec::new();
         let mut canonical = Vec::new();
@@ -47,18 +96,8 @@ impl ObjectSite<'_, '_> {
         }
         arguments.sort();
         canonical.sort();
-        ObjectTool {
-            identity: ObjectIdentity {
-                kind: Some(ObjectKind::HostedTool),
-                class: class.to_string(),
-                arguments_sha256: (!arguments.is_empty()).then(|| digest(&canonical)),
-                arguments,
-                ..ObjectIdentity::default()
-            },
-            unread,
-            built_at: (String::new(), 0),
-            description: None,
-        }
+        let digest = (!arguments.is_empty()).then(|| digest(&canonical));
+        (arguments, digest, unread)
     }
 
     /// Reads an MCP server's transport, host or command, tool filter,

@@ -185,6 +185,19 @@ impl Collector<'_> {
         }
     }
 
+    /// Records an attribute name spelled inside class bodies: every class
+    /// the code is in, methods and nested definitions included.
+    pub(super) fn record_class_attribute(&mut self, attribute: &str) {
+        let classes: Vec<usize> = self.scopes.iter().filter_map(|s| s.class).collect();
+        for index in classes {
+            if let Some(class) = self.facts.classes.get_mut(index) {
+                if !class.attribute_names.contains(attribute) {
+                    class.attribute_names.insert(attribute.to_string());
+                }
+            }
+        }
+    }
+
     /// Records `setattr(obj, "name", value)` as a store into `obj`.
     pub(super) fn record_setattr(&mut self, call: &ast::ExprCall) {
         let is_setattr =

@@ -167,3 +167,35 @@ fn a_class_body_binds_its_attributes_and_methods() {
     let build = facts.functions.iter().find(|f| f.qualname == "build");
     assert!(build.is_some_and(|f| !f.locals.iter().any(|b| b.name == "handoffs")));
 }
+
+/// A class keeps its decorators, its statement's keywords and every
+/// attribute name its code spells, methods and nested definitions
+/// included, stores and reads alike: what proves a subclass never touches
+/// an agent's `tools`.
+#[test]
+fn a_class_keeps_decorators_keywords_and_the_attributes_its_code_spells() {
+    let facts = extract_facts(
+        b"from dataclasses import dataclass\n\n@dataclass\nclass Traced(Base, metaclass=Meta):\n    def __init__(self, tracer, **kwargs):\n        super().__init__(**kwargs)\n        self.tracer = tracer\n\n    def run(self):\n        def inner():\n            return self.tools.copy()\n        return inner\n\nclass Plain:\n    pass\n\nx = other.handoffs\n",
+    );
+    let traced = facts.classes.iter().find(|c| c.name == "Traced");
+    assert_eq!(
+        traced.map(|c| c.decorators.clone()),
+        Some(vec![Value::Name("dataclass".into())])
+    );
+    assert_eq!(
+        traced.map(|c| c.keywords.clone()),
+        Some(vec!["metaclass".to_string()])
+    );
+    assert_eq!(
+        traced.map(|c| c.attribute_names.iter().cloned().collect::<Vec<_>>()),
+        Some(vec![
+            "__init__".to_string(),
+            "copy".to_string(),
+            "tools".to_string(),
+            "tracer".to_string(),
+        ])
+    );
+    // Code outside a class is no class's.
+    let plain = facts.classes.iter().find(|c| c.name == "Plain");
+    assert_eq!(plain.map(|c| c.attribute_names.len()), Some(0));
+}

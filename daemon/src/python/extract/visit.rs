@@ -63,6 +63,18 @@ impl Collector<'_> {
             line,
             bases,
             attributes: Vec::new(),
+            decorators: class
+                .decorator_list
+                .iter()
+                .map(|d| value_of(&d.expression, 0))
+                .collect(),
+            keywords: class
+                .arguments
+                .iter()
+                .flat_map(|a| a.keywords.iter())
+                .map(|k| k.arg.as_ref().map_or("**", |a| a.id.as_str()).to_string())
+                .collect(),
+            attribute_names: Default::default(),
         });
         self.bind(&name, BindingKind::Class, line);
         for decorator in &class.decorator_list {
@@ -400,6 +412,9 @@ impl<'a> Visitor<'a> for Collector<'_> {
         }
         if let Expr::Named(named) = expr {
             self.bind_target(&named.target, BindingKind::Other);
+        }
+        if let Expr::Attribute(attribute) = expr {
+            self.record_class_attribute(attribute.attr.id.as_str());
         }
         let generators = match expr {
             Expr::ListComp(comp) => Some(&comp.generators),

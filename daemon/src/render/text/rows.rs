@@ -128,6 +128,21 @@ pub(super) fn object_lines(out: &mut Out, binding: &Value, object: &Value) {
             }
             parts.join("; ")
         }
+        "tool_class" => {
+            let digest = non_null(object, "implementation_sha256")
+                .map(|d| prefix(&py_str(Some(d)), 12))
+                .unwrap_or_else(|| "None".to_string());
+            let arguments = strings(object, "arguments");
+            let arguments = if arguments.is_empty() {
+                String::new()
+            } else {
+                format!("; arguments {}", arguments.join(", "))
+            };
+            format!(
+                "repository tool class ({class}, tool name {}{arguments}; implementation digest {digest})",
+                field(object, "tool_name")
+            )
+        }
         "agent_tool" => format!(
             "agent as a tool ({} at {}, tool name {})",
             field(object, "agent"),

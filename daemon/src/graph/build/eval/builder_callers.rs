@@ -406,6 +406,7 @@ impl<'m> ModuleReader<'_, 'm> {
             path: key,
             facts,
             modules: self.modules,
+            contexts: self.contexts,
             graph: &mut graph,
             gaps: &mut gaps,
             reading_line: std::cell::Cell::new(self.reading_line.get()),

@@ -85,13 +85,12 @@ impl<'m> ModuleReader<'_, 'm> {
     /// The agents each of this module's constructions stands for, by the
     /// module's framework (`None`: the construction is one agent).
     pub(in crate::graph::build) fn module_factory_agents(&self) -> Vec<Option<Vec<FactoryAgent>>> {
-        let names = self.name_constants();
+        let context = self.context();
         match self.framework {
-            Framework::OpenAi => {
-                self.sdk_factory_agents(&openai::agent_constructions(self.facts, self.path, &names))
-            }
+            Framework::OpenAi => self
+                .sdk_factory_agents(&openai::agent_constructions(self.facts, self.path, context)),
             Framework::Adk => {
-                self.adk_factory_agents(&adk::agent_constructions(self.facts, &names))
+                self.adk_factory_agents(&adk::agent_constructions(self.facts, context))
             }
         }
     }

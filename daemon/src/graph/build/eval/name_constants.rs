@@ -59,10 +59,3 @@ pub(in crate::graph::build) fn name_constants(
     }
     NameConstants::new(strings)
 }
-
-impl crate::graph::build::ModuleReader<'_, '_> {
-    /// What this module's imported `name=` constants hold.
-    pub(in crate::graph::build) fn name_constants(&self) -> NameConstants {
-        name_constants(self.modules, self.path)
-    }
-}

@@ -1,0 +1,335 @@
+//! Repository subclasses of a framework's agent class that only add
+//! parameters of their own (issue 20's "pass-through subclasses"):
+//! `class TracedAgent(Agent): def __init__(self, tracer, level=1,
+//! **kwargs): super().__init__(**kwargs)`. A construction of one is read
+//! as the base-class construction it makes, `base_call`.
+//!
+//! The rule that makes it sound: the class is defined once at module
+//! level on one base, with no metaclass and no decorator but
+//! `dataclass`; nothing in its code spells a capability field or a method
+//! that returns one (`tools`, `get_all_tools`, ADK `canonical_tools`…) or
+//! an object hook that could (`__post_init__`, `model_post_init`,
+//! `__setattr__`…), so it never reads, stores or changes them; no method
+//! is decorated but by `property`/`staticmethod`/`classmethod` (pydantic
+//! validators rewrite fields without a store) and none calls
+//! `setattr`/`delattr`/`vars` or a computed `getattr`; and its `__init__`,
+//! if it has one, calls `super().__init__` once, passing only `keyword=
+//! parameter` pairs and its own `**` parameter, each used nowhere else and
+//! never rebound. Then the base class receives exactly the keywords the
+//! call gives those parameters (or their constant defaults) and the ones
+//! the `**` parameter collects. Anything else leaves the class unread, and
+//! the reason is named.
+
+use super::imports::imported_name;
+use crate::pyrepr::str_repr;
+use crate::python::call_binding::bind_collecting;
+use crate::python::{BindingKind, CallFact, ClassFact, FunctionFact, KeywordFact, ModuleFacts};
+use crate::python::{ParamFact, ParamKind, Value};
+
+/// Names a pass-through class's code may not spell: the capability fields,
+/// the methods that return or copy them, and the hooks that could change
+/// them without a store the reader sees.
+const CAPABILITY_MEMBERS: &[&str] = &[
+    "tools",
+    "handoffs",
+    "mcp_servers",
+    "mcp_config",
+    "sub_agents",
+    "get_all_tools",
+    "get_mcp_tools",
+    "canonical_tools",
+    "clone",
+    "__post_init__",
+    "model_post_init",
+    "__new__",
+    "__setattr__",
+    "__getattr__",
+    "__getattribute__",
+    "__init_subclass__",
+    "__dict__",
+    "__class__",
+];
+
+/// Method decorators that do not change what an instance holds.
+const PLAIN_DECORATORS: &[&str] = &["property", "staticmethod", "classmethod"];
+
+/// A subclass read as its base class at its constructions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassThrough {
+    /// How the class's own `__init__` hands its arguments on; `None` when
+    /// it inherits the base class's.
+    init: Option<Forwarding>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Forwarding {
+    /// The parameters after `self`.
+    params: Vec<ParamFact>,
+    /// `keyword=parameter` pairs the base class receives.
+    keywords: Vec<ForwardedKeyword>,
+    /// Whether the base class receives what the `**` parameter collects.
+    spreads: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct ForwardedKeyword {
+    keyword: String,
+    param: String,
+}
+
+/// Whether `class` (of `facts`, deriving from an agent class) is a
+/// pass-through subclass; else why not, as a clause ("it defines
+/// `tools`").
+pub fn pass_through(facts: &ModuleFacts, class: &ClassFact) -> Result<PassThrough, String> {
+    module_level_on_one_base(class)?;
+    if class
+        .decorators
+        .iter()
+        .any(|d| !is_dataclass_decorator(facts, d))
+    {
+        return Err("it is decorated".into());
+    }
+    if let Some(member) = class
+        .attributes
+        .iter()
+        .map(|b| b.name.as_str())
+        .chain(class.attribute_names.iter().map(String::as_str))
+        .find(|name| CAPABILITY_MEMBERS.contains(name))
+    {
+        return Err(format!("its code spells {}", str_repr(member)));
+    }
+    let prefix = format!("{}.", class.qualname);
+    let methods: Vec<&FunctionFact> = facts
+        .functions
+        .iter()
+        .filter(|f| f.qualname.starts_with(&prefix))
+        .collect();
+    for method in &methods {
+        let direct = !method.qualname[prefix.len()..].contains('.');
+        if direct && method.decorators.iter().any(|d| !is_plain_decorator(d)) {
+            return Err(format!(
+                "its method {} is decorated",
+                str_repr(&method.name)
+            ));
+        }
+        if let Some(call) = method
+            .body_calls
+            .iter()
+            .find(|c| reflects(&c.callee, &c.args))
+        {
+            let callee = call.callee.dotted().unwrap_or_default();
+            return Err(format!(
+                "its method {} calls {callee} at line {}",
+                str_repr(&method.name),
+                call.line
+            ));
+        }
+    }
+    let inits = class
+        .attributes
+        .iter()
+        .filter(|b| b.name == "__init__")
+        .count();
+    let init = methods
+        .iter()
+        .find(|f| f.qualname == format!("{prefix}__init__"));
+    match (inits, init) {
+        (0, _) => Ok(PassThrough { init: None }),
+        (1, Some(init)) => forwarding(init).map(|f| PassThrough { init: Some(f) }),
+        _ => Err("it binds __init__ more than once or not by a def".into()),
+    }
+}
+
+/// A class statement at module level with one base and no keywords
+/// (`metaclass=`): what makes the framework class its only parent and
+/// the module's one definition the class. Else why not, as a clause.
+pub fn module_level_on_one_base(class: &ClassFact) -> Result<(), String> {
+    if class.qualname != class.name {
+        return Err("it is defined inside a function or class".into());
+    }
+    if class.bases.len() != 1 {
+        return Err("it has more than one base class".into());
+    }
+    match class.keywords.first() {
+        Some(keyword) => Err(format!("its class statement passes {keyword}")),
+        None => Ok(()),
+    }
+}
+
+/// `@dataclass` or `@dataclass(...)`, the standard library's.
+fn is_dataclass_decorator(facts: &ModuleFacts, decorator: &Value) -> bool {
+    let callee = match decorator {
+        Value::Call { callee, .. } => callee.as_ref(),
+        other => other,
+    };
+    imported_name(facts, callee, "").as_deref() == Some("dataclasses.dataclass")
+}
+
+fn is_plain_decorator(decorator: &Value) -> bool {
+    matches!(decorator, Value::Name(name) if PLAIN_DECORATORS.contains(&name.as_str()))
+}
+
+/// A call that reaches attributes by a name the reader cannot check:
+/// `setattr`, `delattr`, `vars`, or `getattr` of a name not spelled.
+fn reflects(callee: &Value, args: &[Value]) -> bool {
+    match callee {
+        Value::Name(name) => match name.as_str() {
+            "setattr" | "delattr" | "vars" => true,
+            "getattr" => !matches!(args.get(1), Some(Value::Str(attribute))
+                if !CAPABILITY_MEMBERS.contains(&attribute.as_str())),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// How an `__init__` hands its arguments to the base class, when it only
+/// passes its own parameters on.
+fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
+    if !init.decorators.is_empty() {
+        return Err("its __init__ is decorated".into());
+    }
+    let Some((receiver, params)) = init.params.split_first() else {
+        return Err("its __init__ takes no self".into());
+    };
+    if !matches!(receiver.kind, ParamKind::Normal | ParamKind::PositionalOnly) {
+        return Err("its __init__ takes no self".into());
+    }
+    let super_init = |call: &&crate::python::BodyCall| {
+        matches!(&call.receiver, Some((Value::Call { callee, args, keywords }, method))
+            if method == "__init__"
+                && **callee == Value::Name("super".into())
+                && args.is_empty()
+                && keywords.is_empty())
+    };
+    let calls: Vec<_> = init.body_calls.iter().filter(super_init).collect();
+    let [call] = calls.as_slice() else {
+        return Err(format!(
+            "its __init__ calls super().__init__ {} times",
+            calls.len()
+        ));
+    };
+    if init.body_calls.iter().any(|c| {
+        !super_init(&c)
+            && matches!(&c.callee, Value::Attribute(parts) if parts.last().is_some_and(|p| p == "__init__"))
+    }) {
+        return Err("its __init__ calls another __init__".into());
+    }
+    if !call.args.is_empty() {
+        return Err("its __init__ passes positional arguments to the base class".into());
+    }
+    let mut keywords = Vec::new();
+    let mut spreads = false;
+    for (keyword, value) in &call.keywords {
+        let Value::Name(param) = value else {
+            return Err(format!(
+                "its __init__ passes the base class {} computed",
+                keyword
+                    .as_deref()
+                    .map_or("a ** mapping".to_string(), str_repr)
+            ));
+        };
+        let kind = params
+            .iter()
+            .find(|p| p.name == *param)
+            .map(|p| p.kind.clone());
+        match (keyword, kind) {
+            (Some(keyword), Some(ParamKind::Normal | ParamKind::KeywordOnly)) => {
+                keywords.push(ForwardedKeyword {
+                    keyword: keyword.clone(),
+                    param: param.clone(),
+                });
+            }
+            (None, Some(ParamKind::VarKeyword)) => spreads = true,
+            _ => {
+                return Err(format!(
+                    "its __init__ passes the base class {}, not a parameter of its own",
+                    str_repr(param)
+                ))
+            }
+        }
+        let uses = init.name_uses.get(param).copied().unwrap_or(0);
+        let bindings = init
+            .locals
+            .iter()
+            .filter(|b| b.name == *param && b.kind != BindingKind::Parameter)
+            .count();
+        if uses != 1 || bindings != 0 {
+            return Err(format!(
+                "its __init__ uses {} besides passing it on",
+                str_repr(param)
+            ));
+        }
+    }
+    Ok(Forwarding {
+        params: params.to_vec(),
+        keywords,
+        spreads,
+    })
+}
+
+impl PassThrough {
+    /// The base-class construction `call` makes (callee, line, target,
+    /// scope and guard kept; the arguments as the base class receives
+    /// them), or why it cannot be read.
+    pub fn base_call(&self, call: &CallFact) -> Result<CallFact, String> {
+        let Some(init) = &self.init else {
+            return Ok(call.clone());
+        };
+        let passed: Vec<(Option<String>, Value)> = call
+            .keywords
+            .iter()
+            .map(|k| (k.name.clone(), k.value.clone()))
+            .collect();
+        let binding = bind_collecting(&init.params, &call.args, &passed)?;
+        // A keyword keeps the line the call spells it at.
+        let line_of = |keyword: &str| {
+            call.keyword(keyword)
+                .map_or(call.line, |k: &KeywordFact| k.line)
+        };
+        let mut keywords = Vec::new();
+        for forwarded in &init.keywords {
+            let Some(bound) = binding.bound.iter().find(|b| b.param == forwarded.param) else {
+                return Err(format!("{} is not given", str_repr(&forwarded.param)));
+            };
+            if bound.from_default && !is_constant(&bound.value) {
+                return Err(format!(
+                    "the default of {} is not a constant",
+                    str_repr(&forwarded.param)
+                ));
+            }
+            keywords.push(KeywordFact {
+                name: Some(forwarded.keyword.clone()),
+                value: bound.value.clone(),
+                line: line_of(&forwarded.param),
+            });
+        }
+        if init.spreads {
+            for (keyword, value) in &binding.collected_keywords {
+                if init.keywords.iter().any(|f| f.keyword == *keyword) {
+                    return Err(format!("{} is given twice", str_repr(keyword)));
+                }
+                keywords.push(KeywordFact {
+                    name: Some(keyword.clone()),
+                    value: value.clone(),
+                    line: line_of(keyword),
+                });
+            }
+        }
+        Ok(CallFact {
+            args: Vec::new(),
+            keywords,
+            ..call.clone()
+        })
+    }
+}
+
+fn is_constant(value: &Value) -> bool {
+    matches!(
+        value,
+        Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,131 @@
+//! Repository tool classes (issue 20): a class deriving directly from
+//! Google ADK's `BaseTool` or `BaseToolset` (`class LookupTool(BaseTool):
+//! def __init__(self): super().__init__(name="lookup_records", …)`), bound
+//! as an object tool where an agent lists an instance of it.
+//!
+//! Its name is the literal `name=` its `__init__` passes to
+//! `super().__init__` (what ADK calls the tool), else the class name. Its
+//! identity is a digest of the whole class as written: its bases, its
+//! decorators, every binding of its body with its value, and every method
+//! (nested definitions included) by its qualified name, decorators and
+//! implementation digest. So a change to any method, attribute or base is
+//! a change of the tool, and nothing else is: where it is built is
+//! evidence. A method's digest covers its own body, as a function tool's
+//! does (contract §3.1): a helper it calls is followed by reach, not
+//! digested.
+//!
+//! Read only when the class is defined at module level on that one base,
+//! with no metaclass or decorator (either could make another class of
+//! it), and its `__init__` (if any) calls `super().__init__` at most once;
+//! a name that is not a literal leaves the tool a named limit.
+
+use super::adk::{adk_name, AdkName};
+use super::imports::imported_name;
+use crate::pyrepr::str_repr;
+use crate::python::{ClassFact, ModuleFacts, Value};
+use sha2::{Digest, Sha256};
+
+/// A repository tool class, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolClass {
+    /// What the framework calls the tool.
+    pub name: String,
+    /// The framework base class (`BaseTool`, `BaseToolset`).
+    pub base: &'static str,
+    /// Lowercase hex SHA-256 over the class as written.
+    pub implementation_sha256: String,
+}
+
+/// Whether `class` (of `facts`) derives from an ADK tool base class: `None`
+/// when it does not; else the class read, or why it cannot be.
+pub fn adk_tool_class(facts: &ModuleFacts, class: &ClassFact) -> Option<Result<ToolClass, String>> {
+    let enclosing = class
+        .qualname
+        .rsplit_once('.')
+        .map_or("", |(parent, _)| parent);
+    let base = class.bases.iter().find_map(|base| {
+        match adk_name(&imported_name(facts, base, enclosing)?)? {
+            AdkName::ToolBase(base) => Some(base),
+            _ => None,
+        }
+    })?;
+    Some(read(facts, class, base))
+}
+
+fn read(facts: &ModuleFacts, class: &ClassFact, base: &'static str) -> Result<ToolClass, String> {
+    super::agent_classes::module_level_on_one_base(class)?;
+    if !class.decorators.is_empty() {
+        return Err("it is decorated".into());
+    }
+    let prefix = format!("{}.", class.qualname);
+    let mut methods: Vec<_> = facts
+        .functions
+        .iter()
+        .filter(|f| f.qualname.starts_with(&prefix))
+        .collect();
+    methods.sort_by(|a, b| a.qualname.cmp(&b.qualname));
+    let init = methods
+        .iter()
+        .find(|f| f.qualname == format!("{prefix}__init__"));
+    let super_inits: Vec<_> = init
+        .into_iter()
+        .flat_map(|f| f.body_calls.iter())
+        .filter(|call| {
+            matches!(&call.receiver, Some((Value::Call { callee, .. }, method))
+                if method == "__init__" && **callee == Value::Name("super".into()))
+        })
+        .collect();
+    let name = match super_inits.as_slice() {
+        [] => None,
+        [call] => call
+            .keywords
+            .iter()
+            .find(|(k, _)| k.as_deref() == Some("name"))
+            .map(|(_, v)| v),
+        _ => return Err("its __init__ calls super().__init__ more than once".into()),
+    };
+    let name = match name {
+        None => class.name.clone(),
+        Some(Value::Str(name)) => name.clone(),
+        Some(_) => {
+            return Err(format!(
+                "the name its __init__ passes to {base} is not a literal"
+            ))
+        }
+    };
+    let mut hasher = Sha256::new();
+    let mut line = |text: String| {
+        hasher.update(text.as_bytes());
+        hasher.update(b"\n");
+    };
+    line(format!("class {} {:?}", class.name, class.bases));
+    for binding in &class.attributes {
+        line(format!(
+            "binds {} {:?} {:?}",
+            binding.name, binding.kind, binding.value
+        ));
+    }
+    for method in &methods {
+        line(format!(
+            "def {} {:?} {}",
+            method.qualname, method.decorators, method.implementation_sha256
+        ));
+    }
+    let digest = hasher.finalize();
+    Ok(ToolClass {
+        name,
+        base,
+        implementation_sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+    })
+}
+
+/// The clause a limit uses for a tool class left unread.
+pub fn unread_clause(class: &str, why: &str) -> String {
+    format!(
+        "binds an instance of the repository tool class {}, which is not read: {why}",
+        str_repr(class)
+    )
+}
+
+#[cfg(test)]
+mod tests;

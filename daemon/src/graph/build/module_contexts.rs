@@ -1,0 +1,159 @@
+//! Each module's `ModuleContext`, computed once per side graph: the
+//! strings its imported `name=` constants hold (`eval::name_constants`),
+//! and its constructions of pass-through subclasses of an agent class
+//! (`frameworks::agent_classes`), found through the resolver.
+//!
+//! A call is a subclass construction when its callee is a plain name the
+//! resolver follows, with no import step rebound on the way
+//! (`chains::reassignment`), to the one module-level binding of a class
+//! that derives from the SDK's `Agent` or ADK's `LlmAgent`. Only sides
+//! that define such a class pay for the lookups.
+
+use super::{chains, eval, SourceFile};
+use crate::frameworks::agent_classes;
+use crate::frameworks::module_context::{AgentBase, ModuleContext, SubclassConstruction};
+use crate::frameworks::{adk, openai};
+use crate::pyrepr::str_repr;
+use crate::python::{BindingKind, Value};
+use crate::resolve::{ModuleSet, Resolver, Target};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Every module's context on one side.
+pub(super) struct ModuleContexts {
+    by_path: BTreeMap<String, ModuleContext>,
+    /// What a module outside the side's files is given.
+    empty: ModuleContext,
+}
+
+impl ModuleContexts {
+    pub(super) fn of_side(modules: &ModuleSet<'_>, files: &[SourceFile]) -> Self {
+        let classes = AgentClasses::of(files);
+        let by_path = files
+            .iter()
+            .filter(|f| f.facts.syntax_error.is_none())
+            .map(|file| {
+                let mut context = ModuleContext {
+                    names: eval::name_constants::name_constants(modules, &file.path),
+                    ..ModuleContext::default()
+                };
+                if !classes.names.is_empty() {
+                    subclass_calls(modules, &classes, file, &mut context);
+                }
+                (file.path.clone(), context)
+            })
+            .collect();
+        ModuleContexts {
+            by_path,
+            empty: ModuleContext::default(),
+        }
+    }
+
+    /// The context of `path` (empty for a module the side does not read).
+    pub(super) fn of(&self, path: &str) -> &ModuleContext {
+        self.by_path.get(path).unwrap_or(&self.empty)
+    }
+}
+
+impl<'a> super::ModuleReader<'a, '_> {
+    /// This module's framework context.
+    pub(super) fn context(&self) -> &'a ModuleContext {
+        self.contexts.of(self.path)
+    }
+}
+
+/// The classes of the side that derive from an agent class, by
+/// (module, class name), and their names (what a callee must spell to be
+/// looked up).
+struct AgentClasses {
+    by_site: BTreeMap<(String, String), (u32, AgentBase)>,
+    names: BTreeSet<String>,
+}
+
+impl AgentClasses {
+    fn of(files: &[SourceFile]) -> Self {
+        let mut by_site = BTreeMap::new();
+        for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
+            let sdk = openai::agent_subclasses(&file.facts)
+                .into_iter()
+                .map(|c| (c, AgentBase::Sdk));
+            let adk = adk::llm_agent_subclasses(&file.facts)
+                .into_iter()
+                .map(|c| (c, AgentBase::Adk));
+            for (class, base) in sdk.chain(adk) {
+                by_site.insert((file.path.clone(), class.name.clone()), (class.line, base));
+            }
+        }
+        let names = by_site.keys().map(|(_, name)| name.clone()).collect();
+        AgentClasses { by_site, names }
+    }
+}
+
+/// Fills `context` with the module's constructions of agent subclasses:
+/// read ones as the base-class call they make, the rest with why not.
+fn subclass_calls(
+    modules: &ModuleSet<'_>,
+    classes: &AgentClasses,
+    file: &SourceFile,
+    context: &mut ModuleContext,
+) {
+    let Some(key) = modules.key(&file.path) else {
+        return;
+    };
+    for (index, call) in file.facts.calls.iter().enumerate() {
+        let Value::Name(callee) = &call.callee else {
+            continue;
+        };
+        if !classes.names.contains(callee) {
+            continue;
+        }
+        let mut resolver = Resolver::new(modules).with_classes();
+        let Ok(found) = resolver.resolve(key, &call.scope, &call.callee) else {
+            continue;
+        };
+        let Target::Value { path, name, line } = found.target else {
+            continue;
+        };
+        let Some(&(class_line, base)) = classes.by_site.get(&(path.to_string(), name.clone()))
+        else {
+            continue;
+        };
+        let Some(facts) = modules.facts(path) else {
+            continue;
+        };
+        let class = facts
+            .classes
+            .iter()
+            .find(|c| c.qualname == name && c.line == class_line && line == class_line);
+        let is_class_binding = facts
+            .module_bindings
+            .iter()
+            .any(|b| b.name == name && b.line == line && b.kind == BindingKind::Class);
+        let read = match (class, is_class_binding) {
+            (Some(class), true) => match chains::reassignment(modules, &found.steps) {
+                Some(why) => Err(why),
+                None => agent_classes::pass_through(facts, class).and_then(|pass| {
+                    pass.base_call(call)
+                        .map_err(|why| format!("at this call, {why}"))
+                }),
+            },
+            _ => Err("its one definition is not established".to_string()),
+        };
+        match read {
+            Ok(base_call) => {
+                context.subclass_calls.insert(
+                    index,
+                    SubclassConstruction {
+                        base,
+                        call: base_call,
+                    },
+                );
+            }
+            Err(why) => {
+                context.unread_subclass_calls.insert(
+                    index,
+                    format!("{} ({path}:{class_line}): {why}", str_repr(&name)),
+                );
+            }
+        }
+    }
+}
