@@ -16,3 +16,4 @@ mod support;
 
 mod pass_through;
 mod tool_classes;
+mod wrappers;

@@ -197,7 +197,7 @@ pub fn agent_constructions<'f>(
         .enumerate()
         .filter_map(|(index, call)| {
             let (kind, call) = match adk_value(facts, &call.callee, &call.scope) {
-                Some(kind) => (kind, call),
+                Some(kind) => (kind, context.wrapper_call(index).unwrap_or(call)),
                 None => (
                     AdkName::LlmAgent,
                     context.subclass_call(index, AgentBase::Adk)?,

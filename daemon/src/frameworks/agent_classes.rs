@@ -93,7 +93,7 @@ pub fn pass_through(facts: &ModuleFacts, class: &ClassFact) -> Result<PassThroug
         .attributes
         .iter()
         .map(|b| b.name.as_str())
-        .chain(class.attribute_names.iter().map(String::as_str))
+        .chain(class.attribute_names.keys().map(String::as_str))
         .find(|name| CAPABILITY_MEMBERS.contains(name))
     {
         return Err(format!("its code spells {}", str_repr(member)));

@@ -11,6 +11,7 @@ pub mod module_context;
 pub mod names;
 pub mod openai;
 pub mod tool_classes;
+pub mod wrapper_classes;
 
 /// The `sources[].type` value of an OpenAI Agents SDK module.
 pub const OPENAI_AGENTS_SDK: &str = "openai_agents_sdk";

@@ -6,7 +6,8 @@
 //! Empty where nothing beyond the module itself is known.
 
 use super::names::NameConstants;
-use crate::python::CallFact;
+use super::wrapper_classes::WrapperConstruction;
+use crate::python::{CallFact, ModuleFacts};
 use std::collections::BTreeMap;
 
 /// The framework whose agent class a subclass construction builds.
@@ -35,6 +36,29 @@ pub struct ModuleContext {
     /// Subclass constructions left unread, by index into `calls`: the
     /// class and why (`"TracedAgent: its code spells 'tools'"`).
     pub unread_subclass_calls: BTreeMap<usize, String>,
+    /// Constructions a wrapper class makes, one agent per instantiation,
+    /// by index into `calls` (`wrapper_classes.rs`).
+    pub wrappers: BTreeMap<usize, WrapperAgents>,
+    /// Wrapper-class constructions of capabilities left unread, by index
+    /// into `calls`: the class and why.
+    pub unread_wrappers: BTreeMap<usize, String>,
+}
+
+/// One construction of a wrapper class and the instantiations the scope
+/// holds, each one agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrapperAgents {
+    pub construction: WrapperConstruction,
+    pub instances: Vec<WrapperInstance>,
+}
+
+/// One instantiation of a wrapper class: where it is written, the call,
+/// and the name its arguments give the agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrapperInstance {
+    pub path: String,
+    pub call: CallFact,
+    pub name: String,
 }
 
 impl ModuleContext {
@@ -45,6 +69,27 @@ impl ModuleContext {
             .get(&index)
             .filter(|c| c.base == base)
             .map(|c| &c.call)
+    }
+
+    /// The construction the module's call `index` makes as its wrapper
+    /// class's `__init__` spells it, when it is one.
+    pub fn wrapper_call(&self, index: usize) -> Option<&CallFact> {
+        self.wrappers.get(&index).map(|w| &w.construction.call)
+    }
+
+    /// The wrapper whose construction `call` is (the one `wrapper_call`
+    /// handed out).
+    pub fn wrapper_of(&self, call: &CallFact) -> Option<&WrapperAgents> {
+        self.wrappers
+            .values()
+            .find(|w| std::ptr::eq(&w.construction.call, call))
+    }
+
+    /// Why the wrapper-class construction `call` (one of `facts.calls`)
+    /// is not read as one agent per instance, when it is one.
+    pub fn unread_wrapper(&self, facts: &ModuleFacts, call: &CallFact) -> Option<&String> {
+        let index = facts.calls.iter().position(|c| std::ptr::eq(c, call))?;
+        self.unread_wrappers.get(&index)
     }
 
     /// Whether the module constructs a read subclass of `base`'s agent

@@ -35,6 +35,7 @@ mod sites;
 mod tool_classes;
 mod tools;
 mod ways;
+mod wrapper_agents;
 use capability_limits::{capability_limits, duplicate_tool_definitions, fields_kept_apart};
 use ways::Ways;
 

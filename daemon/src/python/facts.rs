@@ -325,6 +325,9 @@ pub struct ValueStore {
     pub under: StoredUnder,
     pub value: Value,
     pub line: u32,
+    /// Inside an `if`/`try`/loop/`with` of its scope.
+    #[serde(default)]
+    pub conditional: bool,
 }
 
 /// What a value is stored under.
@@ -370,10 +373,11 @@ pub struct ClassFact {
     pub keywords: Vec<String>,
     /// Every attribute name the class's code spells (`self.tools`,
     /// `super().x`, `other.name`), read or written, in its body, methods
-    /// and nested definitions: what proves a class never touches an
-    /// agent's capability fields.
+    /// and nested definitions, with how many times: what proves a class
+    /// never touches an agent's capability fields, or touches one only
+    /// where it is stored and read.
     #[serde(default)]
-    pub attribute_names: std::collections::BTreeSet<String>,
+    pub attribute_names: std::collections::BTreeMap<String, u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -130,16 +130,32 @@ pub(super) fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -
     ) || module.calls.iter().any(|call| is_factory(&call.callee))
 }
 
-/// Whether `module` constructs a class `builder` derives from an agent
-/// class, imported by name (`from .base import TracedAgent` …
-/// `TracedAgent(...)`): the graph layer reads a pass-through subclass's
-/// constructions as agents (`frameworks::agent_classes`).
-pub(super) fn constructs_agent_subclass(module: &ModuleFacts, builder: &ModuleFacts) -> bool {
+/// Whether `module` instantiates, imported by name, a class of `builder`
+/// that derives from an agent class (`from .base import TracedAgent` …
+/// `TracedAgent(...)`) or builds an agent in one of its methods (`search
+/// = CustomAgent(name="Search Agent", tools=[lookup])`): the graph layer
+/// reads a pass-through subclass's constructions, and a wrapper class's
+/// instantiations, as agents (`frameworks::agent_classes`,
+/// `frameworks::wrapper_classes`).
+pub(super) fn constructs_agent_class(module: &ModuleFacts, builder: &ModuleFacts) -> bool {
     use crate::python::Value;
+    let empty = Default::default();
+    let wrappers = openai::agent_constructions(builder, "", &empty)
+        .into_iter()
+        .map(|c| c.call.scope.as_str())
+        .chain(
+            adk::agent_constructions(builder, &empty)
+                .into_iter()
+                .map(|c| c.call.scope.as_str()),
+        )
+        .filter_map(|scope| scope.split_once('.').map(|(class, _)| class))
+        .filter(|class| builder.classes.iter().any(|c| c.qualname == *class))
+        .collect::<Vec<_>>();
     let classes: BTreeSet<&str> = openai::agent_subclasses(builder)
         .into_iter()
         .chain(adk::llm_agent_subclasses(builder))
         .map(|c| c.name.as_str())
+        .chain(wrappers)
         .collect();
     if classes.is_empty() {
         return false;

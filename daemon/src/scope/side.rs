@@ -64,7 +64,7 @@ impl<'a> Side<'a> {
             let subclass_made = imported.iter().any(|builder| {
                 facts
                     .get(builder)
-                    .is_some_and(|b| constructs_agent_subclass(module, b))
+                    .is_some_and(|b| constructs_agent_class(module, b))
             });
             if factory_made || subclass_made {
                 agent_files.insert(*path);

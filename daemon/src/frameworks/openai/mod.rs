@@ -107,7 +107,9 @@ pub fn agent_constructions<'f>(
             if imported_name(facts, &call.callee, &call.scope)
                 .is_some_and(|name| is_sdk_member(&name, "Agent"))
             {
-                return Some(call);
+                // A wrapper class's construction, as its `__init__`
+                // spells it, when it is read one agent per instance.
+                return Some(context.wrapper_call(index).unwrap_or(call));
             }
             context.subclass_call(index, AgentBase::Sdk)
         })

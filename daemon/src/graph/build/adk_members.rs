@@ -21,6 +21,11 @@ impl ModuleReader<'_, '_> {
         debug_assert_eq!(self.framework, Framework::Adk);
         let constructions = adk::agent_constructions(self.facts, self.context());
         let built = self.adk_factory_agents(&constructions);
+        self.name_unread_wrappers(
+            constructions
+                .iter()
+                .map(|c| (c.call, adk::identity(self.facts, c, self.path))),
+        );
         let mut groups: BTreeMap<String, Vec<(AgentConstruction<'_>, AdkName)>> = BTreeMap::new();
         for (construction, built) in constructions.iter().zip(built) {
             // One agent per call of the factory that returns it.

@@ -39,6 +39,7 @@ impl ModuleContexts {
                 if !classes.names.is_empty() {
                     subclass_calls(modules, &classes, file, &mut context);
                 }
+                super::wrapper_agents::fill_wrappers(modules, file, &mut context);
                 (file.path.clone(), context)
             })
             .collect();

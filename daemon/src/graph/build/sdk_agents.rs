@@ -35,6 +35,7 @@ impl ModuleReader<'_, '_> {
         let names = &context.names;
         let constructions = openai::agent_constructions(self.facts, self.path, context);
         let built = self.sdk_factory_agents(&constructions);
+        self.name_unread_wrappers(constructions.iter().map(|c| (c.call, c.identity.clone())));
         let mut settings: BTreeMap<String, AgentSettings> = BTreeMap::new();
         let mut groups: BTreeMap<&str, Vec<&AgentConstruction<'_>>> = BTreeMap::new();
         for (construction, built) in constructions.iter().zip(built) {

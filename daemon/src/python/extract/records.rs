@@ -59,6 +59,7 @@ impl Collector<'_> {
             under,
             value,
             line,
+            conditional: self.conditional(),
         };
         if self.at_module_level() {
             self.facts.module_stores.push(store);
@@ -191,8 +192,11 @@ impl Collector<'_> {
         let classes: Vec<usize> = self.scopes.iter().filter_map(|s| s.class).collect();
         for index in classes {
             if let Some(class) = self.facts.classes.get_mut(index) {
-                if !class.attribute_names.contains(attribute) {
-                    class.attribute_names.insert(attribute.to_string());
+                match class.attribute_names.get_mut(attribute) {
+                    Some(count) => *count = count.saturating_add(1),
+                    None => {
+                        class.attribute_names.insert(attribute.to_string(), 1);
+                    }
                 }
             }
         }

@@ -14,7 +14,7 @@
 use super::list_exprs::{Member, Members, LIST_KEYWORDS};
 use crate::graph::build::ModuleReader;
 use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
-use crate::resolve::Resolver;
+use crate::resolve::{ModuleSet, Resolver};
 use std::collections::BTreeSet;
 
 /// How the builder reads its parameter: as a whole list (`tools=tools`)
@@ -309,83 +309,7 @@ impl<'m> ModuleReader<'_, 'm> {
         &self,
         builder: &str,
     ) -> Result<Vec<Call<'m>>, String> {
-        let Some(own) = self.modules.facts(self.path) else {
-            return Err(format!("`{builder}`, whose module is not read"));
-        };
-        let Some(own_path) = self.modules.key(self.path) else {
-            return Err(format!("`{builder}`, whose module is not read"));
-        };
-        let bound = own
-            .module_bindings
-            .iter()
-            .filter(|b| b.name == builder)
-            .count();
-        if bound != 1 {
-            return Err(format!("{} binds `{builder}` more than once", self.path));
-        }
-        let mut calls = Vec::new();
-        collect_calls(own_path, own, builder, &mut calls)?;
-        if calls
-            .iter()
-            .any(|c| c.call.scope == builder || c.call.scope.starts_with(&format!("{builder}.")))
-        {
-            return Err(format!("`{builder}` calls itself"));
-        }
-        let mut resolver = Resolver::new(self.modules);
-        let mut seen = BTreeSet::new();
-        for module in self.modules.paths() {
-            if module == own_path {
-                continue;
-            }
-            let Some(importer) = self.modules.facts(module) else {
-                continue;
-            };
-            for import in &importer.imports {
-                let whole = match &import.name {
-                    None => {
-                        resolver
-                            .module_file(module, import.level, &import.module)
-                            .as_deref()
-                            == Some(own_path)
-                    }
-                    Some(member) => {
-                        let dotted = if import.module.is_empty() {
-                            member.clone()
-                        } else {
-                            format!("{}.{member}", import.module)
-                        };
-                        resolver
-                            .module_file(module, import.level, &dotted)
-                            .as_deref()
-                            == Some(own_path)
-                    }
-                };
-                if whole {
-                    return Err(format!(
-                        "{module}:{} imports {own_path} whole, and calls through it are not read",
-                        import.line
-                    ));
-                }
-                let from_here = matches!(import.name.as_deref(), Some(n) if n == builder || n == "*")
-                    && resolver
-                        .module_file(module, import.level, &import.module)
-                        .as_deref()
-                        == Some(own_path);
-                if !from_here {
-                    continue;
-                }
-                if import.name.as_deref() == Some("*") {
-                    return Err(format!(
-                        "{module}:{} imports {own_path} with *",
-                        import.line
-                    ));
-                }
-                if seen.insert((module, import.bound_name().to_string())) {
-                    collect_calls(module, importer, import.bound_name(), &mut calls)?;
-                }
-            }
-        }
-        Ok(calls)
+        builder_calls(self.modules, self.path, builder)
     }
 
     /// Runs `read` as a reader of the module `path` (its names, its
@@ -433,6 +357,95 @@ fn condition_text(condition: &crate::python::Condition) -> String {
 
 /// The calls of `local` in one module, when every use of the name there
 /// is one of them.
+/// Every call of the module-level name `builder` of `path` (a function,
+/// or a class) in the scope, or why they are not all known: the module
+/// binds it once, every use of it there and in each module that imports
+/// it is a call (a subclass or a value is a use), and no module imports
+/// `path` whole or with `*`.
+pub(in crate::graph::build) fn builder_calls<'m>(
+    modules: &ModuleSet<'m>,
+    path: &str,
+    builder: &str,
+) -> Result<Vec<Call<'m>>, String> {
+    let Some(own) = modules.facts(path) else {
+        return Err(format!("`{builder}`, whose module is not read"));
+    };
+    let Some(own_path) = modules.key(path) else {
+        return Err(format!("`{builder}`, whose module is not read"));
+    };
+    let bound = own
+        .module_bindings
+        .iter()
+        .filter(|b| b.name == builder)
+        .count();
+    if bound != 1 {
+        return Err(format!("{} binds `{builder}` more than once", path));
+    }
+    let mut calls = Vec::new();
+    collect_calls(own_path, own, builder, &mut calls)?;
+    if calls
+        .iter()
+        .any(|c| c.call.scope == builder || c.call.scope.starts_with(&format!("{builder}.")))
+    {
+        return Err(format!("`{builder}` calls itself"));
+    }
+    let mut resolver = Resolver::new(modules);
+    let mut seen = BTreeSet::new();
+    for module in modules.paths() {
+        if module == own_path {
+            continue;
+        }
+        let Some(importer) = modules.facts(module) else {
+            continue;
+        };
+        for import in &importer.imports {
+            let whole = match &import.name {
+                None => {
+                    resolver
+                        .module_file(module, import.level, &import.module)
+                        .as_deref()
+                        == Some(own_path)
+                }
+                Some(member) => {
+                    let dotted = if import.module.is_empty() {
+                        member.clone()
+                    } else {
+                        format!("{}.{member}", import.module)
+                    };
+                    resolver
+                        .module_file(module, import.level, &dotted)
+                        .as_deref()
+                        == Some(own_path)
+                }
+            };
+            if whole {
+                return Err(format!(
+                    "{module}:{} imports {own_path} whole, and calls through it are not read",
+                    import.line
+                ));
+            }
+            let from_here = matches!(import.name.as_deref(), Some(n) if n == builder || n == "*")
+                && resolver
+                    .module_file(module, import.level, &import.module)
+                    .as_deref()
+                    == Some(own_path);
+            if !from_here {
+                continue;
+            }
+            if import.name.as_deref() == Some("*") {
+                return Err(format!(
+                    "{module}:{} imports {own_path} with *",
+                    import.line
+                ));
+            }
+            if seen.insert((module, import.bound_name().to_string())) {
+                collect_calls(module, importer, import.bound_name(), &mut calls)?;
+            }
+        }
+    }
+    Ok(calls)
+}
+
 fn collect_calls<'m>(
     path: &'m str,
     facts: &'m ModuleFacts,

@@ -53,6 +53,10 @@ pub(in crate::graph::build) struct Argument {
     pub path: String,
     pub scope: String,
     pub frame: Option<Rc<CallFrame>>,
+    /// The call passes it under a capability keyword (`tools=TOOLS`),
+    /// which the caller's module already counts as a read of `TOOLS` as
+    /// a list (`list_uses.rs`).
+    pub counted: bool,
 }
 
 impl CallFrame {
@@ -339,7 +343,13 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
                 frame.as_deref(),
             );
             spelled_arguments.push((param.clone(), spelled));
+            let counted = !from_default
+                && super::list_uses::LIST_KEYWORDS.contains(&param.as_str())
+                && keywords
+                    .iter()
+                    .any(|(k, _)| k.as_deref() == Some(param.as_str()));
             arguments.push(Argument {
+                counted,
                 param,
                 value,
                 path: value_path,
@@ -481,8 +491,9 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         }
         // The function only reads what it is passed (it adds nothing to
         // it): the caller's name is read there once, as a list.
+        let counted = frame.args.get(index).is_some_and(|a| a.counted);
         let mut members = self.passed(&frame, index, |reader, value, value_scope| {
-            reader.passing.set(added == 0);
+            reader.passing.set(added == 0 && !counted);
             reader.list_expression(value, value_scope, depth + 1, when)
         })?;
         members.extend(self.additions(name, scope, depth, when)?);

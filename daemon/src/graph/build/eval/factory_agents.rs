@@ -184,6 +184,9 @@ impl<'m> ModuleReader<'_, 'm> {
         call: &CallFact,
         taken: &BTreeSet<String>,
     ) -> Option<Vec<FactoryAgent>> {
+        if let Some(wrapper) = self.context().wrapper_of(call) {
+            return self.wrapper_factory_agents(wrapper, taken);
+        }
         let name = call
             .keyword("name")
             .map(|k| &k.value)
@@ -241,7 +244,14 @@ impl<'m> ModuleReader<'_, 'm> {
             if frame.path != self.path || frame.function != factory.qualname {
                 return None;
             }
-            let agent_name = spelled_name(name, &frame, &unchanged)?;
+            let passed = |param: &str| {
+                frame
+                    .args
+                    .iter()
+                    .find(|a| a.param == param)
+                    .map(|a| &a.value)
+            };
+            let agent_name = spelled_name(name, &passed, &unchanged)?;
             if taken.contains(&agent_name) || !names.insert(agent_name.clone()) {
                 return None;
             }
@@ -275,22 +285,21 @@ impl<'m> ModuleReader<'_, 'm> {
     }
 }
 
-/// The string `name` spells in `frame`: literal pieces, and parameters
-/// the call passes a string literal (or that default to one).
-fn spelled_name(
+/// The string `name` spells in a call: literal pieces, and parameters
+/// the call passes a string literal (or that default to one), as
+/// `passed` gives them.
+pub(in crate::graph::build) fn spelled_name<'v>(
     name: &Value,
-    frame: &CallFrame,
+    passed: &dyn Fn(&str) -> Option<&'v Value>,
     unchanged: &dyn Fn(&str) -> bool,
 ) -> Option<String> {
     let piece = |value: &Value| -> Option<String> {
         match value {
             Value::Str(text) => Some(text.clone()),
-            Value::Name(param) if unchanged(param) => {
-                match &frame.args.iter().find(|a| a.param == *param)?.value {
-                    Value::Str(text) => Some(text.clone()),
-                    _ => None,
-                }
-            }
+            Value::Name(param) if unchanged(param) => match passed(param)? {
+                Value::Str(text) => Some(text.clone()),
+                _ => None,
+            },
             _ => None,
         }
     };

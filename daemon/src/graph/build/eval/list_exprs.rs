@@ -207,9 +207,11 @@ impl ModuleReader<'_, '_> {
             Value::Or(parts) => {
                 let mut chosen = Members::new();
                 for (index, part) in parts.iter().enumerate() {
-                    // `None` is falsy and holds nothing (`extra or []`).
+                    // `None` is falsy and holds nothing (`extra or []`),
+                    // and so is a parameter the call leaves at `None`.
                     let read = match part {
                         Value::None => Members::new(),
+                        Value::Name(name) if self.passes_none(scope, name) => Members::new(),
                         _ => self.list_expression(part, scope, depth + 1, when)?,
                     };
                     if read
@@ -695,8 +697,33 @@ impl ModuleReader<'_, '_> {
     /// capability keyword of any call, or spread or added into another
     /// list-valued binding.
     /// `list_reads` within one function and what is nested in it.
+    /// Whether `name` is a parameter of the frame `scope` is read in that
+    /// the call leaves at (or passes) `None`.
+    fn passes_none(&self, scope: &str, name: &str) -> bool {
+        self.frame_argument(scope, name)
+            .is_some_and(|(frame, index)| {
+                frame
+                    .args
+                    .get(index)
+                    .is_some_and(|a| a.value == Value::None)
+            })
+    }
+
     pub(in crate::graph::build) fn list_reads_within(&self, name: &str, scope: &str) -> u32 {
-        list_reads_within(self.facts, name, scope)
+        // A wrapper class's construction reads its `__init__`'s
+        // parameters through what `__init__` stores: those reads are the
+        // construction's, as `__init__` spells it (`wrapper_agents.rs`).
+        let in_wrappers: u32 = self
+            .context()
+            .wrappers
+            .values()
+            .map(|w| &w.construction)
+            .filter(|c| c.method != c.call.scope)
+            .map(|c| &c.call)
+            .filter(|call| super::list_uses::within(&call.scope, scope))
+            .map(|call| super::list_uses::keyword_reads(call, name))
+            .sum();
+        list_reads_within(self.facts, name, scope) + in_wrappers
     }
 }
 

@@ -85,13 +85,7 @@ pub(in crate::graph::build) fn list_reads_within(
             .calls
             .iter()
             .filter(|call| within(&call.scope, scope))
-            .flat_map(|call| call.keywords.iter())
-            .filter(|k| {
-                k.name
-                    .as_deref()
-                    .is_some_and(|n| LIST_KEYWORDS.contains(&n))
-            })
-            .map(|k| mentions(&k.value, name, true))
+            .map(|call| keyword_reads(call, name))
             .sum();
         let locals = facts
             .functions
@@ -108,6 +102,19 @@ pub(in crate::graph::build) fn list_reads_within(
             .sum();
         in_calls + in_bindings
     }
+}
+
+/// How many times a call's capability keywords read `name` as a list.
+pub(in crate::graph::build) fn keyword_reads(call: &crate::python::CallFact, name: &str) -> u32 {
+    call.keywords
+        .iter()
+        .filter(|k| {
+            k.name
+                .as_deref()
+                .is_some_and(|n| LIST_KEYWORDS.contains(&n))
+        })
+        .map(|k| mentions(&k.value, name, true))
+        .sum()
 }
 
 /// A value the list reader can read at the top.
