@@ -11,7 +11,7 @@ use crate::engine::Engine;
 use crate::error::DiffError;
 use crate::git::{CommitInfo, Repository};
 use crate::graph::SideGraph;
-use crate::paths::normalize_scope;
+use crate::paths::{normalize_scope, rooted};
 use crate::pyrepr::str_repr;
 use crate::render::{pyjson::to_pretty, sanitize::sanitize, text::one_line};
 use crate::store::Namespace;
@@ -62,10 +62,14 @@ pub struct Step {
     /// Every agent either side of the step builds, sorted: whether an
     /// `--agent` filter names an agent the history ever had.
     pub agents: Vec<String>,
+    /// Agents the commit renamed in place, `(file, base name, head name)`:
+    /// an `--agent` filter follows its agent through them.
+    #[serde(default)]
+    pub renames: Vec<(String, String, String)>,
 }
 
 /// The version of a stored step's shape and content, part of its key.
-const STEP_VERSION: u32 = 2;
+const STEP_VERSION: u32 = 3;
 
 /// Agent names an unknown `--agent` answer lists, at most.
 const AGENTS_NAMED: usize = 10;
@@ -122,6 +126,10 @@ impl Engine {
         let mut step_limits: std::collections::BTreeSet<String> = Default::default();
         let mut newest_caveats = Value::Array(Vec::new());
         let mut agents_seen: std::collections::BTreeSet<String> = Default::default();
+        // The names the asked agent had, newest first: a commit that
+        // renamed it in place adds its older name for the commits before.
+        let mut followed: std::collections::BTreeSet<String> =
+            request.agent.iter().cloned().collect();
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
             let step = self.history_step(&repo, commit, &scope, max_files)?;
@@ -131,8 +139,14 @@ impl Engine {
             }
             step_limits.extend(step.limits.iter().cloned());
             agents_seen.extend(step.agents.iter().cloned());
-            if let Some(entry) = commit_entry(commit, &step, request) {
+            agents_seen.extend(step.renames.iter().map(|(_, from, _)| from.clone()));
+            if let Some(entry) = commit_entry(commit, &step, request, &followed) {
                 commits.push(entry);
+            }
+            for (_, from, to) in &step.renames {
+                if followed.contains(to) {
+                    followed.insert(from.clone());
+                }
             }
         }
         if let Some(agent) = request.agent.as_deref() {
@@ -223,11 +237,17 @@ impl Engine {
             .collect();
         agents.sort();
         agents.dedup();
+        let renames = pair
+            .agent_renames
+            .iter()
+            .map(|r| (rooted(scope, &r.agent_source), r.from.clone(), r.to.clone()))
+            .collect();
         let step = Step {
             rows,
             stability,
             limits,
             agents,
+            renames,
         };
         if let Err(err) = cache.put(Namespace::History, key.as_bytes(), &step) {
             eprintln!("shipgate: could not index a history step: {err}");
@@ -325,19 +345,21 @@ fn caveats_of(step: &Step, agent: Option<&str>) -> Value {
     )
 }
 
-/// One commit of the answer, its rows filtered by agent and tool; `None`
-/// when nothing it changed is asked for.
-fn commit_entry(commit: &CommitInfo, step: &Step, request: &HistoryRequest) -> Option<Value> {
+/// One commit of the answer, its rows filtered by agent (any name it had
+/// by then, `followed`) and tool; `None` when nothing it changed is asked
+/// for.
+fn commit_entry(
+    commit: &CommitInfo,
+    step: &Step,
+    request: &HistoryRequest,
+    followed: &std::collections::BTreeSet<String>,
+) -> Option<Value> {
+    let asked = |agent: &str| request.agent.is_none() || followed.contains(agent);
     let rows: Vec<Value> = step
         .rows
         .iter()
         .filter_map(|text| serde_json::from_str::<Value>(text).ok())
-        .filter(|row| {
-            request
-                .agent
-                .as_deref()
-                .is_none_or(|agent| row["agent"] == agent)
-        })
+        .filter(|row| row["agent"].as_str().is_some_and(asked))
         .filter(|row| {
             request.tool.as_deref().is_none_or(|tool| {
                 let bound = |side: &str| row[side]["tool"].as_str() == Some(tool);
@@ -351,10 +373,10 @@ fn commit_entry(commit: &CommitInfo, step: &Step, request: &HistoryRequest) -> O
         .and_then(|text| serde_json::from_str::<Value>(text).ok())
         .filter(|_| request.tool.is_none())
         .map(|mut value| {
-            if let Some(agent) = request.agent.as_deref() {
+            if request.agent.is_some() {
                 for key in ["order_changed", "caveats"] {
                     if let Some(list) = value[key].as_array_mut() {
-                        list.retain(|entry| entry["agent"] == agent);
+                        list.retain(|entry| entry["agent"].as_str().is_some_and(asked));
                     }
                 }
             }
@@ -365,7 +387,14 @@ fn commit_entry(commit: &CommitInfo, step: &Step, request: &HistoryRequest) -> O
                 .as_array()
                 .is_some_and(|l| !l.is_empty())
         });
-    if rows.is_empty() && stability.is_none() {
+    let renamed: Vec<Value> = step
+        .renames
+        .iter()
+        .filter(|_| request.tool.is_none())
+        .filter(|(_, _, to)| asked(to))
+        .map(|(source, from, to)| json!({"agent_source": source, "from": from, "to": to}))
+        .collect();
+    if rows.is_empty() && stability.is_none() && renamed.is_empty() {
         return None;
     }
     let mut entry = json!({
@@ -378,6 +407,9 @@ fn commit_entry(commit: &CommitInfo, step: &Step, request: &HistoryRequest) -> O
     });
     if let Some(stability) = stability {
         entry["tool_list_stability"] = stability;
+    }
+    if !renamed.is_empty() {
+        entry["renamed"] = Value::Array(renamed);
     }
     Some(entry)
 }
@@ -494,6 +526,15 @@ fn history_text(doc: &Value) -> String {
                 row["change"].as_str().unwrap_or_default().to_uppercase(),
                 named(row),
                 row["tool"].as_str().unwrap_or_default()
+            )));
+            out.push('\n');
+        }
+        for renamed in commit["renamed"].as_array().into_iter().flatten() {
+            out.push_str(&one_line(&format!(
+                "  RENAMED  {} → {} ({})",
+                renamed["from"].as_str().unwrap_or_default(),
+                renamed["to"].as_str().unwrap_or_default(),
+                renamed["agent_source"].as_str().unwrap_or_default()
             )));
             out.push('\n');
         }

@@ -15,5 +15,6 @@
 mod support;
 
 mod pass_through;
+mod renames;
 mod tool_classes;
 mod wrappers;

@@ -47,6 +47,29 @@ pub struct Comparison<'a> {
     /// Exact renames between the scopes, `(base path, head path)`,
     /// scope-relative.
     pub renames: &'a [(String, String)],
+    /// Agents renamed in place (`compare::agent_renames`).
+    pub agent_renames: &'a [super::AgentRename],
+}
+
+/// `agent_correspondence`: each agent renamed in place, rooted; present
+/// only when there is one, so other documents are unchanged.
+fn agent_correspondence(renames: &[super::AgentRename], scope: &str) -> Option<Value> {
+    if renames.is_empty() {
+        return None;
+    }
+    Some(Value::Array(
+        renames
+            .iter()
+            .map(|r| {
+                json!({
+                    "agent_source": rooted(scope, &r.agent_source),
+                    "base_agent": r.from,
+                    "head_agent": r.to,
+                    "basis": "same_variable_renamed",
+                })
+            })
+            .collect(),
+    ))
 }
 
 /// `tool_list_stability` (issue 10): beside the rows, never a row; only
@@ -111,6 +134,9 @@ fn comparison_object(c: &Comparison<'_>) -> Map<String, Value> {
         .map(|(base, head)| json!({"base_source": base, "head_source": head, "basis": "git_rename_identical_blob"}))
         .collect();
     doc.insert("source_correspondence".into(), Value::Array(correspondence));
+    if let Some(agents) = agent_correspondence(c.agent_renames, &c.head_meta.scope) {
+        doc.insert("agent_correspondence".into(), agents);
+    }
     let rows: Vec<Value> = c
         .rows
         .iter()
@@ -180,6 +206,15 @@ pub fn combined_document(
         }
     }
     doc.insert("source_correspondence".into(), Value::Array(correspondence));
+    let renamed: Vec<Value> = comparisons
+        .iter()
+        .filter_map(|c| agent_correspondence(c.agent_renames, &c.head_meta.scope))
+        .filter_map(|v| v.as_array().cloned())
+        .flatten()
+        .collect();
+    if !renamed.is_empty() {
+        doc.insert("agent_correspondence".into(), Value::Array(renamed));
+    }
     let mut rows = Vec::new();
     for (part, c) in parts.iter().zip(comparisons) {
         for row in part

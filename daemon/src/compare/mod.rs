@@ -1,12 +1,14 @@
 //! Rows and statuses from two side graphs (contract §6), and the document
 //! that carries them. Touches neither git nor the store.
 
+mod agent_renames;
 pub mod document;
 mod reach_json;
 mod rows;
 pub mod stability;
 pub mod summary;
 
+pub use agent_renames::{apply_agent_renames, AgentRename};
 pub use rows::{compare_renamed, compare_sides, Change, Row};
 
 use crate::graph::SideGraph;

@@ -66,6 +66,8 @@ pub struct Pair {
     pub rows: Vec<crate::compare::Row>,
     /// Exact renames between the scopes (`source_correspondence`).
     pub renames: Vec<(String, String)>,
+    /// Agents renamed in place (`agent_correspondence`).
+    pub agent_renames: Vec<crate::compare::AgentRename>,
 }
 
 /// The analysis engine over one store.
@@ -174,6 +176,7 @@ impl Engine {
                     scope_selection: json!({"mode": "explicit", "scopes": [head_scope], "base_scope": base_scope, "reason": "Selected with --scope."}),
                     scope_limits: &[],
                     renames: &pair.renames,
+                    agent_renames: &pair.agent_renames,
                 })
             }
             _ => {
@@ -207,6 +210,7 @@ impl Engine {
                         scope_selection: selection.clone(),
                         scope_limits: &derivation.limits,
                         renames: &pair.renames,
+                        agent_renames: &pair.agent_renames,
                     })
                     .collect();
                 match comparisons.as_slice() {
@@ -296,15 +300,18 @@ impl Engine {
         head_scope: &str,
     ) -> Pair {
         apply_submodules(&mut base, &mut head);
+        let renames = exact_renames(&base, &head, base_scope, head_scope);
+        let file_renames = renames.iter().cloned().collect();
+        let agent_renames = crate::compare::apply_agent_renames(&mut base, &head, &file_renames);
         apply_absent_agents(&mut base, &mut head);
         apply_label_correspondence(&mut base, &mut head);
-        let renames = exact_renames(&base, &head, base_scope, head_scope);
-        let rows = compare_renamed(&base, &head, &renames.iter().cloned().collect());
+        let rows = compare_renamed(&base, &head, &file_renames);
         Pair {
             base,
             head,
             rows,
             renames,
+            agent_renames,
         }
     }
 

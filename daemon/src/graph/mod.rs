@@ -58,6 +58,11 @@ pub struct AgentEntry {
     pub name: String,
     /// `file:line` of the construction.
     pub location: String,
+    /// The module-level variable a Google ADK agent built at one site is
+    /// bound to (`root_agent`): what pairs it across a change of its
+    /// literal name (`compare::agent_renames`). `None` elsewhere.
+    #[serde(default)]
+    pub variable: Option<String>,
 }
 
 /// What a coverage gap can hide.

@@ -35,6 +35,17 @@ pub fn lines(summary: &Value) -> Vec<(usize, String)> {
             ),
         ));
     }
+    for renamed in array(summary, "renamed") {
+        out.push((
+            0,
+            format!(
+                "Renamed: {} → {} ({}); its bindings are unchanged.",
+                text(renamed, "renamed_from"),
+                text(renamed, "agent"),
+                text(renamed, "agent_source")
+            ),
+        ));
+    }
     cause_lines(&mut out, summary);
     not_read_line(&mut out, summary);
     out
@@ -144,6 +155,9 @@ fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, summary: &Valu
         header.push_str(&format!(" ({})", notes.join("; ")));
     }
     out.push((0, header));
+    if let Some(from) = finding.get("renamed_from").and_then(Value::as_str) {
+        out.push((2, format!("renamed: {from} → {agent}")));
+    }
     let detailed: Vec<&Value> = tools
         .iter()
         .filter(|t| !array(t, "facts").is_empty() || t.get("unresolved").is_some())

@@ -48,7 +48,11 @@ pub fn summary(doc: &Value) -> Value {
         for limit in &own {
             claimed.insert(limit.index);
         }
-        findings.push(finding(rows, agent, source, indexes, &causes, &own));
+        let mut found = finding(rows, agent, source, indexes, &causes, &own);
+        if let Some(from) = renamed_from(doc, agent, source) {
+            found["renamed_from"] = json!(from);
+        }
+        findings.push(found);
     }
     let not_read = not_read(limits.iter().filter(|l| !claimed.contains(&l.index)));
     let mut out = Map::new();
@@ -60,6 +64,20 @@ pub fn summary(doc: &Value) -> Value {
         Value::Array(causes.iter().map(Cause::to_json).collect()),
     );
     out.insert("not_read".into(), Value::Array(not_read));
+    // Agents renamed in place whose bindings did not change: no finding
+    // carries them, so the summary names them.
+    let unchanged_renames: Vec<Value> = array(doc, "agent_correspondence")
+        .iter()
+        .filter(|r| {
+            !found
+                .iter()
+                .any(|(a, s, _)| a == text(r, "head_agent") && s == text(r, "agent_source"))
+        })
+        .map(|r| json!({"agent": text(r, "head_agent"), "agent_source": text(r, "agent_source"), "renamed_from": text(r, "base_agent")}))
+        .collect();
+    if !unchanged_renames.is_empty() {
+        out.insert("renamed".into(), Value::Array(unchanged_renames));
+    }
     let candidates = rows
         .iter()
         .filter(|r| change(r) == "not_established")
@@ -126,6 +144,15 @@ fn counts(rows: &[Value], indexes: impl IntoIterator<Item = usize>) -> Value {
         }
     }
     json!({"total": total, "added": counts[0], "removed": counts[1], "changed": counts[2], "not_established": counts[3]})
+}
+
+/// The base name of an agent renamed in place (`agent_correspondence`),
+/// by its head name and rooted file.
+fn renamed_from<'d>(doc: &'d Value, agent: &str, source: &str) -> Option<&'d str> {
+    array(doc, "agent_correspondence")
+        .iter()
+        .find(|r| text(r, "head_agent") == agent && text(r, "agent_source") == source)
+        .map(|r| text(r, "base_agent"))
 }
 
 /// Agents with rows, in first-row order: `(agent, rooted source, rows)`.

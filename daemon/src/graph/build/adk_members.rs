@@ -56,10 +56,23 @@ impl ModuleReader<'_, '_> {
             let Some((first, _)) = sites.first() else {
                 continue;
             };
+            // One site bound at module level to a plain variable, named
+            // by its literal `name=`: the variable pairs it across a
+            // rename.
+            let variable = match sites.as_slice() {
+                [(only, _)] if only.call.scope.is_empty() => only
+                    .call
+                    .assigned_to
+                    .as_deref()
+                    .filter(|v| !v.contains('.') && *v != only.identity)
+                    .map(str::to_string),
+                _ => None,
+            };
             self.graph.agents.push(AgentEntry {
                 source: self.path.to_string(),
                 name: identity.clone(),
                 location: format!("{}:{}", self.path, first.line),
+                variable,
             });
             if let [(only, kind)] = sites.as_slice() {
                 self.read_adk_site(&identity, only, *kind);

@@ -65,6 +65,7 @@ impl ModuleReader<'_, '_> {
                 source: self.path.to_string(),
                 name: identity.to_string(),
                 location: format!("{}:{}", self.path, first.line),
+                variable: None,
             });
             if let [only] = sites.as_slice() {
                 self.read_site(identity, only);
@@ -127,6 +128,7 @@ impl ModuleReader<'_, '_> {
             source: self.path.to_string(),
             name: identity.to_string(),
             location: format!("{}:{}", self.path, clone.line),
+            variable: None,
         });
         let inherited: Vec<Binding> = self
             .graph

@@ -171,6 +171,7 @@ impl<'m> ModuleReader<'_, 'm> {
             source: self.path.to_string(),
             name: agent.name.clone(),
             location: agent.at.clone(),
+            variable: None,
         });
         self.with_frame(Some(agent.frame.clone()), read);
     }
