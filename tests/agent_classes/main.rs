@@ -14,6 +14,23 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+/// Two SDK function tools, `app/tools.py` of the SDK fixtures.
+const SDK_TOOLS: &str = r#"from agents import function_tool
+
+
+@function_tool
+def lookup(q: str) -> str:
+    return q
+
+
+@function_tool
+def refund(order: str) -> str:
+    return order
+"#;
+
+/// Two plain functions, `app/tools.py` of the ADK fixtures.
+const ADK_TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
+
 mod pass_through;
 mod renames;
 mod tool_classes;

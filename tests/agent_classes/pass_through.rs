@@ -1,20 +1,8 @@
 //! Pass-through subclasses of an agent class, read as their base class.
 
 use super::support::{compare_branches, limits, row, rows};
+use super::{ADK_TOOLS, SDK_TOOLS};
 use serde_json::Value;
-
-const SDK_TOOLS: &str = r#"from agents import function_tool
-
-
-@function_tool
-def lookup(q: str) -> str:
-    return q
-
-
-@function_tool
-def refund(order: str) -> str:
-    return order
-"#;
 
 /// A tracing subclass that takes two parameters of its own and forwards
 /// the rest (`**kwargs`).
@@ -110,8 +98,6 @@ fn a_construction_that_unpacks_its_arguments_stays_a_named_limit() {
         vec!["agent.py uses TracedAgent, an OpenAI Agents SDK agent subclass defined at tracing.py:4; agents built from it are not read. It is not read as its base class: 'TracedAgent' (tracing.py:4): at this call, the call unpacks its arguments."]
     );
 }
-
-const ADK_TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
 
 /// An ADK `LlmAgent` subclass with no constructor of its own is read as
 /// `LlmAgent`: the agent is its literal `name=`.

@@ -2,9 +2,8 @@
 //! a new literal `name=`, is one agent renamed, in a diff and in history.
 
 use super::support::{compare_branches, limits, row, rows, Place, Repo};
+use super::ADK_TOOLS;
 use serde_json::{json, Value};
-
-const TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
 
 fn agent(name: &str, tools: &str) -> String {
     format!(
@@ -16,7 +15,7 @@ fn compare(base: &str, head: &str) -> (Value, String) {
     compare_branches(
         &[
             ("app/__init__.py", ""),
-            ("app/tools.py", TOOLS),
+            ("app/tools.py", ADK_TOOLS),
             ("app/agent.py", base),
         ],
         &[("app/agent.py", head)],
@@ -91,7 +90,7 @@ fn history_follows_an_agent_through_its_rename() {
         repo.commit(
             &[
                 ("app/__init__.py", Some("")),
-                ("app/tools.py", Some(TOOLS)),
+                ("app/tools.py", Some(ADK_TOOLS)),
                 ("app/agent.py", Some(&agent(name, tools))),
             ],
             message,

@@ -2,20 +2,8 @@
 //! its `__init__` stores is one agent per instantiation.
 
 use super::support::{compare_branches, limits, row, rows};
+use super::{ADK_TOOLS, SDK_TOOLS};
 use serde_json::Value;
-
-const SDK_TOOLS: &str = r#"from agents import function_tool
-
-
-@function_tool
-def lookup(q: str) -> str:
-    return q
-
-
-@function_tool
-def refund(order: str) -> str:
-    return order
-"#;
 
 const WRAPPER: &str = r#"from agents import Agent
 from .tools import lookup, refund
@@ -154,8 +142,6 @@ fn an_overriding_subclass_stays_a_named_limit() {
     );
 }
 
-const ADK_TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
-
 /// An ADK agent built in `__init__` from its parameters, one per
 /// instantiation, by its literal name.
 #[test]
@@ -225,4 +211,28 @@ fn instantiations_in_another_modules_main_are_read() {
     );
     assert_eq!(rows(&doc), vec![row("Search Agent", "refund", "added")]);
     assert_eq!(doc["rows"][0]["after"]["agent_source"], "app/agent.py");
+}
+
+/// A name the call does not spell as a literal: the agent is the
+/// instantiation's source label, as the spec labels an unnamed agent.
+#[test]
+fn an_unspelled_name_is_the_instantiations_label() {
+    let base = WRAPPER
+        .replace(
+            "search = CustomAgent(None, name=\"Search Agent\", tools=[lookup])",
+            "search = CustomAgent(None, name=SEARCH_NAME, tools=[lookup])",
+        )
+        .replace(
+            "\n\nclass CustomAgent",
+            "\nSEARCH_NAME = \"Search \" + \"Agent\"\n\n\nclass CustomAgent",
+        );
+    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare(&base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("search@agent.py", "refund", "added")]);
 }

@@ -15,6 +15,8 @@
 //! identifies such an agent by its variable, so it never needs this.
 
 use crate::graph::SideGraph;
+use crate::paths::rooted;
+use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 /// One agent renamed in place.
@@ -115,4 +117,25 @@ fn rename_on(side: &mut SideGraph, path: &str, from: &str, to: &str) {
             gap.agent = Some(to.to_string());
         }
     }
+}
+
+/// `agent_correspondence`: each agent renamed in place, rooted; present
+/// only when there is one, so other documents are unchanged.
+pub(super) fn correspondence(renames: &[AgentRename], scope: &str) -> Option<Value> {
+    if renames.is_empty() {
+        return None;
+    }
+    Some(Value::Array(
+        renames
+            .iter()
+            .map(|r| {
+                json!({
+                    "agent_source": rooted(scope, &r.agent_source),
+                    "base_agent": r.from,
+                    "head_agent": r.to,
+                    "basis": "same_variable_renamed",
+                })
+            })
+            .collect(),
+    ))
 }

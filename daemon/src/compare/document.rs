@@ -51,27 +51,6 @@ pub struct Comparison<'a> {
     pub agent_renames: &'a [super::AgentRename],
 }
 
-/// `agent_correspondence`: each agent renamed in place, rooted; present
-/// only when there is one, so other documents are unchanged.
-fn agent_correspondence(renames: &[super::AgentRename], scope: &str) -> Option<Value> {
-    if renames.is_empty() {
-        return None;
-    }
-    Some(Value::Array(
-        renames
-            .iter()
-            .map(|r| {
-                json!({
-                    "agent_source": rooted(scope, &r.agent_source),
-                    "base_agent": r.from,
-                    "head_agent": r.to,
-                    "basis": "same_variable_renamed",
-                })
-            })
-            .collect(),
-    ))
-}
-
 /// `tool_list_stability` (issue 10): beside the rows, never a row; only
 /// present when there is something to say, so other documents are
 /// unchanged.
@@ -134,7 +113,8 @@ fn comparison_object(c: &Comparison<'_>) -> Map<String, Value> {
         .map(|(base, head)| json!({"base_source": base, "head_source": head, "basis": "git_rename_identical_blob"}))
         .collect();
     doc.insert("source_correspondence".into(), Value::Array(correspondence));
-    if let Some(agents) = agent_correspondence(c.agent_renames, &c.head_meta.scope) {
+    if let Some(agents) = super::agent_renames::correspondence(c.agent_renames, &c.head_meta.scope)
+    {
         doc.insert("agent_correspondence".into(), agents);
     }
     let rows: Vec<Value> = c
@@ -208,7 +188,7 @@ pub fn combined_document(
     doc.insert("source_correspondence".into(), Value::Array(correspondence));
     let renamed: Vec<Value> = comparisons
         .iter()
-        .filter_map(|c| agent_correspondence(c.agent_renames, &c.head_meta.scope))
+        .filter_map(|c| super::agent_renames::correspondence(c.agent_renames, &c.head_meta.scope))
         .filter_map(|v| v.as_array().cloned())
         .flatten()
         .collect();

@@ -20,7 +20,9 @@
 //! the `**` parameter collects. Anything else leaves the class unread, and
 //! the reason is named.
 
-use super::imports::imported_name;
+use super::class_rules::{
+    is_dataclass_decorator, module_level_on_one_base, plain_methods, spells_any,
+};
 use crate::pyrepr::str_repr;
 use crate::python::call_binding::bind_collecting;
 use crate::python::{BindingKind, CallFact, ClassFact, FunctionFact, KeywordFact, ModuleFacts};
@@ -49,9 +51,6 @@ const CAPABILITY_MEMBERS: &[&str] = &[
     "__dict__",
     "__class__",
 ];
-
-/// Method decorators that do not change what an instance holds.
-const PLAIN_DECORATORS: &[&str] = &["property", "staticmethod", "classmethod"];
 
 /// A subclass read as its base class at its constructions.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,97 +88,21 @@ pub fn pass_through(facts: &ModuleFacts, class: &ClassFact) -> Result<PassThroug
     {
         return Err("it is decorated".into());
     }
-    if let Some(member) = class
-        .attributes
-        .iter()
-        .map(|b| b.name.as_str())
-        .chain(class.attribute_names.keys().map(String::as_str))
-        .find(|name| CAPABILITY_MEMBERS.contains(name))
-    {
+    if let Some(member) = spells_any(class, CAPABILITY_MEMBERS) {
         return Err(format!("its code spells {}", str_repr(member)));
     }
-    let prefix = format!("{}.", class.qualname);
-    let methods: Vec<&FunctionFact> = facts
-        .functions
-        .iter()
-        .filter(|f| f.qualname.starts_with(&prefix))
-        .collect();
-    for method in &methods {
-        let direct = !method.qualname[prefix.len()..].contains('.');
-        if direct && method.decorators.iter().any(|d| !is_plain_decorator(d)) {
-            return Err(format!(
-                "its method {} is decorated",
-                str_repr(&method.name)
-            ));
-        }
-        if let Some(call) = method
-            .body_calls
-            .iter()
-            .find(|c| reflects(&c.callee, &c.args))
-        {
-            let callee = call.callee.dotted().unwrap_or_default();
-            return Err(format!(
-                "its method {} calls {callee} at line {}",
-                str_repr(&method.name),
-                call.line
-            ));
-        }
-    }
+    plain_methods(facts, class, CAPABILITY_MEMBERS)?;
     let inits = class
         .attributes
         .iter()
         .filter(|b| b.name == "__init__")
         .count();
-    let init = methods
-        .iter()
-        .find(|f| f.qualname == format!("{prefix}__init__"));
+    let init_name = format!("{}.__init__", class.qualname);
+    let init = facts.functions.iter().find(|f| f.qualname == init_name);
     match (inits, init) {
         (0, _) => Ok(PassThrough { init: None }),
         (1, Some(init)) => forwarding(init).map(|f| PassThrough { init: Some(f) }),
         _ => Err("it binds __init__ more than once or not by a def".into()),
-    }
-}
-
-/// A class statement at module level with one base and no keywords
-/// (`metaclass=`): what makes the framework class its only parent and
-/// the module's one definition the class. Else why not, as a clause.
-pub fn module_level_on_one_base(class: &ClassFact) -> Result<(), String> {
-    if class.qualname != class.name {
-        return Err("it is defined inside a function or class".into());
-    }
-    if class.bases.len() != 1 {
-        return Err("it has more than one base class".into());
-    }
-    match class.keywords.first() {
-        Some(keyword) => Err(format!("its class statement passes {keyword}")),
-        None => Ok(()),
-    }
-}
-
-/// `@dataclass` or `@dataclass(...)`, the standard library's.
-fn is_dataclass_decorator(facts: &ModuleFacts, decorator: &Value) -> bool {
-    let callee = match decorator {
-        Value::Call { callee, .. } => callee.as_ref(),
-        other => other,
-    };
-    imported_name(facts, callee, "").as_deref() == Some("dataclasses.dataclass")
-}
-
-fn is_plain_decorator(decorator: &Value) -> bool {
-    matches!(decorator, Value::Name(name) if PLAIN_DECORATORS.contains(&name.as_str()))
-}
-
-/// A call that reaches attributes by a name the reader cannot check:
-/// `setattr`, `delattr`, `vars`, or `getattr` of a name not spelled.
-fn reflects(callee: &Value, args: &[Value]) -> bool {
-    match callee {
-        Value::Name(name) => match name.as_str() {
-            "setattr" | "delattr" | "vars" => true,
-            "getattr" => !matches!(args.get(1), Some(Value::Str(attribute))
-                if !CAPABILITY_MEMBERS.contains(&attribute.as_str())),
-            _ => false,
-        },
-        _ => false,
     }
 }
 
@@ -276,12 +199,7 @@ impl PassThrough {
         let Some(init) = &self.init else {
             return Ok(call.clone());
         };
-        let passed: Vec<(Option<String>, Value)> = call
-            .keywords
-            .iter()
-            .map(|k| (k.name.clone(), k.value.clone()))
-            .collect();
-        let binding = bind_collecting(&init.params, &call.args, &passed)?;
+        let binding = bind_collecting(&init.params, &call.args, &call.keyword_pairs())?;
         // A keyword keeps the line the call spells it at.
         let line_of = |keyword: &str| {
             call.keyword(keyword)

@@ -53,7 +53,7 @@ pub fn adk_tool_class(facts: &ModuleFacts, class: &ClassFact) -> Option<Result<T
 }
 
 fn read(facts: &ModuleFacts, class: &ClassFact, base: &'static str) -> Result<ToolClass, String> {
-    super::agent_classes::module_level_on_one_base(class)?;
+    super::class_rules::module_level_on_one_base(class)?;
     if !class.decorators.is_empty() {
         return Err("it is decorated".into());
     }

@@ -24,6 +24,7 @@
 //! - every other name the construction reads is one neither its method nor
 //!   `__init__` binds locally, so it means the same read from `__init__`.
 
+use super::class_rules::{plain_methods, spells_any};
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, CallFact, ClassFact, FunctionFact, KeywordFact, ModuleFacts};
 use crate::python::{StoredUnder, Value};
@@ -184,48 +185,10 @@ fn plain_class(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String> {
     if !class.decorators.is_empty() {
         return Err("the class is decorated".into());
     }
-    if let Some(hook) = class
-        .attributes
-        .iter()
-        .map(|b| b.name.as_str())
-        .chain(class.attribute_names.keys().map(String::as_str))
-        .find(|name| ATTRIBUTE_HOOKS.contains(name))
-    {
+    if let Some(hook) = spells_any(class, ATTRIBUTE_HOOKS) {
         return Err(format!("the class's code spells {}", str_repr(hook)));
     }
-    let prefix = format!("{}.", class.qualname);
-    for method in facts
-        .functions
-        .iter()
-        .filter(|f| f.qualname.starts_with(&prefix))
-    {
-        let direct = !method.qualname[prefix.len()..].contains('.');
-        if direct
-            && method.decorators.iter().any(
-                |d| !matches!(d, Value::Name(n) if ["property", "staticmethod", "classmethod"].contains(&n.as_str())),
-            )
-        {
-            return Err(format!(
-                "the class's method {} is decorated",
-                str_repr(&method.name)
-            ));
-        }
-        let reflects = method.body_calls.iter().any(|c| match &c.callee {
-            Value::Name(n) => match n.as_str() {
-                "setattr" | "delattr" | "vars" => true,
-                "getattr" => !matches!(c.args.get(1), Some(Value::Str(_))),
-                _ => false,
-            },
-            _ => false,
-        });
-        if reflects {
-            return Err(format!(
-                "the class's method {} reaches attributes by a computed name",
-                str_repr(&method.name)
-            ));
-        }
-    }
-    Ok(())
+    plain_methods(facts, class, &[]).map_err(|why| format!("in the class, {why}"))
 }
 
 /// What `__init__` stores in `self.attribute`, read from `__init__`.

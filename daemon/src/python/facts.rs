@@ -412,12 +412,17 @@ impl CallFact {
         Value::Call {
             callee: Box::new(self.callee.clone()),
             args: self.args.clone(),
-            keywords: self
-                .keywords
-                .iter()
-                .map(|k| (k.name.clone(), k.value.clone()))
-                .collect(),
+            keywords: self.keyword_pairs(),
         }
+    }
+
+    /// The keywords as `(name, value)` pairs, as a `Value::Call` and the
+    /// argument binders take them.
+    pub fn keyword_pairs(&self) -> Vec<(Option<String>, Value)> {
+        self.keywords
+            .iter()
+            .map(|k| (k.name.clone(), k.value.clone()))
+            .collect()
     }
 
     pub fn keyword(&self, name: &str) -> Option<&KeywordFact> {

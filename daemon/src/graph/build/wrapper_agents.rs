@@ -16,7 +16,8 @@
 //!   `*`/`**`, each binding `__init__`'s parameters exactly;
 //! - each instantiation gives a name the agent takes from its literal
 //!   arguments (an f-string of literals and parameters, or a parameter),
-//!   the names distinct, none another agent's of the module.
+//!   else is identified by its own source label (`search@main.py`), the
+//!   identities distinct, none another agent's of the module.
 //!
 //! Anything else leaves the construction read as it is written, with the
 //! condition that failed named on the agent when the construction's
@@ -129,17 +130,19 @@ fn instances(
                 "it is instantiated at {at} under a condition, in a loop or in a handler"
             ));
         }
-        let keywords: Vec<(Option<String>, Value)> = site
-            .call
-            .keywords
-            .iter()
-            .map(|k| (k.name.clone(), k.value.clone()))
-            .collect();
+        let keywords = site.call.keyword_pairs();
         let bound = bind_exactly(&construction.init, &site.call.args, &keywords)
             .map_err(|why| format!("its instantiation at {at} is not read: {why}"))?;
         let lookup = |param: &str| bound.iter().find(|b| b.param == param).map(|b| &b.value);
-        let agent = spelled_name(name, &lookup, &unchanged)
-            .ok_or_else(|| format!("the agent's name at {at} is not a literal the call spells"))?;
+        // The name the call's literals spell, else the spec's source label
+        // of the instantiation (`search@main.py`).
+        let agent = match spelled_name(name, &lookup, &unchanged) {
+            Some(agent) => agent,
+            None => match modules.facts(site.path) {
+                Some(facts) => openai::source_label(facts, site.call, site.path),
+                None => return Err(format!("{} is not read", site.path)),
+            },
+        };
         if !names.insert(agent.clone()) {
             return Err(format!(
                 "two instantiations name the agent {}",
@@ -206,12 +209,7 @@ impl ModuleReader<'_, '_> {
             if taken.contains(&instance.name) {
                 return None;
             }
-            let keywords: Vec<(Option<String>, Value)> = instance
-                .call
-                .keywords
-                .iter()
-                .map(|k| (k.name.clone(), k.value.clone()))
-                .collect();
+            let keywords = instance.call.keyword_pairs();
             let site = CallSite {
                 path: &instance.path,
                 scope: &instance.call.scope,
