@@ -45,6 +45,7 @@ PACKAGES = {
             "create_static_tool_filter",
             "handoff",
             "tool_namespace",
+            "FunctionTool",
         ],
     ),
     "google_adk": (

@@ -173,3 +173,57 @@ fn a_changed_function_a_toolset_wraps_changes_the_toolset() {
     );
     assert_eq!(rows(&doc), vec![row("support", "MathToolset", "changed")]);
 }
+
+/// The SDK's `FunctionTool` subclassed by the repository: the same rule.
+#[test]
+fn an_sdk_function_tool_class_is_read_whole() {
+    let tools = r#"from agents import FunctionTool
+
+
+class LookupTool(FunctionTool):
+    def __init__(self):
+        super().__init__(
+            name="lookup_records",
+            description="Finds records.",
+            params_json_schema={},
+            on_invoke_tool=self._run,
+        )
+
+    async def _run(self, ctx, args):
+        return "rows"
+"#;
+    let agent = "from agents import Agent\nfrom .tools import LookupTool\n\nsupport = Agent(name=\"support\", tools=[LookupTool()])\n";
+    let head = tools.replace("return \"rows\"", "return \"all rows\"");
+    let doc = compare((tools, agent), &[("app/tools.py", &head)]);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "lookup_records", "changed")]
+    );
+    assert_eq!(doc["rows"][0]["after"]["object"]["kind"], "tool_class");
+}
+
+/// An instance changed after it is built is not what its constructor
+/// says: the unread part is named, and a change to it is not established.
+#[test]
+fn a_tool_class_instance_changed_after_it_is_built_names_the_change() {
+    let tools = tools_module(LOOKUP);
+    let agent = AGENT
+        .replace("tools=[LookupTool()]", "tools=[math]")
+        .replace(
+            "math = MathToolset(prefix=\"calculator\")\n",
+            "math = MathToolset(prefix=\"calculator\")\nmath.prefix = \"other\"\n",
+        );
+    let head = tools.replace("return []", "return [1]");
+    let doc = compare((&tools, &agent), &[("app/tools.py", &head)]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "MathToolset", "not_established")]
+    );
+}

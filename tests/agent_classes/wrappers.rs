@@ -236,3 +236,18 @@ fn an_unspelled_name_is_the_instantiations_label() {
     );
     assert_eq!(rows(&doc), vec![row("search@agent.py", "refund", "added")]);
 }
+
+/// An instance's `__dict__` written elsewhere could hold any attribute.
+#[test]
+fn a_write_through_dict_stays_a_named_limit() {
+    let base = format!("{WRAPPER}\nsearch.__dict__[\"tools\"] = [refund]\n");
+    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare(&base, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    let limits = limits(&doc, "head");
+    assert!(
+        limits.iter().any(|l| l
+            == "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': agent.py:18 writes an object's __dict__; it is not read as one agent per instance."),
+        "{limits:?}"
+    );
+}

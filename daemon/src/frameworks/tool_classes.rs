@@ -1,7 +1,8 @@
 //! Repository tool classes (issue 20): a class deriving directly from
 //! Google ADK's `BaseTool` or `BaseToolset` (`class LookupTool(BaseTool):
-//! def __init__(self): super().__init__(name="lookup_records", …)`), bound
-//! as an object tool where an agent lists an instance of it.
+//! def __init__(self): super().__init__(name="lookup_records", …)`), or
+//! from the OpenAI Agents SDK's `FunctionTool`, bound as an object tool
+//! where an agent of that framework lists an instance of it.
 //!
 //! Its name is the literal `name=` its `__init__` passes to
 //! `super().__init__` (what ADK calls the tool), else the class name. Its
@@ -21,6 +22,7 @@
 
 use super::adk::{adk_name, AdkName};
 use super::imports::imported_name;
+use super::module_context::AgentBase;
 use crate::pyrepr::str_repr;
 use crate::python::{ClassFact, ModuleFacts, Value};
 use sha2::{Digest, Sha256};
@@ -30,29 +32,41 @@ use sha2::{Digest, Sha256};
 pub struct ToolClass {
     /// What the framework calls the tool.
     pub name: String,
-    /// The framework base class (`BaseTool`, `BaseToolset`).
+    /// The framework base class (`BaseTool`, `BaseToolset`,
+    /// `FunctionTool`) and its framework.
     pub base: &'static str,
+    pub framework: AgentBase,
     /// Lowercase hex SHA-256 over the class as written.
     pub implementation_sha256: String,
 }
 
-/// Whether `class` (of `facts`) derives from an ADK tool base class: `None`
-/// when it does not; else the class read, or why it cannot be.
-pub fn adk_tool_class(facts: &ModuleFacts, class: &ClassFact) -> Option<Result<ToolClass, String>> {
+/// Whether `class` (of `facts`) derives from a framework's tool base
+/// class: `None` when it does not; else the class read, or why it cannot
+/// be.
+pub fn tool_class(facts: &ModuleFacts, class: &ClassFact) -> Option<Result<ToolClass, String>> {
     let enclosing = class
         .qualname
         .rsplit_once('.')
         .map_or("", |(parent, _)| parent);
-    let base = class.bases.iter().find_map(|base| {
-        match adk_name(&imported_name(facts, base, enclosing)?)? {
-            AdkName::ToolBase(base) => Some(base),
+    let (base, framework) = class.bases.iter().find_map(|base| {
+        let absolute = imported_name(facts, base, enclosing)?;
+        if super::openai::is_sdk_member(&absolute, "FunctionTool") {
+            return Some(("FunctionTool", AgentBase::Sdk));
+        }
+        match adk_name(&absolute)? {
+            AdkName::ToolBase(base) => Some((base, AgentBase::Adk)),
             _ => None,
         }
     })?;
-    Some(read(facts, class, base))
+    Some(read(facts, class, base, framework))
 }
 
-fn read(facts: &ModuleFacts, class: &ClassFact, base: &'static str) -> Result<ToolClass, String> {
+fn read(
+    facts: &ModuleFacts,
+    class: &ClassFact,
+    base: &'static str,
+    framework: AgentBase,
+) -> Result<ToolClass, String> {
     super::class_rules::module_level_on_one_base(class)?;
     if !class.decorators.is_empty() {
         return Err("it is decorated".into());
@@ -115,6 +129,7 @@ fn read(facts: &ModuleFacts, class: &ClassFact, base: &'static str) -> Result<To
     Ok(ToolClass {
         name,
         base,
+        framework,
         implementation_sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
     })
 }

@@ -8,7 +8,7 @@ const HEADER: &str = "from google.adk.tools import BaseTool\nfrom google.adk.too
 fn read(source: &str, name: &str) -> Option<Result<ToolClass, String>> {
     let facts = extract_facts(format!("{HEADER}{source}").as_bytes());
     let class = facts.classes.iter().find(|c| c.name == name)?.clone();
-    adk_tool_class(&facts, &class)
+    tool_class(&facts, &class)
 }
 
 const LOOKUP: &str = "class LookupTool(BaseTool):\n    def __init__(self):\n        super().__init__(name='lookup_records', description='Finds records.')\n\n    async def run_async(self, *, args, tool_context):\n        return {'rows': []}\n";

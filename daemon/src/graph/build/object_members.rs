@@ -234,6 +234,15 @@ impl<'r> ModuleReader<'r, '_> {
                 Some(receiver) if list == ObjectList::Tools => {
                     self.agent_tool(&site, built, &receiver, keywords)?
                 }
+                // An instance of a repository tool class
+                // (`tool_classes.rs`), read whole there.
+                None if list == ObjectList::Tools => {
+                    return match self.repository_tool_class(built) {
+                        Some(Ok(object)) => Ok(Some(object)),
+                        Some(Err(why)) => Err(why),
+                        None => Ok(None),
+                    };
+                }
                 _ => return Ok(None),
             },
         };
@@ -425,7 +434,7 @@ fn describe(object: &ObjectTool) -> &'static str {
 /// Writes into the object after it is built (`server.tool_filter = …`,
 /// `toolset.tool_filter.append(…)`): its identity is not what the
 /// constructor says.
-fn changed_after(built: &Built<'_>, variable: &str) -> Vec<UnreadPart> {
+pub(super) fn changed_after(built: &Built<'_>, variable: &str) -> Vec<UnreadPart> {
     built
         .facts
         .attribute_stores

@@ -13,7 +13,8 @@
 
 use super::object_members::{Built, ReadObject};
 use super::{chains, ModuleReader};
-use crate::frameworks::tool_classes::{self, adk_tool_class, ToolClass};
+use crate::frameworks::module_context::AgentBase;
+use crate::frameworks::tool_classes::{self, tool_class, ToolClass};
 use crate::python::{BindingKind, Value};
 use crate::resolve::{Resolver, Target};
 use sha2::{Digest, Sha256};
@@ -54,10 +55,23 @@ impl ModuleReader<'_, '_> {
             .iter()
             .find(|c| c.qualname == name && c.line == line)
             .filter(|_| is_class)?;
-        let mut read = match adk_tool_class(facts, class)? {
+        let mut read = match tool_class(facts, class)? {
             Ok(read) => read,
             Err(why) => return Some(Err(tool_classes::unread_clause(&name, &why))),
         };
+        let framework = match self.framework {
+            super::Framework::OpenAi => AgentBase::Sdk,
+            super::Framework::Adk => AgentBase::Adk,
+        };
+        if read.framework != framework {
+            return Some(Err(tool_classes::unread_clause(
+                &name,
+                &format!(
+                    "it derives from {}, another framework's tool class",
+                    read.base
+                ),
+            )));
+        }
         if let Some(why) = chains::reassignment(self.modules, &found.steps) {
             return Some(Err(tool_classes::unread_clause(&name, &why)));
         }
@@ -65,6 +79,11 @@ impl ModuleReader<'_, '_> {
         let site = self.object_site(built.path(), built.facts(), built.scope());
         let mut object = site.tool_class(&name, &read, args, keywords);
         object.built_at = (built.path().to_string(), built.line());
+        if let Some(variable) = built.variable() {
+            object
+                .unread
+                .extend(super::object_members::changed_after(built, variable));
+        }
         Some(Ok(ReadObject {
             name: read.name,
             object,

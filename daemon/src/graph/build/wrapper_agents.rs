@@ -8,7 +8,9 @@
 //! Sound, across the scope, when:
 //! - nothing outside the class's own `__init__` store writes an attribute
 //!   of that name anywhere in the scope (`search.tools = …`,
-//!   `search.tools.append(…)`, `setattr(search, "tools", …)`);
+//!   `search.tools.append(…)`, `setattr(search, "tools", …)`), and no
+//!   code reaches attributes without naming them (`obj.__dict__[k] = …`,
+//!   `vars(obj)`);
 //! - every instantiation is known: the class's closed caller set
 //!   (`builder_calls`: every use of its name is a call, so no subclass,
 //!   no value handed on, no module importing its module whole or with
@@ -168,6 +170,30 @@ fn stored_elsewhere(
         let Some(facts) = modules.facts(module) else {
             continue;
         };
+        // An attribute reached without its name (`obj.__dict__[k] = v`,
+        // `vars(obj)`) could be any of them.
+        let reflective = facts
+            .functions
+            .iter()
+            .flat_map(|f| f.body_calls.iter())
+            .chain(&facts.module_calls)
+            .find(|c| matches!(&c.callee, Value::Name(n) if n == "vars") && !c.args.is_empty());
+        if let Some(call) = reflective {
+            return Err(format!(
+                "{module}:{} reaches an object's attributes through vars()",
+                call.line
+            ));
+        }
+        if let Some(store) = facts
+            .attribute_stores
+            .iter()
+            .find(|s| s.target.iter().any(|p| p == "__dict__"))
+        {
+            return Err(format!(
+                "{module}:{} writes an object's __dict__",
+                store.line
+            ));
+        }
         for store in &facts.attribute_stores {
             let Some((attribute, object)) = store.target.split_last() else {
                 continue;
