@@ -163,6 +163,7 @@ def read_wheel(path, package):
     only through `__all__` with a lazy table (then `__getattr__` serves it).
     """
     modules = {}
+    shapes = {}
     prefix = package.replace(".", "/") + "/"
     with zipfile.ZipFile(path) as wheel:
         for entry in sorted(wheel.namelist()):
@@ -178,7 +179,19 @@ def read_wheel(path, package):
             lazy = {}
             exported = set()
             checking_only = set()
+            classes = {}
+            instances = {}
             for node in top_level(tree.body):
+                if isinstance(node, ast.ClassDef):
+                    classes[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Name)
+                ):
+                    instances[node.targets[0].id] = node.value.func.id
                 if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
                     defined[node.name] = ("defined",)
                 elif isinstance(node, ast.ImportFrom):
@@ -235,7 +248,53 @@ def read_wheel(path, package):
             for name, (source, attr) in lazy.items():
                 bindings.setdefault(name, ("from", source, attr))
             modules[module] = bindings
-    return modules
+            shapes[module] = (classes, instances, imported)
+    return modules, shapes
+
+
+# The tool base classes a package ships its tools on: `(module, class)`,
+# and the kind a class deriving from each is.
+TOOL_ROOTS = {
+    ("google.adk.tools.base_tool", "BaseTool"): "tool",
+    ("google.adk.tools.base_toolset", "BaseToolset"): "toolset",
+}
+
+
+def shipped_tools(modules, shapes):
+    """The package's tool classes (deriving, at any depth, from a tool
+    root) and its built-in instances (a module-level `x = ToolClass(...)`):
+    `(module, name) -> kind` ("tool", "toolset", "built_in")."""
+
+    def resolve(module, name):
+        classes, _, imported = shapes.get(module, ({}, {}, {}))
+        if name in classes:
+            return module, name
+        binding = imported.get(name)
+        if binding is None:
+            return None
+        return origin(modules, binding[1], binding[2])
+
+    kinds = dict(TOOL_ROOTS)
+    changed = True
+    while changed:
+        changed = False
+        for module, (classes, _, _) in shapes.items():
+            for name, bases in classes.items():
+                if (module, name) in kinds:
+                    continue
+                for base in bases:
+                    found = resolve(module, base)
+                    if found in kinds:
+                        kinds[(module, name)] = kinds[found]
+                        changed = True
+                        break
+    found = {key: kind for key, kind in kinds.items() if key not in TOOL_ROOTS}
+    for module, (_, instances, _) in shapes.items():
+        for name, callee in instances.items():
+            target = resolve(module, callee)
+            if target in found and not name.startswith("_"):
+                found[(module, name)] = "built_in"
+    return found
 
 
 def origin(modules, module, name, seen=()):
@@ -260,6 +319,7 @@ def main():
     directory = sys.argv[1]
     rows = set()
     versions = []
+    shipped = {}
     for wheel in sorted(os.listdir(directory)):
         match = re.match(r"([A-Za-z0-9_]+)-([^-]+)-.*\.whl$", wheel)
         if not match or match.group(1) not in PACKAGES:
@@ -267,7 +327,17 @@ def main():
         distribution, version = match.groups()
         package, wanted = PACKAGES[distribution]
         versions.append(f"{distribution.replace('_', '-')} {version}")
-        modules = read_wheel(os.path.join(directory, wheel), package)
+        modules, shapes = read_wheel(os.path.join(directory, wheel), package)
+        tools = shipped_tools(modules, shapes)
+        # A shipped tool a known name also binds (`load_memory`) is that
+        # name, whichever spelling reaches it: one object, one identity.
+        known = {}
+        for module, bindings in modules.items():
+            for name in bindings:
+                if name in wanted:
+                    found = origin(modules, module, name)
+                    if found is not None:
+                        known.setdefault(found, name)
         for module, bindings in modules.items():
             for name in bindings:
                 found = origin(modules, module, name)
@@ -277,11 +347,17 @@ def main():
                     continue
                 # The reader's name for it: the bound name when the reader
                 # knows it (`SseServerParams`), else the defining name
-                # (`tool` is `function_tool`).
+                # (`tool` is `function_tool`); a tool the package ships
+                # is its defining name.
                 if name in wanted:
                     identity = name
                 elif found[1] in wanted:
                     identity = found[1]
+                elif found in known:
+                    identity = known[found]
+                elif found in tools and not found[1].startswith("_"):
+                    identity = found[1]
+                    shipped.setdefault(identity, tools[found])
                 else:
                     continue
                 if name in wanted and found[1] not in wanted and found[1] != name:
@@ -313,6 +389,15 @@ def main():
     out.write("pub const EXPORTS: &[(&str, &str)] = &[\n")
     for spelling, source in table.items():
         out.write(f'    ("{spelling}", "{source}"),\n')
+    out.write("];\n")
+    out.write("\n")
+    out.write("/// `(name, kind)`, sorted: the tools a package ships on its tool base\n")
+    out.write("/// classes (`tool`, `toolset`) and its module-level instances of them\n")
+    out.write("/// (`built_in`), by the name `EXPORTS` gives them.\n")
+    out.write("#[rustfmt::skip]\n")
+    out.write("pub const SHIPPED_TOOLS: &[(&str, &str)] = &[\n")
+    for name, kind in sorted(shipped.items()):
+        out.write(f'    ("{name}", "{kind}"),\n')
     out.write("];\n")
 
 

@@ -36,6 +36,11 @@ pub enum AdkName {
     /// `BaseTool` / `BaseToolset`: what a repository tool class derives
     /// from (`tool_classes.rs`).
     ToolBase(&'static str),
+    /// Another tool class the package ships (`VertexAiSearchTool`,
+    /// `LangchainTool`), read from `exports::SHIPPED_TOOLS`.
+    ShippedTool(&'static str),
+    /// Another toolset class the package ships (`BigQueryToolset`).
+    ShippedToolset(&'static str),
 }
 
 const NAMES: &[(&str, AdkName)] = &[
@@ -101,6 +106,22 @@ pub fn adk_name(absolute: &str) -> Option<AdkName> {
         .iter()
         .find(|(name, _)| *name == known)
         .map(|(_, kind)| *kind)
+        .or_else(|| shipped(known))
+}
+
+/// What a tool the package ships is, by the name `EXPORTS` gives it: a
+/// tool class, a toolset class, or a built-in instance.
+fn shipped(known: &'static str) -> Option<AdkName> {
+    let tools = super::exports::SHIPPED_TOOLS;
+    let index = tools
+        .binary_search_by(|(name, _)| (*name).cmp(known))
+        .ok()?;
+    match tools.get(index)?.1 {
+        "tool" => Some(AdkName::ShippedTool(known)),
+        "toolset" => Some(AdkName::ShippedToolset(known)),
+        "built_in" => Some(AdkName::BuiltIn(known)),
+        _ => None,
+    }
 }
 
 /// What a name or callee spelled in `scope` is in ADK.

@@ -441,6 +441,29 @@ impl ModuleReader<'_, '_> {
                     .unwrap_or_else(|| format!("{class}#{position}"));
                 AdkMember::Object(Box::new(ReadObject { name, object }))
             }
+            // A tool or toolset the package ships: its class and a digest
+            // of its arguments, as a hosted tool's; a toolset's row is
+            // named like an MCP toolset's.
+            Some(AdkName::ShippedTool(class) | AdkName::ShippedToolset(class)) => {
+                let site = self.object_site(built.path(), facts, built.scope());
+                let mut object = site.hosted_tool(class, args, keywords);
+                object.built_at = (built.path().to_string(), built.line());
+                if let Some(variable) = built.variable() {
+                    object
+                        .unread
+                        .extend(super::object_members::changed_after(built, variable));
+                }
+                let toolset = matches!(
+                    adk::adk_value(facts, callee, built.scope()),
+                    Some(AdkName::ShippedToolset(_))
+                );
+                let name = match (toolset, built.variable()) {
+                    (false, _) => class.to_string(),
+                    (true, Some(variable)) => variable.to_string(),
+                    (true, None) => format!("{class}#{position}"),
+                };
+                AdkMember::Object(Box::new(ReadObject { name, object }))
+            }
             _ => match self.repository_tool_class(built) {
                 Some(Ok(object)) => AdkMember::Object(Box::new(object)),
                 Some(Err(why)) => AdkMember::Limit(why_on(agent, construction, &why)),

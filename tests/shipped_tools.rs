@@ -1,0 +1,118 @@
+//! End to end: tools Google ADK ships (issue 21, in part), recognised by
+//! import from the table `scripts/gen-framework-exports.py` reads out of
+//! the package wheels (`SHIPPED_TOOLS`): a toolset or tool class is an
+//! object row identified by its class and a digest of its arguments, a
+//! built-in instance a row of its own name. Before, each was "assigned a
+//! value, not a function definition", a named limit.
+
+mod support;
+
+use serde_json::Value;
+use support::{compare_branches, limits, row, rows};
+
+const TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n";
+
+fn agent(imports: &str, before: &str, tools: &str) -> String {
+    format!(
+        "from google.adk.agents import Agent\n{imports}from .tools import lookup\n\n{before}root_agent = Agent(name=\"support\", model=\"m\", instruction=\"Help.\", tools=[{tools}])\n"
+    )
+}
+
+fn compare(base: &str, head: &str) -> Value {
+    compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/agent.py", base),
+        ],
+        &[("app/agent.py", head)],
+        "app",
+    )
+    .0
+}
+
+const BIGQUERY: &str = "from google.adk.tools.bigquery import BigQueryToolset\n";
+
+#[test]
+fn an_added_toolset_is_an_added_object_row() {
+    let base = agent(BIGQUERY, "", "lookup");
+    let head = agent(
+        BIGQUERY,
+        "bigquery_toolset = BigQueryToolset(tool_filter=[\"execute_sql\"])\n\n",
+        "lookup, bigquery_toolset",
+    );
+    let doc = compare(&base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "bigquery_toolset", "added")]
+    );
+    let object = &doc["rows"][0]["after"]["object"];
+    assert_eq!(object["class"], "BigQueryToolset");
+    assert_eq!(object["arguments"], serde_json::json!(["tool_filter"]));
+}
+
+#[test]
+fn a_changed_toolset_filter_is_a_changed_row() {
+    let base = agent(
+        BIGQUERY,
+        "bigquery_toolset = BigQueryToolset(tool_filter=[\"execute_sql\"])\n\n",
+        "lookup, bigquery_toolset",
+    );
+    let head = base.replace("[\"execute_sql\"]", "[\"execute_sql\", \"list_tables\"]");
+    let doc = compare(&base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "bigquery_toolset", "changed")]
+    );
+}
+
+/// A wrapper's identity is what it wraps: another library's tool class,
+/// by its import path.
+#[test]
+fn a_wrappers_changed_target_is_a_changed_row() {
+    let imports = "from google.adk.tools.langchain_tool import LangchainTool\nfrom langchain_community.tools import TavilySearchResults, DuckDuckGoSearchRun\n";
+    let base = agent(
+        imports,
+        "",
+        "lookup, LangchainTool(tool=TavilySearchResults())",
+    );
+    let head = base.replace("TavilySearchResults())", "DuckDuckGoSearchRun())");
+    let doc = compare(&base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("support", "LangchainTool", "changed")]);
+}
+
+#[test]
+fn a_removed_built_in_is_a_removed_row() {
+    let imports = "from google.adk.tools import load_artifacts, url_context\n";
+    let base = agent(imports, "", "lookup, load_artifacts, url_context");
+    let head = agent(imports, "", "lookup, url_context");
+    let doc = compare(&base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "load_artifacts_tool", "removed")]
+    );
+}
