@@ -181,7 +181,24 @@ def read_wheel(path, package):
             checking_only = set()
             classes = {}
             instances = {}
+            unions = {}
+            factories = []
             for node in top_level(tree.body):
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                ):
+                    members = union_members(node.value)
+                    if members:
+                        unions[node.targets[0].id] = members
+                if (
+                    isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    and not node.name.startswith("_")
+                    and isinstance(node.returns, ast.Name)
+                    and node.returns.id == "FunctionTool"
+                ):
+                    factories.append(node.name)
                 if isinstance(node, ast.ClassDef):
                     classes[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
                 if (
@@ -248,8 +265,35 @@ def read_wheel(path, package):
             for name, (source, attr) in lazy.items():
                 bindings.setdefault(name, ("from", source, attr))
             modules[module] = bindings
-            shapes[module] = (classes, instances, imported)
+            shapes[module] = (classes, instances, imported, unions, factories)
     return modules, shapes
+
+
+def union_members(value):
+    """The class names of `A | B[X] | C` or `Union[A, B]`, else None."""
+    names = []
+
+    def walk(node):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return walk(node.left) and walk(node.right)
+        if isinstance(node, ast.Subscript):
+            return walk(node.value) if not names_union(node) else all(walk(e) for e in subscript_items(node))
+        if isinstance(node, ast.Name):
+            names.append(node.id)
+            return True
+        return False
+
+    def names_union(node):
+        return isinstance(node.value, ast.Name) and node.value.id == "Union"
+
+    def subscript_items(node):
+        index = node.slice
+        return index.elts if isinstance(index, ast.Tuple) else [index]
+
+    if isinstance(value, ast.BinOp) or (isinstance(value, ast.Subscript) and names_union(value)):
+        if walk(value) and len(names) > 1:
+            return names
+    return None
 
 
 # The tool base classes a package ships its tools on: `(module, class)`,
@@ -260,13 +304,20 @@ TOOL_ROOTS = {
 }
 
 
+# The OpenAI Agents SDK's tool type: every member but the function tool is
+# a tool the SDK (or the model provider) runs, read as a hosted tool.
+SDK_TOOL_UNION = ("agents.tool", "Tool")
+
+
 def shipped_tools(modules, shapes):
     """The package's tool classes (deriving, at any depth, from a tool
-    root) and its built-in instances (a module-level `x = ToolClass(...)`):
-    `(module, name) -> kind` ("tool", "toolset", "built_in")."""
+    root), its built-in instances (a module-level `x = ToolClass(...)`),
+    the members of the SDK's `Tool` type and the SDK extensions' tool
+    factories (a function returning a `FunctionTool`): `(module, name) ->
+    kind` ("tool", "toolset", "built_in", "hosted", "factory")."""
 
     def resolve(module, name):
-        classes, _, imported = shapes.get(module, ({}, {}, {}))
+        classes, _, imported, _, _ = shapes.get(module, ({}, {}, {}, {}, []))
         if name in classes:
             return module, name
         binding = imported.get(name)
@@ -278,7 +329,7 @@ def shipped_tools(modules, shapes):
     changed = True
     while changed:
         changed = False
-        for module, (classes, _, _) in shapes.items():
+        for module, (classes, _, _, _, _) in shapes.items():
             for name, bases in classes.items():
                 if (module, name) in kinds:
                     continue
@@ -289,11 +340,21 @@ def shipped_tools(modules, shapes):
                         changed = True
                         break
     found = {key: kind for key, kind in kinds.items() if key not in TOOL_ROOTS}
-    for module, (_, instances, _) in shapes.items():
+    for module, (_, instances, _, _, _) in shapes.items():
         for name, callee in instances.items():
             target = resolve(module, callee)
             if target in found and not name.startswith("_"):
                 found[(module, name)] = "built_in"
+    union_module, union_name = SDK_TOOL_UNION
+    members = shapes.get(union_module, ({}, {}, {}, {}, []))[3].get(union_name, [])
+    for member in members:
+        target = resolve(union_module, member)
+        if target is not None and target[1] != "FunctionTool":
+            found[target] = "hosted"
+    for module, (_, _, _, _, factories) in shapes.items():
+        if module.startswith("agents.extensions."):
+            for name in factories:
+                found[(module, name)] = "factory"
     return found
 
 
@@ -357,9 +418,10 @@ def main():
                     identity = known[found]
                 elif found in tools and not found[1].startswith("_"):
                     identity = found[1]
-                    shipped.setdefault(identity, tools[found])
                 else:
                     continue
+                if found in tools:
+                    shipped.setdefault(identity, tools[found])
                 if name in wanted and found[1] not in wanted and found[1] != name:
                     print(f"check: {module}.{name} is {found[0]}.{found[1]}", file=sys.stderr)
                 rows.add((f"{module}.{name}", identity))

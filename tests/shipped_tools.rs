@@ -116,3 +116,44 @@ fn a_removed_built_in_is_a_removed_row() {
         vec![row("support", "load_artifacts_tool", "removed")]
     );
 }
+
+const SDK_TOOLS: &str = "from agents import function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n";
+
+fn compare_sdk(base: &str, head: &str) -> Value {
+    compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/agent.py", base),
+        ],
+        &[("app/agent.py", head)],
+        "app",
+    )
+    .0
+}
+
+/// Every member of the SDK's `Tool` type but the function tool is a
+/// hosted tool (`ShellTool`, `ApplyPatchTool`, `ToolSearchTool`…), and an
+/// extension's tool factory (`codex_tool(...)`) is read the same way.
+#[test]
+fn sdk_tools_beyond_the_first_four_are_hosted_rows() {
+    let base = "from agents import Agent, ToolSearchTool\nfrom agents.extensions.experimental.codex import codex_tool\nfrom .tools import lookup\n\nsupport = Agent(name=\"support\", tools=[lookup, codex_tool(name=\"codex\")])\n";
+    let head = base.replace(
+        "codex_tool(name=\"codex\")",
+        "codex_tool(name=\"codex_review\"), ToolSearchTool()",
+    );
+    let doc = compare_sdk(base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "ToolSearchTool", "added"),
+            row("support", "codex_tool", "changed"),
+        ]
+    );
+}

@@ -281,11 +281,20 @@ pub fn clone_name_filter(clone: &CallFact, tools: &Value) -> Option<String> {
     }
 }
 
-/// The SDK's hosted tools, by absolute name (`agents.WebSearchTool`).
-pub fn is_hosted_tool(absolute: &str) -> bool {
-    HOSTED_TOOLS
+/// The hosted tool (or extension tool factory, `codex_tool`) an absolute
+/// name is, by the name the SDK exports it under: every member of the
+/// SDK's `Tool` type but the function tool, read from the wheels
+/// (`exports::SHIPPED_TOOLS`).
+fn hosted_tool(absolute: &str) -> Option<&'static str> {
+    let rest = SDK_PACKAGES
         .iter()
-        .any(|tool| is_sdk_member(absolute, tool))
+        .find_map(|package| absolute.strip_prefix(package)?.strip_prefix('.'))?;
+    let known = exported_name(&format!("agents.{rest}"))?;
+    let tools = super::exports::SHIPPED_TOOLS;
+    let index = tools
+        .binary_search_by(|(name, _)| (*name).cmp(known))
+        .ok()?;
+    matches!(tools.get(index)?.1, "hosted" | "factory").then_some(known)
 }
 
 /// An SDK class whose instances an agent binds as objects (spec: "Tools
@@ -301,16 +310,6 @@ pub enum ObjectClass {
     },
 }
 
-const HOSTED_TOOLS: &[&str] = &[
-    "WebSearchTool",
-    "FileSearchTool",
-    "CodeInterpreterTool",
-    "ComputerTool",
-    "ImageGenerationTool",
-    "HostedMCPTool",
-    "LocalShellTool",
-];
-
 const MCP_SERVERS: &[(&str, &str)] = &[
     ("MCPServerStdio", "stdio"),
     ("MCPServerSse", "sse"),
@@ -320,10 +319,7 @@ const MCP_SERVERS: &[(&str, &str)] = &[
 /// The SDK object class a callee names in `scope`, by import identity.
 pub fn object_class(facts: &ModuleFacts, callee: &Value, scope: &str) -> Option<ObjectClass> {
     let absolute = imported_name(facts, callee, scope)?;
-    if let Some(tool) = HOSTED_TOOLS
-        .iter()
-        .find(|tool| is_sdk_member(&absolute, tool))
-    {
+    if let Some(tool) = hosted_tool(&absolute) {
         return Some(ObjectClass::Hosted(tool));
     }
     MCP_SERVERS
