@@ -19,16 +19,33 @@ fn agent(imports: &str, before: &str, tools: &str) -> String {
 }
 
 fn compare(base: &str, head: &str) -> Value {
+    compare_in(TOOLS, base, head)
+}
+
+/// `app/` holding `tools` and `agent.py` (`base` on main, `head` on the
+/// branch), compared with `--scope app`.
+fn compare_in(tools: &str, base: &str, head: &str) -> Value {
     compare_branches(
         &[
             ("app/__init__.py", ""),
-            ("app/tools.py", TOOLS),
+            ("app/tools.py", tools),
             ("app/agent.py", base),
         ],
         &[("app/agent.py", head)],
         "app",
     )
     .0
+}
+
+/// Asserts the comparison is `compared`, naming the head's limits when
+/// it is not.
+fn assert_compared(doc: &Value) {
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(doc, "head")
+    );
 }
 
 const BIGQUERY: &str = "from google.adk.tools.bigquery import BigQueryToolset\n";
@@ -42,12 +59,7 @@ fn an_added_toolset_is_an_added_object_row() {
         "lookup, bigquery_toolset",
     );
     let doc = compare(&base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![row("support", "bigquery_toolset", "added")]
@@ -66,12 +78,7 @@ fn a_changed_toolset_filter_is_a_changed_row() {
     );
     let head = base.replace("[\"execute_sql\"]", "[\"execute_sql\", \"list_tables\"]");
     let doc = compare(&base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![row("support", "bigquery_toolset", "changed")]
@@ -90,12 +97,7 @@ fn a_wrappers_changed_target_is_a_changed_row() {
     );
     let head = base.replace("TavilySearchResults())", "DuckDuckGoSearchRun())");
     let doc = compare(&base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("support", "LangchainTool", "changed")]);
 }
 
@@ -105,12 +107,7 @@ fn a_removed_built_in_is_a_removed_row() {
     let base = agent(imports, "", "lookup, load_artifacts, url_context");
     let head = agent(imports, "", "lookup, url_context");
     let doc = compare(&base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![row("support", "load_artifacts_tool", "removed")]
@@ -120,16 +117,7 @@ fn a_removed_built_in_is_a_removed_row() {
 const SDK_TOOLS: &str = "from agents import function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n";
 
 fn compare_sdk(base: &str, head: &str) -> Value {
-    compare_branches(
-        &[
-            ("app/__init__.py", ""),
-            ("app/tools.py", SDK_TOOLS),
-            ("app/agent.py", base),
-        ],
-        &[("app/agent.py", head)],
-        "app",
-    )
-    .0
+    compare_in(SDK_TOOLS, base, head)
 }
 
 /// Every member of the SDK's `Tool` type but the function tool is a
@@ -143,12 +131,7 @@ fn sdk_tools_beyond_the_first_four_are_hosted_rows() {
         "codex_tool(name=\"codex_review\"), ToolSearchTool()",
     );
     let doc = compare_sdk(base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![

@@ -31,6 +31,36 @@ def refund(order: str) -> str:
 /// Two plain functions, `app/tools.py` of the ADK fixtures.
 const ADK_TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
 
+/// Asserts the comparison is `compared`, naming the head's limits when
+/// it is not.
+fn assert_compared(doc: &serde_json::Value) {
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        support::limits(doc, "head")
+    );
+}
+
+/// `app/` holding `tools` and `agent.py` (`base` on main, `head` on the
+/// branch), compared with `--scope app`: the document and the text.
+fn compare_agent_text(tools: &str, base: &str, head: &str) -> (serde_json::Value, String) {
+    support::compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", tools),
+            ("app/agent.py", base),
+        ],
+        &[("app/agent.py", head)],
+        "app",
+    )
+}
+
+/// `compare_agent_text`'s document.
+fn compare_agent(tools: &str, base: &str, head: &str) -> serde_json::Value {
+    compare_agent_text(tools, base, head).0
+}
+
 mod pass_through;
 mod renames;
 mod tool_classes;

@@ -1,7 +1,8 @@
 //! Pass-through subclasses of an agent class, read as their base class.
 
+use super::assert_compared;
 use super::support::{compare_branches, limits, row, rows};
-use super::{ADK_TOOLS, SDK_TOOLS};
+use super::{compare_agent, ADK_TOOLS, SDK_TOOLS};
 use serde_json::Value;
 
 /// A tracing subclass that takes two parameters of its own and forwards
@@ -39,12 +40,7 @@ fn a_kwargs_forwarding_subclass_from_another_module_is_read_as_an_agent() {
     let agent = "from .tracing import TracedAgent\nfrom .tools import lookup, refund\n\nhelper = TracedAgent(None, level=2, name=\"helper\", tools=[lookup])\n";
     let head = agent.replace("tools=[lookup]", "tools=[lookup, refund]");
     let doc = compare_sdk(TRACED, agent, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("helper", "refund", "added")]);
     assert_eq!(doc["rows"][0]["after"]["agent_source"], "app/agent.py");
 }
@@ -57,12 +53,7 @@ fn named_parameters_passed_through_are_the_base_class_keywords() {
     let agent = "from agents import Agent\nfrom .tracing import Specialist\nfrom .tools import lookup, refund\n\nbilling = Specialist(\"billing\", [lookup])\ntriage = Agent(name=\"triage\", handoffs=[billing])\n";
     let head = agent.replace("[lookup])", "[lookup, refund])");
     let doc = compare_sdk(class, agent, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("billing", "refund", "added")]);
 }
 
@@ -105,21 +96,7 @@ fn a_construction_that_unpacks_its_arguments_stays_a_named_limit() {
 fn an_adk_subclass_without_a_constructor_is_read_as_llm_agent() {
     let agent = "from google.adk.agents import LlmAgent\nfrom .tools import lookup, refund\n\n\nclass Helper(LlmAgent):\n    def describe(self):\n        return self.name\n\n\nroot_agent = Helper(name=\"helper\", model=\"m\", instruction=\"i\", tools=[lookup])\n";
     let head = agent.replace("tools=[lookup]", "tools=[lookup, refund]");
-    let doc = compare_branches(
-        &[
-            ("app/__init__.py", ""),
-            ("app/tools.py", ADK_TOOLS),
-            ("app/agent.py", agent),
-        ],
-        &[("app/agent.py", &head)],
-        "app",
-    )
-    .0;
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    let doc = compare_agent(ADK_TOOLS, agent, &head);
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("helper", "refund", "added")]);
 }

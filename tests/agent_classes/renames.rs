@@ -1,7 +1,8 @@
 //! A Google ADK agent renamed in place: the same module-level variable,
 //! a new literal `name=`, is one agent renamed, in a diff and in history.
 
-use super::support::{compare_branches, limits, row, rows, Place, Repo};
+use super::assert_compared;
+use super::support::{row, rows, Place, Repo};
 use super::ADK_TOOLS;
 use serde_json::{json, Value};
 
@@ -12,15 +13,7 @@ fn agent(name: &str, tools: &str) -> String {
 }
 
 fn compare(base: &str, head: &str) -> (Value, String) {
-    compare_branches(
-        &[
-            ("app/__init__.py", ""),
-            ("app/tools.py", ADK_TOOLS),
-            ("app/agent.py", base),
-        ],
-        &[("app/agent.py", head)],
-        "app",
-    )
+    super::compare_agent_text(ADK_TOOLS, base, head)
 }
 
 /// Before issue 20 this was `support` removed with every tool and
@@ -31,12 +24,7 @@ fn a_renamed_agent_compares_as_one_agent() {
         &agent("support", "lookup"),
         &agent("helpdesk", "lookup, refund"),
     );
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("helpdesk", "refund", "added")]);
     assert_eq!(
         doc["agent_correspondence"],

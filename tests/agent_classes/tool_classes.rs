@@ -1,6 +1,7 @@
 //! Repository tool classes: an instance an ADK agent lists is an object
 //! tool, named as ADK names it, identified by the class as written.
 
+use super::assert_compared;
 use super::support::{compare_branches, limits, row, rows};
 use serde_json::Value;
 
@@ -62,12 +63,7 @@ fn a_changed_method_is_a_changed_tool_class_row() {
     let tools = tools_module(LOOKUP);
     let head = tools.replace("{\"rows\": []}", "{\"rows\": [1]}");
     let (doc, text) = compare_text((&tools, AGENT), &[("app/tools.py", &head)]);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![row("support", "lookup_records", "changed")]
@@ -100,12 +96,7 @@ fn an_added_toolset_instance_is_an_added_row() {
     let tools = tools_module(LOOKUP);
     let head = AGENT.replace("tools=[LookupTool()]", "tools=[LookupTool(), math]");
     let doc = compare((&tools, AGENT), &[("app/agent.py", &head)]);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("support", "MathToolset", "added")]);
     let object = &doc["rows"][0]["after"]["object"];
     assert_eq!(object["arguments"], serde_json::json!(["prefix"]));
@@ -125,12 +116,7 @@ fn moving_a_tool_class_is_not_a_change() {
         (&tools, AGENT),
         &[("app/tools.py", moved), ("app/lookup.py", &tools)],
     );
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![]);
 }
 
@@ -165,12 +151,7 @@ fn a_changed_function_a_toolset_wraps_changes_the_toolset() {
     let agent = AGENT.replace("tools=[LookupTool()]", "tools=[math]");
     let head = tools.replace("return a + b", "return a - b");
     let doc = compare((&tools, &agent), &[("app/tools.py", &head)]);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("support", "MathToolset", "changed")]);
 }
 
@@ -195,12 +176,7 @@ class LookupTool(FunctionTool):
     let agent = "from agents import Agent\nfrom .tools import LookupTool\n\nsupport = Agent(name=\"support\", tools=[LookupTool()])\n";
     let head = tools.replace("return \"rows\"", "return \"all rows\"");
     let doc = compare((tools, agent), &[("app/tools.py", &head)]);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![row("support", "lookup_records", "changed")]

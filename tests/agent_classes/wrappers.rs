@@ -1,8 +1,9 @@
 //! Wrapper classes: a plain class whose methods build an agent from what
 //! its `__init__` stores is one agent per instantiation.
 
+use super::assert_compared;
 use super::support::{compare_branches, limits, row, rows};
-use super::{ADK_TOOLS, SDK_TOOLS};
+use super::{compare_agent, ADK_TOOLS, SDK_TOOLS};
 use serde_json::Value;
 
 const WRAPPER: &str = r#"from agents import Agent
@@ -24,28 +25,25 @@ billing = CustomAgent(None, name="Billing Agent", tools=[refund])
 "#;
 
 fn compare(base: &str, head: &str) -> Value {
-    compare_branches(
-        &[
-            ("app/__init__.py", ""),
-            ("app/tools.py", SDK_TOOLS),
-            ("app/agent.py", base),
-        ],
-        &[("app/agent.py", head)],
-        "app",
-    )
-    .0
+    compare_agent(SDK_TOOLS, base, head)
+}
+
+/// `base` with `refund` added to the search agent on the head: partial,
+/// and the head names `limit`. Returns the document.
+fn assert_named(base: &str, limit: &str) -> Value {
+    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare(base, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    let limits = limits(&doc, "head");
+    assert!(limits.iter().any(|l| l == limit), "{limits:?}");
+    doc
 }
 
 #[test]
 fn each_instantiation_of_a_wrapper_class_is_the_agent_it_names() {
     let head = WRAPPER.replace("tools=[lookup])", "tools=[lookup, refund])");
     let doc = compare(WRAPPER, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("Search Agent", "refund", "added")]);
 }
 
@@ -79,12 +77,7 @@ fn a_module_list_passed_to_the_constructor_is_read() {
         );
     let head = base.replace("SEARCH_TOOLS = [lookup]", "SEARCH_TOOLS = [lookup, refund]");
     let doc = compare(&base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("Search Agent", "refund", "added")]);
 }
 
@@ -94,16 +87,11 @@ fn a_module_list_passed_to_the_constructor_is_read() {
 fn an_instantiation_in_a_loop_stays_a_named_limit() {
     let base =
         format!("{WRAPPER}\nfor kind in [\"a\", \"b\"]:\n    CustomAgent(None, name=kind)\n");
-    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
-    let doc = compare(&base, &head);
-    assert_eq!(doc["comparison_status"], "partial");
-    assert_eq!(rows(&doc), vec![]);
-    let limits = limits(&doc, "head");
-    assert!(
-        limits.iter().any(|l| l
-            == "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': it is instantiated at agent.py:19 under a condition, in a loop or in a handler; it is not read as one agent per instance."),
-        "{limits:?}"
+    let doc = assert_named(
+        &base,
+        "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': it is instantiated at agent.py:19 under a condition, in a loop or in a handler; it is not read as one agent per instance.",
     );
+    assert_eq!(rows(&doc), vec![]);
 }
 
 /// A second store to `self.tools` (a method that adds to it) could change
@@ -114,14 +102,9 @@ fn a_second_store_to_the_attribute_stays_a_named_limit() {
         "    def build(self):",
         "    def add(self, tool):\n        self.tools.append(tool)\n\n    def build(self):",
     );
-    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
-    let doc = compare(&base, &head);
-    assert_eq!(doc["comparison_status"], "partial");
-    let limits = limits(&doc, "head");
-    assert!(
-        limits.iter().any(|l| l
-            == "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:15 is built by the class 'CustomAgent': the class's code uses .tools other than storing it once and reading it once; it is not read as one agent per instance."),
-        "{limits:?}"
+    assert_named(
+        &base,
+        "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:15 is built by the class 'CustomAgent': the class's code uses .tools other than storing it once and reading it once; it is not read as one agent per instance.",
     );
 }
 
@@ -131,14 +114,9 @@ fn a_second_store_to_the_attribute_stays_a_named_limit() {
 #[test]
 fn an_overriding_subclass_stays_a_named_limit() {
     let base = format!("{WRAPPER}\n\nclass Special(CustomAgent):\n    def build(self):\n        return Agent(name=\"special\", tools=[refund])\n");
-    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
-    let doc = compare(&base, &head);
-    assert_eq!(doc["comparison_status"], "partial");
-    let limits = limits(&doc, "head");
-    assert!(
-        limits.iter().any(|l| l
-            == "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': agent.py uses `CustomAgent` other than by calling it (as a value, or exported); it is not read as one agent per instance."),
-        "{limits:?}"
+    assert_named(
+        &base,
+        "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': agent.py uses `CustomAgent` other than by calling it (as a value, or exported); it is not read as one agent per instance.",
     );
 }
 
@@ -162,16 +140,7 @@ support = Specialist("support", [lookup])
         "Specialist(\"sales\", [lookup])",
         "Specialist(\"sales\", [lookup, refund])",
     );
-    let doc = compare_branches(
-        &[
-            ("app/__init__.py", ""),
-            ("app/tools.py", ADK_TOOLS),
-            ("app/agent.py", base),
-        ],
-        &[("app/agent.py", &head)],
-        "app",
-    )
-    .0;
+    let doc = compare_agent(ADK_TOOLS, base, &head);
     assert_eq!(
         rows(&doc),
         vec![row("sales", "refund", "added")],
@@ -203,12 +172,7 @@ fn instantiations_in_another_modules_main_are_read() {
         "app",
     )
     .0;
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("Search Agent", "refund", "added")]);
     assert_eq!(doc["rows"][0]["after"]["agent_source"], "app/agent.py");
 }
@@ -228,12 +192,7 @@ fn an_unspelled_name_is_the_instantiations_label() {
         );
     let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
     let doc = compare(&base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("search@agent.py", "refund", "added")]);
 }
 
@@ -241,13 +200,8 @@ fn an_unspelled_name_is_the_instantiations_label() {
 #[test]
 fn a_write_through_dict_stays_a_named_limit() {
     let base = format!("{WRAPPER}\nsearch.__dict__[\"tools\"] = [refund]\n");
-    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
-    let doc = compare(&base, &head);
-    assert_eq!(doc["comparison_status"], "partial");
-    let limits = limits(&doc, "head");
-    assert!(
-        limits.iter().any(|l| l
-            == "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': agent.py:18 writes an object's __dict__; it is not read as one agent per instance."),
-        "{limits:?}"
+    assert_named(
+        &base,
+        "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': agent.py:18 writes an object's __dict__; it is not read as one agent per instance.",
     );
 }

@@ -112,11 +112,7 @@ pub fn adk_name(absolute: &str) -> Option<AdkName> {
 /// What a tool the package ships is, by the name `EXPORTS` gives it: a
 /// tool class, a toolset class, or a built-in instance.
 fn shipped(known: &'static str) -> Option<AdkName> {
-    let tools = super::exports::SHIPPED_TOOLS;
-    let index = tools
-        .binary_search_by(|(name, _)| (*name).cmp(known))
-        .ok()?;
-    match tools.get(index)?.1 {
+    match super::imports::shipped_kind(known)? {
         "tool" => Some(AdkName::ShippedTool(known)),
         "toolset" => Some(AdkName::ShippedToolset(known)),
         "built_in" => Some(AdkName::BuiltIn(known)),

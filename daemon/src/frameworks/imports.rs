@@ -18,6 +18,17 @@ pub fn exported_name(absolute: &str) -> Option<&'static str> {
     EXPORTS.get(index).map(|(_, name)| *name)
 }
 
+/// What a tool a package ships is (`tool`, `toolset`, `built_in`,
+/// `hosted`, `factory`), by the name `exported_name` gives it
+/// (`exports::SHIPPED_TOOLS`).
+pub fn shipped_kind(name: &str) -> Option<&'static str> {
+    let tools = super::exports::SHIPPED_TOOLS;
+    let index = tools
+        .binary_search_by(|(known, _)| (*known).cmp(name))
+        .ok()?;
+    tools.get(index).map(|(_, kind)| *kind)
+}
+
 /// The absolute dotted name (`agents.Agent`) a name or attribute chain
 /// refers to through the module's absolute imports, seen from `scope` (a
 /// function's qualified name; imports of enclosing scopes count, the

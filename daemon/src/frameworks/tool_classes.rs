@@ -125,12 +125,11 @@ fn read(
             method.qualname, method.decorators, method.implementation_sha256
         ));
     }
-    let digest = hasher.finalize();
     Ok(ToolClass {
         name,
         base,
         framework,
-        implementation_sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+        implementation_sha256: format!("{:x}", hasher.finalize()),
     })
 }
 

@@ -290,11 +290,7 @@ fn hosted_tool(absolute: &str) -> Option<&'static str> {
         .iter()
         .find_map(|package| absolute.strip_prefix(package)?.strip_prefix('.'))?;
     let known = exported_name(&format!("agents.{rest}"))?;
-    let tools = super::exports::SHIPPED_TOOLS;
-    let index = tools
-        .binary_search_by(|(name, _)| (*name).cmp(known))
-        .ok()?;
-    matches!(tools.get(index)?.1, "hosted" | "factory").then_some(known)
+    matches!(super::imports::shipped_kind(known)?, "hosted" | "factory").then_some(known)
 }
 
 /// An SDK class whose instances an agent binds as objects (spec: "Tools

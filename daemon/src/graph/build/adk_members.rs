@@ -444,7 +444,7 @@ impl ModuleReader<'_, '_> {
             // A tool or toolset the package ships: its class and a digest
             // of its arguments, as a hosted tool's; a toolset's row is
             // named like an MCP toolset's.
-            Some(AdkName::ShippedTool(class) | AdkName::ShippedToolset(class)) => {
+            Some(kind @ (AdkName::ShippedTool(class) | AdkName::ShippedToolset(class))) => {
                 let site = self.object_site(built.path(), facts, built.scope());
                 let mut object = site.hosted_tool(class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
@@ -453,10 +453,7 @@ impl ModuleReader<'_, '_> {
                         .unread
                         .extend(super::object_members::changed_after(built, variable));
                 }
-                let toolset = matches!(
-                    adk::adk_value(facts, callee, built.scope()),
-                    Some(AdkName::ShippedToolset(_))
-                );
+                let toolset = matches!(kind, AdkName::ShippedToolset(_));
                 let name = match (toolset, built.variable()) {
                     (false, _) => class.to_string(),
                     (true, Some(variable)) => variable.to_string(),

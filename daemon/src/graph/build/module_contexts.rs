@@ -14,8 +14,8 @@ use crate::frameworks::agent_classes;
 use crate::frameworks::module_context::{AgentBase, ModuleContext, SubclassConstruction};
 use crate::frameworks::{adk, openai};
 use crate::pyrepr::str_repr;
-use crate::python::{BindingKind, Value};
-use crate::resolve::{ModuleSet, Resolver, Target};
+use crate::python::{BindingKind, ClassFact, ModuleFacts, Value};
+use crate::resolve::{ImportStep, ModuleSet, Resolver, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Every module's context on one side.
@@ -62,6 +62,54 @@ impl<'a> super::ModuleReader<'a, '_> {
     }
 }
 
+/// Where a callee's class is defined: the module-level name the resolver
+/// follows it to (with the class's fact when that binding is its one
+/// `class` statement), and the import steps on the way.
+pub(super) struct ClassDefinition<'m> {
+    pub path: &'m str,
+    pub name: String,
+    pub line: u32,
+    pub facts: &'m ModuleFacts,
+    pub class: Option<&'m ClassFact>,
+    pub steps: Vec<ImportStep>,
+}
+
+/// The class definition `callee`, written in `scope` of `path`, names:
+/// `None` when the resolver does not follow it to a module-level name.
+pub(super) fn class_definition<'m>(
+    modules: &ModuleSet<'m>,
+    path: &str,
+    scope: &str,
+    callee: &Value,
+) -> Option<ClassDefinition<'m>> {
+    let key = modules.key(path)?;
+    let found = Resolver::new(modules)
+        .with_classes()
+        .resolve(key, scope, callee)
+        .ok()?;
+    let Target::Value { path, name, line } = found.target else {
+        return None;
+    };
+    let facts = modules.facts(path)?;
+    let is_class = facts
+        .module_bindings
+        .iter()
+        .any(|b| b.name == name && b.line == line && b.kind == BindingKind::Class);
+    let class = facts
+        .classes
+        .iter()
+        .find(|c| c.qualname == name && c.line == line)
+        .filter(|_| is_class);
+    Some(ClassDefinition {
+        path,
+        name,
+        line,
+        facts,
+        class,
+        steps: found.steps,
+    })
+}
+
 /// The classes of the side that derive from an agent class, by
 /// (module, class name), and their names (what a callee must spell to be
 /// looked up).
@@ -97,9 +145,6 @@ fn subclass_calls(
     file: &SourceFile,
     context: &mut ModuleContext,
 ) {
-    let Some(key) = modules.key(&file.path) else {
-        return;
-    };
     for (index, call) in file.facts.calls.iter().enumerate() {
         let Value::Name(callee) = &call.callee else {
             continue;
@@ -107,37 +152,30 @@ fn subclass_calls(
         if !classes.names.contains(callee) {
             continue;
         }
-        let mut resolver = Resolver::new(modules).with_classes();
-        let Ok(found) = resolver.resolve(key, &call.scope, &call.callee) else {
-            continue;
-        };
-        let Target::Value { path, name, line } = found.target else {
+        let Some(ClassDefinition {
+            path,
+            name,
+            line,
+            facts,
+            class,
+            steps,
+        }) = class_definition(modules, &file.path, &call.scope, &call.callee)
+        else {
             continue;
         };
         let Some(&(class_line, base)) = classes.by_site.get(&(path.to_string(), name.clone()))
         else {
             continue;
         };
-        let Some(facts) = modules.facts(path) else {
-            continue;
-        };
-        let class = facts
-            .classes
-            .iter()
-            .find(|c| c.qualname == name && c.line == class_line && line == class_line);
-        let is_class_binding = facts
-            .module_bindings
-            .iter()
-            .any(|b| b.name == name && b.line == line && b.kind == BindingKind::Class);
-        let read = match (class, is_class_binding) {
-            (Some(class), true) => match chains::reassignment(modules, &found.steps) {
+        let read = match class.filter(|_| line == class_line) {
+            Some(class) => match chains::reassignment(modules, &steps) {
                 Some(why) => Err(why),
                 None => agent_classes::pass_through(facts, class).and_then(|pass| {
                     pass.base_call(call)
                         .map_err(|why| format!("at this call, {why}"))
                 }),
             },
-            _ => Err("its one definition is not established".to_string()),
+            None => Err("its one definition is not established".to_string()),
         };
         match read {
             Ok(base_call) => {

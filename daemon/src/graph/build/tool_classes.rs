@@ -11,11 +11,12 @@
 //! change to one is a change to the toolset. One level: what those
 //! functions call is reach's to follow.
 
+use super::module_contexts::class_definition;
 use super::object_members::{Built, ReadObject};
 use super::{chains, ModuleReader};
 use crate::frameworks::module_context::AgentBase;
 use crate::frameworks::tool_classes::{self, tool_class, ToolClass};
-use crate::python::{BindingKind, Value};
+use crate::python::Value;
 use crate::resolve::{Resolver, Target};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
@@ -39,22 +40,9 @@ impl ModuleReader<'_, '_> {
         if !matches!(callee.as_ref(), Value::Name(_) | Value::Attribute(_)) {
             return None;
         }
-        let key = self.modules.key(built.path())?;
-        let mut resolver = Resolver::new(self.modules).with_classes();
-        let found = resolver.resolve(key, built.scope(), callee).ok()?;
-        let Target::Value { path, name, line } = found.target else {
-            return None;
-        };
-        let facts = self.modules.facts(path)?;
-        let is_class = facts
-            .module_bindings
-            .iter()
-            .any(|b| b.name == name && b.line == line && b.kind == BindingKind::Class);
-        let class = facts
-            .classes
-            .iter()
-            .find(|c| c.qualname == name && c.line == line)
-            .filter(|_| is_class)?;
+        let definition = class_definition(self.modules, built.path(), built.scope(), callee)?;
+        let (path, name, facts) = (definition.path, definition.name, definition.facts);
+        let class = definition.class?;
         let mut read = match tool_class(facts, class)? {
             Ok(read) => read,
             Err(why) => return Some(Err(tool_classes::unread_clause(&name, &why))),
@@ -72,7 +60,7 @@ impl ModuleReader<'_, '_> {
                 ),
             )));
         }
-        if let Some(why) = chains::reassignment(self.modules, &found.steps) {
+        if let Some(why) = chains::reassignment(self.modules, &definition.steps) {
             return Some(Err(tool_classes::unread_clause(&name, &why)));
         }
         read.implementation_sha256 = self.with_named_functions(path, &class.qualname, &read);
@@ -114,10 +102,6 @@ impl ModuleReader<'_, '_> {
                 hasher.update(format!("\n{name} {}", function.implementation_sha256).as_bytes());
             }
         }
-        hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        format!("{:x}", hasher.finalize())
     }
 }
