@@ -314,7 +314,10 @@ fn a_hosted_tools_arguments_are_part_of_it() {
 /// its code makes of them, so its spelling is not its value: the argument
 /// is named unread, and a change to the function's body is never silence.
 #[test]
-fn a_hosted_tools_argument_a_repository_function_makes_is_not_read() {
+fn a_hosted_tools_argument_a_repository_function_makes_is_read_by_its_code() {
+    // A repository function is known by its own code, as a function
+    // tool's implementation digest is (contract §3.1; issue 21): a changed
+    // body is a changed argument.
     let bind = |host: &str| {
         agent(&format!(
             "def make_location(city):\n    return {{\"type\": \"approximate\", \"city\": city, \"host\": \"{host}\"}}\n\n\nsupport = Agent(name=\"support\", tools=[lookup, WebSearchTool(user_location=make_location(\"Paris\"))])\n"
@@ -324,10 +327,26 @@ fn a_hosted_tools_argument_a_repository_function_makes_is_not_read() {
         &[("app/agent.py", &bind("a.example.com"))],
         &[("app/agent.py", &bind("b.example.com"))],
     );
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(
+        row(&doc, "WebSearchTool")["why"],
+        "The bound object's identity changed (arguments_sha256); authority direction is not established."
+    );
+    // A value a parameter passes in is not: the function's closure is
+    // what each call gives it.
+    let passed = |city: &str| {
+        agent(&format!(
+            "def build(city):\n    def make_location():\n        return {{\"city\": city}}\n    return Agent(name=\"support\", tools=[lookup, WebSearchTool(user_location=make_location())])\n\n\nsupport = build(\"{city}\")\n"
+        ))
+    };
+    let (doc, _) = compare(
+        &[("app/agent.py", &passed("Paris"))],
+        &[("app/agent.py", &passed("Lyon"))],
+    );
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         doc["head"]["limits"],
-        json!(["OpenAI Agents SDK agent 'support' at agent.py:15 binds the hosted tool 'WebSearchTool', whose argument user_location is not read (make_location('Paris')); a change to it is not established."])
+        json!(["OpenAI Agents SDK agent 'support' at agent.py:14 binds the hosted tool 'WebSearchTool', whose argument user_location is not read (make_location()); a change to it is not established."])
     );
     // A library's constructor is read by its spelling.
     let library = |days: &str| {

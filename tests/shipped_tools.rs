@@ -8,7 +8,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{compare_branches, limits, row, rows};
+use support::{assert_compared, compare_branches, row, rows};
 
 const TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n";
 
@@ -37,16 +37,6 @@ fn compare_in(tools: &str, base: &str, head: &str) -> Value {
     .0
 }
 
-/// Asserts the comparison is `compared`, naming the head's limits when
-/// it is not.
-fn assert_compared(doc: &Value) {
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(doc, "head")
-    );
-}
 
 const BIGQUERY: &str = "from google.adk.tools.bigquery import BigQueryToolset\n";
 

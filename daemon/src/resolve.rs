@@ -79,6 +79,12 @@ pub enum Target<'a> {
         name: String,
         line: u32,
     },
+    /// What an absolute import names from a package no file inside the
+    /// read scope provides, nor the repository's own code outside it
+    /// (`from helpers import find_hotels`, a library, a sibling
+    /// checkout): only with [`Resolver::with_external`]. `dotted` is the
+    /// absolute name (`helpers.find_hotels`); its definition is not read.
+    External { dotted: String },
 }
 
 #[derive(Debug, Clone)]
@@ -95,6 +101,9 @@ pub struct Resolver<'s, 'a> {
     /// Whether a class definition is a `Target::Value` (`with_classes`)
     /// rather than a stop: a tool is never a class, an agent class is.
     classes: bool,
+    /// Whether a name imported from a package nothing in the repository
+    /// provides is a `Target::External` rather than a stop.
+    external: bool,
 }
 
 type Found<'a> = Result<Resolved<'a>, String>;
@@ -106,6 +115,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             read: BTreeSet::new(),
             following: BTreeSet::new(),
             classes: false,
+            external: false,
         }
     }
 
@@ -113,6 +123,14 @@ impl<'s, 'a> Resolver<'s, 'a> {
     /// (its module, name and line): what a class's constructions need.
     pub fn with_classes(mut self) -> Self {
         self.classes = true;
+        self
+    }
+
+    /// A resolver that reaches a name imported from a package nothing in
+    /// the repository provides as `Target::External`: what keeps a tool's
+    /// presence where its definition is not in the tree.
+    pub fn with_external(mut self) -> Self {
+        self.external = true;
         self
     }
 

@@ -31,16 +31,6 @@ def refund(order: str) -> str:
 /// Two plain functions, `app/tools.py` of the ADK fixtures.
 const ADK_TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
 
-/// Asserts the comparison is `compared`, naming the head's limits when
-/// it is not.
-fn assert_compared(doc: &serde_json::Value) {
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        support::limits(doc, "head")
-    );
-}
 
 /// `app/` holding `tools` and `agent.py` (`base` on main, `head` on the
 /// branch), compared with `--scope app`: the document and the text.

@@ -1,6 +1,6 @@
 //! Pass-through subclasses of an agent class, read as their base class.
 
-use super::assert_compared;
+use super::support::assert_compared;
 use super::support::{compare_branches, limits, row, rows};
 use super::{compare_agent, ADK_TOOLS, SDK_TOOLS};
 use serde_json::Value;

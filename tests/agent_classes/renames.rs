@@ -1,7 +1,7 @@
 //! A Google ADK agent renamed in place: the same module-level variable,
 //! a new literal `name=`, is one agent renamed, in a diff and in history.
 
-use super::assert_compared;
+use super::support::assert_compared;
 use super::support::{row, rows, Place, Repo};
 use super::ADK_TOOLS;
 use serde_json::{json, Value};

@@ -1,7 +1,7 @@
 //! Repository tool classes: an instance an ADK agent lists is an object
 //! tool, named as ADK names it, identified by the class as written.
 
-use super::assert_compared;
+use super::support::assert_compared;
 use super::support::{compare_branches, limits, row, rows};
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! Wrapper classes: a plain class whose methods build an agent from what
 //! its `__init__` stores is one agent per instantiation.
 
-use super::assert_compared;
+use super::support::assert_compared;
 use super::support::{compare_branches, limits, row, rows};
 use super::{compare_agent, ADK_TOOLS, SDK_TOOLS};
 use serde_json::Value;

@@ -406,15 +406,24 @@ fn a_package_above_the_scope_that_reassigns_a_step_is_a_named_stop() {
 #[test]
 fn a_standard_library_name_inside_a_regular_package_is_the_standard_library() {
     // app/ is a regular package: `from calendar import lookup` is the
-    // standard library's calendar, not app/calendar.py.
+    // standard library's calendar, not app/calendar.py. A package no file
+    // of the repository provides keeps the binding's presence (issue 21):
+    // the name is added, its definition not read.
     let doc = added_through(
         "from calendar import lookup",
         "lookup",
         &[("app/calendar.py", TOOLS)],
     );
-    assert_unresolved(
-        &doc,
-        "OpenAI Agents SDK agent 'support' at agent.py:4 binds unresolved tool 'lookup'. Not resolved because no file inside the read scope provides module 'calendar' imported by agent.py.",
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![t("support", "lookup", "added")]);
+    assert_eq!(doc["rows"][0]["after"]["object"]["kind"], "imported");
+    assert_eq!(
+        doc["rows"][0]["after"]["object"]["class"],
+        "calendar.lookup"
+    );
+    assert_eq!(
+        head_reasons(&doc),
+        vec!["OpenAI Agents SDK agent 'support' at agent.py:4 binds the imported tool 'lookup', whose definition is not read (calendar.lookup: no file inside the read scope provides module 'calendar'); a change to it is not established.".to_string()]
     );
     // A plain directory on the path does shadow it.
     let base_agent = agent("from calendar import lookup", "");

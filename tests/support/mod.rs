@@ -350,3 +350,14 @@ pub fn limits(doc: &serde_json::Value, side: &str) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// Asserts the comparison is `compared`, naming the head's limits when
+/// it is not.
+pub fn assert_compared(doc: &serde_json::Value) {
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(doc, "head")
+    );
+}

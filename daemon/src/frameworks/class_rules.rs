@@ -6,6 +6,7 @@
 use super::imports::imported_name;
 use crate::pyrepr::str_repr;
 use crate::python::{ClassFact, FunctionFact, ModuleFacts, Value};
+use sha2::{Digest, Sha256};
 
 /// Method decorators that do not change what an instance holds.
 const PLAIN_DECORATORS: &[&str] = &["property", "staticmethod", "classmethod"];
@@ -95,4 +96,36 @@ pub fn is_dataclass_decorator(facts: &ModuleFacts, decorator: &Value) -> bool {
         other => other,
     };
     imported_name(facts, callee, "").as_deref() == Some("dataclasses.dataclass")
+}
+
+/// Lowercase hex SHA-256 over a class as written: its name and bases as
+/// spelled (decorators and keywords too), every binding of its body with its value, and every method
+/// (nested definitions included) by its qualified name, decorators and
+/// implementation digest. A class by its own code, as a function is by
+/// its own (contract §3.1): what its methods call is not digested.
+pub fn class_digest(facts: &ModuleFacts, class: &ClassFact) -> String {
+    let mut methods = methods(facts, class);
+    methods.sort_by(|a, b| a.qualname.cmp(&b.qualname));
+    let mut hasher = Sha256::new();
+    let mut line = |text: String| {
+        hasher.update(text.as_bytes());
+        hasher.update(b"\n");
+    };
+    line(format!("class {} {:?}", class.name, class.bases));
+    if !class.decorators.is_empty() || !class.keywords.is_empty() {
+        line(format!("with {:?} {:?}", class.decorators, class.keywords));
+    }
+    for binding in &class.attributes {
+        line(format!(
+            "binds {} {:?} {:?}",
+            binding.name, binding.kind, binding.value
+        ));
+    }
+    for method in &methods {
+        line(format!(
+            "def {} {:?} {}",
+            method.qualname, method.decorators, method.implementation_sha256
+        ));
+    }
+    format!("{:x}", hasher.finalize())
 }

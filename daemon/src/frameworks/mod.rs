@@ -5,7 +5,7 @@
 
 pub mod adk;
 pub mod agent_classes;
-mod class_rules;
+pub mod class_rules;
 mod exports;
 pub mod imports;
 pub mod module_context;

@@ -25,7 +25,6 @@ use super::imports::imported_name;
 use super::module_context::AgentBase;
 use crate::pyrepr::str_repr;
 use crate::python::{ClassFact, ModuleFacts, Value};
-use sha2::{Digest, Sha256};
 
 /// A repository tool class, read.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,16 +70,10 @@ fn read(
     if !class.decorators.is_empty() {
         return Err("it is decorated".into());
     }
-    let prefix = format!("{}.", class.qualname);
-    let mut methods: Vec<_> = facts
-        .functions
-        .iter()
-        .filter(|f| f.qualname.starts_with(&prefix))
-        .collect();
-    methods.sort_by(|a, b| a.qualname.cmp(&b.qualname));
-    let init = methods
-        .iter()
-        .find(|f| f.qualname == format!("{prefix}__init__"));
+    let init_name = format!("{}.__init__", class.qualname);
+    let init = super::class_rules::methods(facts, class)
+        .into_iter()
+        .find(|f| f.qualname == init_name);
     let super_inits: Vec<_> = init
         .into_iter()
         .flat_map(|f| f.body_calls.iter())
@@ -107,29 +100,11 @@ fn read(
             ))
         }
     };
-    let mut hasher = Sha256::new();
-    let mut line = |text: String| {
-        hasher.update(text.as_bytes());
-        hasher.update(b"\n");
-    };
-    line(format!("class {} {:?}", class.name, class.bases));
-    for binding in &class.attributes {
-        line(format!(
-            "binds {} {:?} {:?}",
-            binding.name, binding.kind, binding.value
-        ));
-    }
-    for method in &methods {
-        line(format!(
-            "def {} {:?} {}",
-            method.qualname, method.decorators, method.implementation_sha256
-        ));
-    }
     Ok(ToolClass {
         name,
         base,
         framework,
-        implementation_sha256: format!("{:x}", hasher.finalize()),
+        implementation_sha256: super::class_rules::class_digest(facts, class),
     })
 }
 

@@ -24,6 +24,7 @@ mod decorators;
 mod eval;
 mod follow;
 mod handoffs;
+mod imported_tools;
 mod list_args;
 mod mcp;
 mod messages;

@@ -15,12 +15,14 @@
 //! Here: what is compared (`ObjectIdentity`, its `UnreadPart`s) and where an
 //! object is built (`ObjectSite`); `constructors.rs` reads each kind of
 //! object from its constructor call, `values.rs` the values its arguments
-//! name, `pieces.rs` the text of a URL or command.
+//! name, `callables.rs` the definitions they name or call, `pieces.rs` the
+//! text of a URL or command.
 
 use crate::python::ModuleFacts;
 use crate::resolve::ModuleSet;
 use serde::{Deserialize, Serialize};
 
+mod callables;
 mod constructors;
 mod pieces;
 mod values;
@@ -33,6 +35,9 @@ pub enum ObjectKind {
     HostedTool,
     /// An instance of a repository tool class (`tool_classes.rs`).
     ToolClass,
+    /// A name imported from a package no file of the repository provides
+    /// (`graph/build/imported_tools.rs`): its definition is not read.
+    Imported,
 }
 
 impl ObjectKind {
@@ -42,6 +47,7 @@ impl ObjectKind {
             ObjectKind::AgentTool => "agent_tool",
             ObjectKind::HostedTool => "hosted_tool",
             ObjectKind::ToolClass => "tool_class",
+            ObjectKind::Imported => "imported",
         }
     }
 }

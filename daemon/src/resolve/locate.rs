@@ -41,6 +41,41 @@ impl<'s, 'a> Resolver<'s, 'a> {
             })?;
             return self.not_linked(loc, &spelled);
         }
+        let mut found = self.absolute_candidates(path, &parts);
+        match found.len() {
+            0 => Err(format!(
+                "no file inside the read scope provides module {} imported by {path}",
+                str_repr(dotted)
+            )),
+            1 => self.not_linked(found.remove(0), dotted),
+            _ => {
+                let mut places: Vec<String> = found
+                    .iter()
+                    .filter_map(|l| l.file.clone().or(l.dir.clone()))
+                    .collect();
+                places.sort();
+                Err(format!(
+                    "module {} imported by {path} matches more than one location in the read scope: {}",
+                    str_repr(dotted),
+                    places.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// Whether no file inside the read scope provides the top package of
+    /// the absolute module `dotted`, and it is not the repository's own
+    /// code outside the scope either: what `Target::External` names.
+    pub(super) fn provided_nowhere(&self, path: &str, dotted: &str) -> bool {
+        let Some(top) = dotted.split('.').find(|p| !p.is_empty()) else {
+            return false;
+        };
+        self.absolute_candidates(path, &[top]).is_empty()
+            && !self.modules.is_outside_repository_module(dotted)
+    }
+
+    /// Every location an absolute module spelling can name from `path`.
+    fn absolute_candidates(&self, path: &str, parts: &[&str]) -> Vec<ModuleLoc> {
         let mut found: Vec<ModuleLoc> = Vec::new();
         let mut dir = dir_of(path).to_string();
         let stdlib = parts.first().is_some_and(|first| is_stdlib_module(first));
@@ -52,7 +87,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                     .modules
                     .modules
                     .contains_key(join(&dir, "__init__.py").as_str()));
-            if let Some(loc) = self.module_at(&dir, &parts).filter(|_| shadowing) {
+            if let Some(loc) = self.module_at(&dir, parts).filter(|_| shadowing) {
                 if !found.contains(&loc) {
                     found.push(loc);
                 }
@@ -73,25 +108,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 }
             }
         }
-        match found.len() {
-            0 => Err(format!(
-                "no file inside the read scope provides module {} imported by {path}",
-                str_repr(dotted)
-            )),
-            1 => self.not_linked(found.remove(0), dotted),
-            _ => {
-                let mut places: Vec<String> = found
-                    .iter()
-                    .filter_map(|l| l.file.clone().or(l.dir.clone()))
-                    .collect();
-                places.sort();
-                Err(format!(
-                    "module {} imported by {path} matches more than one location in the read scope: {}",
-                    str_repr(dotted),
-                    places.join(", ")
-                ))
-            }
-        }
+        found
     }
 
     /// A module location whose file is a symbolic link is never read.

@@ -45,12 +45,15 @@ impl<'s, 'a> Resolver<'s, 'a> {
             return Ok(None);
         }
         let depth = import.module.split('.').count() - 1;
-        let loc = self.find_module(path, 0, &import.module)?;
         let steps = vec![self.step(path, Some(import.line), head, "import")];
-        let mut found = Resolved {
-            target: Target::Module(loc),
-            steps,
+        let target = if self.external && self.provided_nowhere(path, &import.module) {
+            Target::External {
+                dotted: import.module.clone(),
+            }
+        } else {
+            Target::Module(self.find_module(path, 0, &import.module)?)
         };
+        let mut found = Resolved { target, steps };
         for attribute in &rest[depth..] {
             found = self.attribute(found, attribute)?;
         }
@@ -348,7 +351,32 @@ impl<'s, 'a> Resolver<'s, 'a> {
         import: &ImportFact,
         steps: Vec<ImportStep>,
     ) -> Found<'a> {
+        let external = self.external
+            && import.level == 0
+            && import.name.as_deref() != Some("*")
+            && self.provided_nowhere(path, &import.module);
         match &import.name {
+            None if external => {
+                let dotted = match import.asname {
+                    Some(_) => import.module.clone(),
+                    None => import
+                        .module
+                        .split('.')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
+                };
+                Ok(Resolved {
+                    target: Target::External { dotted },
+                    steps,
+                })
+            }
+            Some(member) if external => Ok(Resolved {
+                target: Target::External {
+                    dotted: format!("{}.{member}", import.module),
+                },
+                steps,
+            }),
             None => {
                 // `import a.b` binds `a`; `import a.b as c` binds `a.b`.
                 let dotted = if import.asname.is_some() {
@@ -462,6 +490,12 @@ impl<'s, 'a> Resolver<'s, 'a> {
     pub(super) fn attribute(&mut self, found: Resolved<'a>, attribute: &str) -> Found<'a> {
         match found.target {
             Target::Module(loc) => self.member(loc, attribute, found.steps, false),
+            Target::External { dotted } => Ok(Resolved {
+                target: Target::External {
+                    dotted: format!("{dotted}.{attribute}"),
+                },
+                steps: found.steps,
+            }),
             Target::Function { .. } | Target::Value { .. } => {
                 Err(format!("{attribute} is read from a value, not a module"))
             }

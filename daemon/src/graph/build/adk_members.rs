@@ -229,7 +229,13 @@ impl ModuleReader<'_, '_> {
                     None
                 }
                 (Outcome::FollowReference, ListMember::Reference(reference)) => {
-                    self.follow_tool(agent, construction, &scope, reference)
+                    match self.imported_tool(&scope, reference) {
+                        Some(object) => {
+                            objects.push(object);
+                            None
+                        }
+                        None => self.follow_tool(agent, construction, &scope, reference),
+                    }
                 }
                 (Outcome::FollowReference, _) => None,
             };

@@ -124,6 +124,12 @@ impl ModuleReader<'_, '_> {
                 self.agent_gap(agent, reason);
                 return None;
             }
+            Target::External { dotted } => {
+                let why = format!("{} is not defined in the tree", str_repr(&dotted));
+                let reason = self.unresolved(agent, construction.line, &spelled, &why);
+                self.agent_gap(agent, reason);
+                return None;
+            }
             Target::Value { path, name, line } => {
                 let why = format!(
                     "{} in {path}:{line} is assigned a value, not a function definition",

@@ -427,6 +427,7 @@ fn describe(object: &ObjectTool) -> &'static str {
     match object.identity.kind {
         Some(ObjectKind::McpServer) => "the MCP server",
         Some(ObjectKind::AgentTool) => "the agent tool",
+        Some(ObjectKind::Imported) => "the imported tool",
         _ => "the hosted tool",
     }
 }

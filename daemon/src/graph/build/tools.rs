@@ -190,6 +190,11 @@ impl ModuleReader<'_, '_> {
                         }
                     }
                 }
+                if let Some(object) = self.imported_tool(scope, &reference) {
+                    let name = object.name.clone();
+                    objects.push(object);
+                    return Some(name);
+                }
                 let tool = self.follow_tool(agent, construction, scope, &reference)?;
                 let name = tool.tool.clone();
                 followed.entry(name.clone()).or_default().push(tool);

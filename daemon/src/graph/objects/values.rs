@@ -13,13 +13,25 @@ use crate::resolve::{Resolver, Target};
 /// How many names a value is followed through (`URL = BASE`, imports).
 const MAX_VALUE_HOPS: usize = 8;
 
-impl ObjectSite<'_, '_> {
+/// How deep a value's structure is walked (the facts bound it as well).
+const MAX_VALUE_DEPTH: usize = 64;
+
+impl<'a, 'm> ObjectSite<'a, 'm> {
     /// A string value as literal pieces and environment variables.
     pub(super) fn text(&self, value: &Value, hops: usize) -> Option<Pieces> {
         if let Some(env) = self.env_read(value) {
             return Some(vec![env]);
         }
-        match self.follow(value, hops)? {
+        let followed = self.follow_binding(value, hops)?;
+        if followed.item.is_some() {
+            return None;
+        }
+        if let Some((path, facts)) = followed.module {
+            return self
+                .at_module_level(path, facts)
+                .text(followed.value, hops + 1);
+        }
+        match followed.value {
             Value::Str(text) => Some(vec![Piece::Literal(text.clone())]),
             Value::FString(parts) => {
                 let mut pieces = Vec::new();
@@ -89,7 +101,24 @@ impl ObjectSite<'_, '_> {
         {
             return Some("__file__".to_string());
         }
-        let value = self.follow(value, hops)?;
+        let Some(followed) = self.follow_binding(value, hops) else {
+            // A name no value follows from may name a definition.
+            return self.callable_identity(value, hops);
+        };
+        if followed.module.is_some() || followed.item.is_some() {
+            let elsewhere = followed
+                .module
+                .map(|(path, facts)| self.at_module_level(path, facts));
+            let text = elsewhere
+                .as_ref()
+                .unwrap_or(self)
+                .canonical(followed.value, hops + 1)?;
+            return Some(match followed.item {
+                Some((index, of)) => format!("{text}[{index}/{of}]"),
+                None => text,
+            });
+        }
+        let value = followed.value;
         let join = |items: &[Value]| -> Option<String> {
             Some(
                 items
@@ -122,16 +151,13 @@ impl ObjectSite<'_, '_> {
                 }
                 format!("{{{}}}", parts.join(","))
             }
-            // A nested constructor (`UserLocation(city="x")`) by its spelling
-            // and its literal arguments: only a library's, or a builtin's.
-            // A repository function or class is what its code makes of the
-            // arguments, which the spelling does not carry (a changed body
-            // would be silence).
+            // A call by what its callee is (`callables.rs`) and its
+            // arguments' values.
             Value::Call {
                 callee,
                 args,
                 keywords,
-            } if self.is_library_callable(callee) => {
+            } => {
                 let mut parts = vec![join(args)?];
                 for (key, value) in keywords {
                     parts.push(format!(
@@ -140,18 +166,51 @@ impl ObjectSite<'_, '_> {
                         self.canonical(value, hops + 1)?
                     ));
                 }
-                format!("{}({})", callee.dotted()?, parts.join(","))
+                format!(
+                    "{}({})",
+                    self.callable_identity(callee, hops)?,
+                    parts.join(",")
+                )
             }
+            Value::Attribute(_) => self.callable_identity(value, hops)?,
             _ => return None,
         })
     }
 
-    /// Follows a plain name to the one value its scope binds it to: a
-    /// local assignment, a module constant, or an imported one. Any other
-    /// value is returned as is; `None` when a name cannot be followed.
+    /// Follows a plain name to the one value its scope binds it to, as
+    /// [`Self::follow_binding`] does, where that value reads the same in
+    /// the site's module: an item of a tuple target is not followed, and
+    /// a value written in another module only when every name it spells
+    /// means there what it means here.
     pub(super) fn follow<'v>(&'v self, value: &'v Value, hops: usize) -> Option<&'v Value> {
+        let followed = self.follow_binding(value, hops)?;
+        if followed.item.is_some() {
+            return None;
+        }
+        if let Some((_, facts)) = followed.module {
+            if !names_agree(followed.value, facts, self.facts, 0) {
+                return None;
+            }
+        }
+        Some(followed.value)
+    }
+
+    /// Follows a plain name to the one value its scope binds it to: a
+    /// local assignment or tuple target, a module constant, or an imported
+    /// one. Any other value is returned as is; `None` when a name cannot
+    /// be followed.
+    pub(super) fn follow_binding<'v>(
+        &'v self,
+        value: &'v Value,
+        hops: usize,
+    ) -> Option<Followed<'v, 'a>> {
+        let here = |value: &'v Value, item: Option<(u32, u32)>| Followed {
+            value,
+            item,
+            module: None,
+        };
         let Value::Name(name) = value else {
-            return Some(value);
+            return Some(here(value, None));
         };
         if hops > MAX_VALUE_HOPS {
             return None;
@@ -159,7 +218,7 @@ impl ObjectSite<'_, '_> {
         // A parameter of the called function the site is in holds what
         // the call passed (only parameters it never rebinds are here).
         if let Some(passed) = self.params.get(name) {
-            return Some(passed);
+            return Some(here(passed, None));
         }
         // The innermost function that binds the name decides, as Python
         // looks it up; a closure some function rebinds (`nonlocal`) is not
@@ -178,10 +237,8 @@ impl ObjectSite<'_, '_> {
                 let locals: Vec<_> = function.locals.iter().filter(|b| b.name == *name).collect();
                 match locals.as_slice() {
                     [] => {}
-                    [binding]
-                        if binding.kind == BindingKind::Assignment && !binding.conditional =>
-                    {
-                        return binding.value.as_ref();
+                    [binding] if !binding.conditional => {
+                        return Some(here(binding.value.as_ref()?, bound_item(binding.kind)?))
                     }
                     _ => return None,
                 }
@@ -198,19 +255,139 @@ impl ObjectSite<'_, '_> {
         {
             return None;
         }
+        // A module-level tuple target (`credentials, _ = google.auth.default()`),
+        // bound once: the resolver follows single names only.
+        let bindings: Vec<_> = self
+            .facts
+            .module_bindings
+            .iter()
+            .filter(|b| b.name == *name)
+            .collect();
+        if let [binding] = bindings.as_slice() {
+            if let (BindingKind::Unpacked { .. }, false, false) =
+                (binding.kind, binding.conditional, binding.type_checking)
+            {
+                return Some(here(binding.value.as_ref()?, bound_item(binding.kind)?));
+            }
+        }
         let mut resolver = Resolver::new(self.modules);
         let found = resolver.resolve(self.path, "", value).ok()?;
         let Target::Value { path, name, line } = found.target else {
             return None;
         };
         let facts = self.modules.facts(path)?;
-        facts
+        let same = std::ptr::eq(facts, self.facts);
+        let value = facts
             .module_bindings
             .iter()
             .find(|b| b.name == name && b.line == line && b.kind == BindingKind::Assignment)?
             .value
             .as_ref()
-            .filter(|_| std::ptr::eq(facts, self.facts) || is_constant_shaped(facts, &name))
+            .filter(|_| same || is_constant_shaped(facts, &name))?;
+        Some(Followed {
+            value,
+            item: None,
+            module: (!same).then_some((path, facts)),
+        })
+    }
+
+    /// The same site read at another module's top level: where a value
+    /// written there is read in that module's names.
+    pub(super) fn at_module_level(&self, path: &'a str, facts: &'a ModuleFacts) -> Self {
+        ObjectSite {
+            modules: self.modules,
+            path,
+            facts,
+            scope: String::new(),
+            params: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
+/// A followed name's value, and where it is read.
+pub(super) struct Followed<'v, 'a> {
+    pub value: &'v Value,
+    /// `a, b = value`: the name holds item `index` of `of`.
+    pub item: Option<(u32, u32)>,
+    /// The module the value is written in, when it is not the site's: its
+    /// names are that module's.
+    pub module: Option<(&'a str, &'a ModuleFacts)>,
+}
+
+/// `None` for a binding no value follows from; else the tuple item it
+/// takes, if any.
+fn bound_item(kind: BindingKind) -> Option<Option<(u32, u32)>> {
+    match kind {
+        BindingKind::Assignment => Some(None),
+        BindingKind::Unpacked { index, of } => Some(Some((index, of))),
+        _ => None,
+    }
+}
+
+/// Whether every name `value` spells means in `to` what it means in
+/// `from`: imported alike from the same absolute module, or bound by
+/// neither (a builtin). What a value copied from another module needs to
+/// read the same where it is used.
+fn names_agree(value: &Value, from: &ModuleFacts, to: &ModuleFacts, depth: usize) -> bool {
+    if depth > MAX_VALUE_DEPTH {
+        return false;
+    }
+    let agree = |items: &[Value]| items.iter().all(|v| names_agree(v, from, to, depth + 1));
+    match value {
+        Value::Name(_) | Value::Attribute(_) => {
+            let Some(head) = value.dotted() else {
+                return false;
+            };
+            let head = head.split('.').next().unwrap_or_default().to_string();
+            let head = Value::Name(head);
+            match (imported_name(from, &head, ""), imported_name(to, &head, "")) {
+                (Some(a), Some(b)) => a == b,
+                (None, None) => {
+                    let Value::Name(name) = &head else {
+                        return false;
+                    };
+                    !binds_anywhere(from, name) && !binds_anywhere(to, name)
+                }
+                _ => false,
+            }
+        }
+        Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None | Value::Other(_) => true,
+        Value::List(items)
+        | Value::Tuple(items)
+        | Value::Set(items)
+        | Value::FString(items)
+        | Value::Union(items)
+        | Value::Or(items) => agree(items),
+        Value::Starred(inner) => names_agree(inner, from, to, depth + 1),
+        Value::Call {
+            callee,
+            args,
+            keywords,
+        } => {
+            names_agree(callee, from, to, depth + 1)
+                && agree(args)
+                && keywords
+                    .iter()
+                    .all(|(_, v)| names_agree(v, from, to, depth + 1))
+        }
+        Value::Subscript { base, index } => names_agree(base, from, to, depth + 1) && agree(index),
+        Value::Dict(entries) => entries.iter().all(|(k, v)| {
+            k.as_ref()
+                .is_none_or(|k| names_agree(k, from, to, depth + 1))
+                && names_agree(v, from, to, depth + 1)
+        }),
+        Value::IfElse { test, body, orelse } => {
+            names_agree(test, from, to, depth + 1)
+                && names_agree(body, from, to, depth + 1)
+                && names_agree(orelse, from, to, depth + 1)
+        }
+        Value::Add { left, right }
+        | Value::BinOp { left, right, .. }
+        | Value::Compare { left, right, .. } => {
+            names_agree(left, from, to, depth + 1) && names_agree(right, from, to, depth + 1)
+        }
+        // Its target is bound inside it: not worth a scope model here.
+        Value::ListComprehension { .. } => false,
     }
 }
 
@@ -237,42 +414,9 @@ fn is_literal(value: &Value) -> bool {
     }
 }
 
-/// Builtins whose result is what their literal arguments spell.
-const VALUE_BUILTINS: &[&str] = &[
-    "dict",
-    "list",
-    "tuple",
-    "set",
-    "frozenset",
-    "str",
-    "int",
-    "float",
-    "bool",
-];
-
-impl ObjectSite<'_, '_> {
-    /// Whether `callee` is a library's callable (named by an absolute
-    /// import of a module the repository does not hold) or a value builtin
-    /// the module never rebinds.
-    fn is_library_callable(&self, callee: &Value) -> bool {
-        if let Value::Name(name) = callee {
-            if VALUE_BUILTINS.contains(&name.as_str()) {
-                return !binds_anywhere(self.facts, name);
-            }
-        }
-        let Some(dotted) = imported_name(self.facts, callee, &self.scope) else {
-            return false;
-        };
-        let top = dotted.split('.').next().unwrap_or(&dotted);
-        let mut resolver = Resolver::new(self.modules);
-        resolver.locate(self.path, 0, top).is_err()
-            && !self.modules.is_outside_repository_module(&dotted)
-    }
-}
-
 /// Whether the module binds `name` anywhere (at module level, in a
 /// function, or by an import).
-fn binds_anywhere(facts: &ModuleFacts, name: &str) -> bool {
+pub(super) fn binds_anywhere(facts: &ModuleFacts, name: &str) -> bool {
     facts.module_bindings.iter().any(|b| b.name == name)
         || facts
             .functions

@@ -143,6 +143,7 @@ pub(super) fn object_lines(out: &mut Out, binding: &Value, object: &Value) {
                 field(object, "tool_name")
             )
         }
+        "imported" => format!("imported tool ({class}; definition not read)"),
         "agent_tool" => format!(
             "agent as a tool ({} at {}, tool name {})",
             field(object, "agent"),
