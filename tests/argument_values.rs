@@ -27,7 +27,6 @@ fn compare(files: &[(&str, &str)], changed: &[(&str, &str)]) -> Value {
     compare_branches(&base, changed, "app").0
 }
 
-
 /// Spanner's and Bigtable's sample shape: settings from a library enum,
 /// credentials from a tuple item of a library call, and a function
 /// wrapped by `GoogleTool`.

@@ -37,7 +37,6 @@ fn compare_in(tools: &str, base: &str, head: &str) -> Value {
     .0
 }
 
-
 const BIGQUERY: &str = "from google.adk.tools.bigquery import BigQueryToolset\n";
 
 #[test]
@@ -128,5 +127,56 @@ fn sdk_tools_beyond_the_first_four_are_hosted_rows() {
             row("support", "ToolSearchTool", "added"),
             row("support", "codex_tool", "changed"),
         ]
+    );
+}
+
+/// What a shipped tool reaches is named in its object evidence where its
+/// arguments are literals: the module its class is imported from, each
+/// resource an argument spells (a constant followed), a URL or an OpenAPI
+/// spec's server by its host only. Evidence, never compared.
+#[test]
+fn a_shipped_tools_literal_resources_are_its_evidence() {
+    let imports = "from google.adk.tools import VertexAiSearchTool\nfrom google.adk.tools.openapi_tool.openapi_spec_parser.openapi_toolset import OpenAPIToolset\n";
+    let before = "DATASTORE_ID = \"projects/acme/locations/global/collections/default_collection/dataStores/faq\"\nSPEC = \"\"\"\nopenapi: 3.0.0\nservers:\n  - url: https://petstore.example.com/v1?key=abc\npaths: {}\n\"\"\"\npetstore = OpenAPIToolset(spec_str=SPEC, spec_str_type=\"yaml\")\n\n";
+    let base = agent(imports, "", "lookup");
+    let head = agent(
+        imports,
+        before,
+        "lookup, VertexAiSearchTool(data_store_id=DATASTORE_ID), petstore",
+    );
+    let (doc, text) = support::compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", TOOLS),
+            ("app/agent.py", &base),
+        ],
+        &[("app/agent.py", &head)],
+        "app",
+    );
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "VertexAiSearchTool", "added"),
+            row("support", "petstore", "added"),
+        ]
+    );
+    assert_eq!(
+        doc["rows"][0]["after"]["object_evidence"]["reaches"],
+        serde_json::json!({
+            "module": "google.adk.tools",
+            "targets": [{"argument": "data_store_id", "value": "projects/acme/locations/global/collections/default_collection/dataStores/faq"}],
+        })
+    );
+    assert_eq!(
+        doc["rows"][1]["after"]["object_evidence"]["reaches"],
+        serde_json::json!({
+            "module": "google.adk.tools.openapi_tool.openapi_spec_parser.openapi_toolset",
+            "targets": [{"argument": "spec_str", "value": "petstore.example.com"}],
+        })
+    );
+    assert!(
+        text.contains("reaches: google.adk.tools (data_store_id 'projects/acme/locations/global/collections/default_collection/dataStores/faq')"),
+        "{text}"
     );
 }

@@ -31,7 +31,6 @@ def refund(order: str) -> str:
 /// Two plain functions, `app/tools.py` of the ADK fixtures.
 const ADK_TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
 
-
 /// `app/` holding `tools` and `agent.py` (`base` on main, `head` on the
 /// branch), compared with `--scope app`: the document and the text.
 fn compare_agent_text(tools: &str, base: &str, head: &str) -> (serde_json::Value, String) {

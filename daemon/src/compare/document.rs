@@ -703,6 +703,17 @@ fn object_evidence(object: &ObjectTool, scope: &str) -> Value {
     if let Some(description) = &object.description {
         out.insert("description".into(), json!(description));
     }
+    if let Some(reaches) = &object.reaches {
+        let targets: Vec<Value> = reaches
+            .targets
+            .iter()
+            .map(|t| json!({"argument": t.argument, "value": t.value}))
+            .collect();
+        out.insert(
+            "reaches".into(),
+            json!({"module": reaches.module, "targets": targets}),
+        );
+    }
     if !object.unread.is_empty() {
         let unread: Vec<Value> = object
             .unread

@@ -25,8 +25,10 @@ use serde::{Deserialize, Serialize};
 mod callables;
 mod constructors;
 mod pieces;
+mod reaches;
 mod values;
 pub use pieces::is_secret_name;
+pub use reaches::{ReachTarget, ShippedReach};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ObjectKind {
@@ -120,6 +122,10 @@ pub struct ObjectTool {
     pub built_at: (String, u32),
     /// What the model is told about it: evidence, never compared.
     pub description: Option<String>,
+    /// What a shipped tool reaches, by its import and literal arguments
+    /// (`reaches.rs`): evidence, never compared.
+    #[serde(default)]
+    pub reaches: Option<ShippedReach>,
 }
 
 impl ObjectTool {

@@ -454,6 +454,7 @@ impl ModuleReader<'_, '_> {
                 let site = self.object_site(built.path(), facts, built.scope());
                 let mut object = site.hosted_tool(class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
+                object.reaches = site.shipped_reach(callee, keywords);
                 if let Some(variable) = built.variable() {
                     object
                         .unread
@@ -505,6 +506,7 @@ impl ModuleReader<'_, '_> {
             unread: Vec::new(),
             built_at: (built.path().to_string(), built.line()),
             description: None,
+            reaches: None,
         };
         Ok(ReadObject { name, object })
     }
@@ -671,6 +673,7 @@ fn built_in(name: &str, path: &str, line: u32) -> ReadObject {
             unread: Vec::new(),
             built_at: (path.to_string(), line),
             description: None,
+            reaches: None,
         },
     }
 }

@@ -55,6 +55,7 @@ impl ModuleReader<'_, '_> {
                 }],
                 built_at,
                 description: None,
+                reaches: None,
             },
         })
     }

@@ -208,7 +208,9 @@ impl<'r> ModuleReader<'r, '_> {
         };
         let (name, mut object) = match openai::object_class(built.facts, callee, &built.scope) {
             Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
-                (class.to_string(), site.hosted_tool(class, args, keywords))
+                let mut object = site.hosted_tool(class, args, keywords);
+                object.reaches = site.shipped_reach(callee, keywords);
+                (class.to_string(), object)
             }
             Some(ObjectClass::McpServer { class, transport }) if list == ObjectList::McpServers => {
                 let object = site.mcp_server(class, transport, args, keywords);
@@ -336,6 +338,7 @@ impl<'r> ModuleReader<'r, '_> {
             unread: Vec::new(),
             built_at: (String::new(), 0),
             description,
+            reaches: None,
         };
         Ok((tool_name, object))
     }

@@ -35,6 +35,7 @@ impl ObjectSite<'_, '_> {
             unread,
             built_at: (String::new(), 0),
             description: None,
+            reaches: None,
         }
     }
 
@@ -62,6 +63,7 @@ impl ObjectSite<'_, '_> {
             unread,
             built_at: (String::new(), 0),
             description: None,
+            reaches: None,
         }
     }
 
@@ -445,6 +447,7 @@ fn server(mut identity: ObjectIdentity, unread: Vec<UnreadPart>) -> ObjectTool {
         unread,
         built_at: (String::new(), 0),
         description: None,
+        reaches: None,
     }
 }
 

@@ -150,7 +150,7 @@ pub(super) fn command_name(pieces: &[Piece]) -> String {
 }
 
 /// A long run of letters and digits mixing both: a token, not a name.
-fn is_key_shaped(text: &str) -> bool {
+pub(super) fn is_key_shaped(text: &str) -> bool {
     text.len() >= 24
         && text
             .chars()

@@ -173,6 +173,28 @@ pub(super) fn object_lines(out: &mut Out, binding: &Value, object: &Value) {
         );
     }
     if let Some(evidence) = evidence {
+        if let Some(reaches) = get(evidence, "reaches").filter(|r| r.is_object()) {
+            let targets: Vec<String> = items(reaches, "targets")
+                .iter()
+                .map(|t| {
+                    let value = t["value"].as_str().unwrap_or_default();
+                    format!(
+                        "{} {}",
+                        field(t, "argument"),
+                        crate::pyrepr::str_repr(value)
+                    )
+                })
+                .collect();
+            let targets = if targets.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", targets.join(", "))
+            };
+            out.line(
+                6,
+                &one_line(&format!("reaches: {}{targets}", field(reaches, "module"))),
+            );
+        }
         for unread in items(evidence, "not_read") {
             out.line(
                 6,
