@@ -69,7 +69,7 @@ pub struct Step {
 }
 
 /// The version of a stored step's shape and content, part of its key.
-const STEP_VERSION: u32 = 3;
+const STEP_VERSION: u32 = 4;
 
 /// Agent names an unknown `--agent` answer lists, at most.
 const AGENTS_NAMED: usize = 10;
@@ -528,6 +528,14 @@ fn history_text(doc: &Value) -> String {
                 row["tool"].as_str().unwrap_or_default()
             )));
             out.push('\n');
+            // A gate that moved is what the step did to the tool.
+            for gate in row["gate_changes"].as_array().into_iter().flatten() {
+                out.push_str(&one_line(&format!(
+                    "    gate {}",
+                    gate["text"].as_str().unwrap_or_default()
+                )));
+                out.push('\n');
+            }
         }
         for renamed in commit["renamed"].as_array().into_iter().flatten() {
             out.push_str(&one_line(&format!(

@@ -426,6 +426,22 @@ fn row_object(row: &Row, base_scope: &str, head_scope: &str) -> Value {
         json!(row.why.as_deref().unwrap_or(why(row.change))),
     );
     out.insert("review_question".into(), json!(review_question(row)));
+    if !row.gate_changes.is_empty() {
+        let changes: Vec<Value> = row
+            .gate_changes
+            .iter()
+            .map(|c| {
+                json!({
+                    "gate": c.kind.as_str(),
+                    "change": c.moved.as_str(),
+                    "before": c.before,
+                    "after": c.after,
+                    "text": c.text(),
+                })
+            })
+            .collect();
+        out.insert("gate_changes".into(), Value::Array(changes));
+    }
     Value::Object(out)
 }
 
@@ -445,6 +461,21 @@ fn why(change: Change) -> &'static str {
 }
 
 fn review_question(row: &Row) -> String {
+    // A gate loosened or removed asks its own question first.
+    if row.change == Change::Changed {
+        if let Some(gate) = row
+            .gate_changes
+            .iter()
+            .find(|c| c.moved.lets_more_through())
+        {
+            return format!(
+                "Should {} call {} {}?",
+                row.agent,
+                row.tool,
+                gate.kind.without()
+            );
+        }
+    }
     match row.candidate {
         Some(candidate) if row.change == Change::NotEstablished => format!(
             "Resolve the named uncertainty before treating {}.{} as {}.",
@@ -571,6 +602,14 @@ fn binding_object(binding: &Binding, scope: &str) -> Value {
     }
     if !binding.bound_when.is_empty() {
         out.insert("bound_when".into(), json!(binding.bound_when));
+    }
+    if !binding.gates.is_empty() {
+        let gates: Vec<Value> = binding
+            .gates
+            .iter()
+            .map(|g| json!({"gate": g.kind.as_str(), "spelled": g.spelled, "value": g.value}))
+            .collect();
+        out.insert("gates".into(), Value::Array(gates));
     }
     // Read beyond the reference: the list came through a builder's
     // parameter, from every call of that builder in the scope.

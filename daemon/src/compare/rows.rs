@@ -2,6 +2,7 @@
 //! (contract §6.5): a change only where meaning differs, and
 //! `not_established` wherever a gap could hide or explain it.
 
+use crate::graph::gates::{gate_changes, same_gates, GateChange};
 use crate::graph::{Affects, Binding, Edge, Gap, SideGraph};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,6 +43,9 @@ pub struct Row {
     /// A why more specific than the change's standard sentence (a bound
     /// object's identity changed).
     pub why: Option<String>,
+    /// The gates that differ between the two sides (`graph::gates`), in
+    /// kind order; empty unless both sides bind it.
+    pub gate_changes: Vec<GateChange>,
 }
 
 const UNREADABLE_IMPLEMENTATION: &str = "The bound callable's implementation could not be read.";
@@ -147,6 +151,10 @@ pub fn compare_renamed(
                     (Some(b), Some(a)) if change == Change::Changed => changed_why(b, a),
                     _ => None,
                 },
+                gate_changes: match (before, after) {
+                    (Some(b), Some(a)) => gate_changes(&b.gates, &a.gates),
+                    _ => Vec::new(),
+                },
                 before: before.cloned(),
                 after: after.cloned(),
             })
@@ -158,6 +166,7 @@ pub fn compare_renamed(
 /// and the agent's settings as far as both sides state them.
 fn same_meaning(before: &Binding, after: &Binding) -> bool {
     same_edge(before, after)
+        && same_gates(&before.gates, &after.gates)
         && before.settings.changes(&after.settings).is_empty()
         && before.bound_when == after.bound_when
 }
@@ -211,6 +220,35 @@ fn changed_options(before: &[(String, String)], after: &[(String, String)]) -> V
 /// A why naming what changed, where the standard sentence would not: an
 /// object's identity keys, the agent's settings.
 fn changed_why(before: &Binding, after: &Binding) -> Option<String> {
+    // What guards the call comes first: it is the change a reviewer must
+    // not miss, and a function tool's digest moves with it.
+    let gates = gate_changes(&before.gates, &after.gates);
+    if !gates.is_empty() {
+        let listed: Vec<String> = gates.iter().map(GateChange::text).collect();
+        let mut sentence = format!("What guards the call changed ({})", listed.join("; "));
+        if let Some(rest) = edge_why(before, after) {
+            let rest = rest
+                .trim_end_matches("; authority direction is not established.")
+                .to_string();
+            sentence.push_str(&format!("; {}", lower_first(&rest)));
+        }
+        return Some(format!(
+            "{sentence}; authority direction is not established."
+        ));
+    }
+    edge_why(before, after)
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The why for what the binding's edge and the agent's settings changed.
+fn edge_why(before: &Binding, after: &Binding) -> Option<String> {
     let settings: Vec<String> = before
         .settings
         .changes(&after.settings)
@@ -335,7 +373,7 @@ fn both_present_reasons(
     // A part of a binding's identity not read (an object's host, a factory
     // argument) only matters when the two sides differ: spelled the same
     // and otherwise equal, there is no change to doubt.
-    let objects_differ = !same_edge(binding, other);
+    let objects_differ = !same_edge(binding, other) || !same_gates(&binding.gates, &other.gates);
     // A condition change where part of the agent's list was not read: the
     // unread part may hold the tool another way.
     if binding.bound_when != other.bound_when {
@@ -398,6 +436,7 @@ mod tests {
             bound_when: Vec::new(),
             callers: Vec::new(),
             rewired_at: Vec::new(),
+            gates: Vec::new(),
         }
     }
 

@@ -187,6 +187,7 @@ pub fn function_wrapper_call<'v>(
         wrapped,
         name_override: None,
         other_arguments,
+        gate_keywords: super::openai::gate_keywords(keywords),
     })
 }
 

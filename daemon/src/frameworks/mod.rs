@@ -14,6 +14,16 @@ pub mod openai;
 pub mod tool_classes;
 pub mod wrapper_classes;
 
+/// The keywords of a function tool's wrapper or decorator that gate its
+/// call (`graph::gates`): the SDK's `needs_approval=`, `is_enabled=` and
+/// `tool_input_guardrails=`, Google ADK's `require_confirmation=`.
+pub const TOOL_GATE_KEYWORDS: &[&str] = &[
+    "needs_approval",
+    "is_enabled",
+    "tool_input_guardrails",
+    "require_confirmation",
+];
+
 /// The `sources[].type` value of an OpenAI Agents SDK module.
 pub const OPENAI_AGENTS_SDK: &str = "openai_agents_sdk";
 

@@ -23,6 +23,7 @@ mod chains;
 mod decorators;
 mod eval;
 mod follow;
+mod gates;
 mod handoffs;
 mod imported_tools;
 mod list_args;
@@ -282,12 +283,16 @@ struct ModuleReader<'a, 'm> {
 struct Wrap {
     name_override: Option<String>,
     other_arguments: Vec<String>,
+    /// The gates its keywords set (`needs_approval=`), read where it is.
+    gates: Vec<crate::graph::gates::Gate>,
 }
 
 /// A tool an agent lists, followed to its definition.
 struct FollowedTool {
     tool: String,
     definition: ToolDefinition,
+    /// The gates its wrapper and decorator set.
+    gates: Vec<crate::graph::gates::Gate>,
 }
 
 impl<'a, 'm> ModuleReader<'a, 'm> {
@@ -372,6 +377,7 @@ impl ModuleReader<'_, '_> {
             bound_when: Vec::new(),
             callers: Vec::new(),
             rewired_at: Vec::new(),
+            gates: Vec::new(),
         });
         key
     }

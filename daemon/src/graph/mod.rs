@@ -3,6 +3,7 @@
 //! from cached `ModuleFacts` only; never parses.
 
 mod build;
+pub mod gates;
 pub mod objects;
 pub mod schema;
 
@@ -211,6 +212,10 @@ pub struct Binding {
     /// Where a rewire after construction added it (`router.py:9`).
     /// Evidence only, never compared.
     pub rewired_at: Vec<String>,
+    /// What guards the call (`gates.rs`), sorted by kind: part of the
+    /// binding's meaning.
+    #[serde(default)]
+    pub gates: Vec<gates::Gate>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

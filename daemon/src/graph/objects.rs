@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 mod callables;
 mod constructors;
+mod gate_values;
 mod pieces;
 mod reaches;
 mod values;
@@ -126,6 +127,10 @@ pub struct ObjectTool {
     /// (`reaches.rs`): evidence, never compared.
     #[serde(default)]
     pub reaches: Option<ShippedReach>,
+    /// The gates read with the object (a hosted MCP tool's
+    /// `require_approval`): moved onto its binding when it is bound.
+    #[serde(skip)]
+    pub gates: Vec<crate::graph::gates::Gate>,
 }
 
 impl ObjectTool {

@@ -19,6 +19,19 @@ pub(super) fn questions(rows: &[Value], agent: &str, indexes: &[usize]) -> Vec<V
             .join(", ")
     };
     let mut out: Vec<Value> = Vec::new();
+    // A gate loosened or removed asks first, in the row's own words
+    // ("Should support call delete_account without approval?").
+    let ungated: Vec<usize> = of("changed")
+        .into_iter()
+        .filter(|&i| {
+            array(&rows[i], "gate_changes")
+                .iter()
+                .any(|c| matches!(c["change"].as_str(), Some("removed" | "loosened")))
+        })
+        .collect();
+    for &index in &ungated {
+        out.push(json!({"question": text(&rows[index], "review_question"), "rows": [index]}));
+    }
     let added = of("added");
     if !added.is_empty() {
         // A new write, process, network or database reach asks its own
@@ -75,7 +88,7 @@ pub(super) fn questions(rows: &[Value], agent: &str, indexes: &[usize]) -> Vec<V
     if !removed.is_empty() {
         out.push(json!({"question": format!("Is it intended that {agent} no longer holds {}?", names(&removed)), "rows": removed}));
     }
-    for index in of("changed") {
+    for index in of("changed").into_iter().filter(|i| !ungated.contains(i)) {
         let what: Vec<String> = facts(&rows[index])
             .iter()
             .filter(|f| f["kind"] == "change")

@@ -58,7 +58,13 @@ pub(super) fn tool(row: &Value, index: usize) -> Value {
 /// What differs between a row's sides (`change` facts), and what an object
 /// tool is (`object` facts).
 pub(super) fn facts(row: &Value) -> Vec<Value> {
-    let mut facts = Vec::new();
+    // What guards the call first (`gate_changes`): the change a reviewer
+    // must not miss.
+    let mut facts: Vec<Value> = array(row, "gate_changes")
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .map(|text| change_fact(format!("gate {text}")))
+        .collect();
     let (before, after) = (row.get("before"), row.get("after"));
     if let (Some(before), Some(after)) = (
         before.filter(|v| v.is_object()),

@@ -460,6 +460,47 @@ pub struct FunctionToolCall<'v> {
     pub wrapped: &'v Value,
     pub name_override: Option<String>,
     pub other_arguments: Vec<String>,
+    /// The keywords that gate the call (`needs_approval=`,
+    /// `require_confirmation=`…, `graph::gates`), with their values.
+    pub gate_keywords: Vec<(&'v str, &'v Value)>,
+}
+
+/// The keywords of a call that name a function tool's gates.
+pub fn gate_keywords(keywords: &[(Option<String>, Value)]) -> Vec<(&str, &Value)> {
+    keywords
+        .iter()
+        .filter_map(|(name, value)| {
+            let name = name.as_deref()?;
+            super::TOOL_GATE_KEYWORDS
+                .contains(&name)
+                .then_some((name, value))
+        })
+        .collect()
+}
+
+/// The keywords of a function's `@function_tool(...)` decorator: `None`
+/// when it is not decorated with a call of the SDK's `function_tool`.
+pub fn function_tool_decorator<'f>(
+    facts: &ModuleFacts,
+    function: &'f FunctionFact,
+) -> Option<&'f [(Option<String>, Value)]> {
+    let enclosing = function
+        .qualname
+        .rsplit_once('.')
+        .map_or("", |(parent, _)| parent);
+    function
+        .decorators
+        .iter()
+        .find_map(|decorator| match decorator {
+            Value::Call {
+                callee, keywords, ..
+            } if imported_name(facts, callee, enclosing)
+                .is_some_and(|name| is_sdk_member(&name, "function_tool")) =>
+            {
+                Some(keywords.as_slice())
+            }
+            _ => None,
+        })
 }
 
 /// Reads a value as the SDK's `function_tool(f)` called in `scope`.
@@ -492,6 +533,7 @@ pub fn function_tool_call<'v>(
         wrapped,
         name_override,
         other_arguments,
+        gate_keywords: gate_keywords(keywords),
     })
 }
 

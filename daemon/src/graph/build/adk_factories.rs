@@ -107,6 +107,9 @@ impl<'a> ModuleReader<'a, '_> {
                     crate::python::ast_dump::sha256_of_json_string(&trail.digest_parts.join("\n"));
                 FactoryRead::Tool(
                     Box::new(FollowedTool {
+                        // A gate a factory's wrapper sets is in its digest
+                        // (`wrapper …`), not read as a gate.
+                        gates: Vec::new(),
                         tool: tool_name,
                         definition: ToolDefinition {
                             source: def_path.to_string(),

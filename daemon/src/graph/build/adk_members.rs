@@ -265,6 +265,7 @@ impl ModuleReader<'_, '_> {
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
         self.apply_ways(agent, &ways);
+        self.finish_gates(agent, construction, true);
     }
 
     /// A listed constructor call (inline, or the one a listed name is bound
@@ -415,6 +416,9 @@ impl ModuleReader<'_, '_> {
                         Wrap {
                             name_override: None,
                             other_arguments: call.other_arguments,
+                            gates: self
+                                .object_site(built.path(), facts, built.scope())
+                                .tool_gates(&call.gate_keywords),
                         },
                         built.scope().to_string(),
                     ),
@@ -507,6 +511,7 @@ impl ModuleReader<'_, '_> {
             built_at: (built.path().to_string(), built.line()),
             description: None,
             reaches: None,
+            gates: Vec::new(),
         };
         Ok(ReadObject { name, object })
     }
@@ -674,6 +679,7 @@ fn built_in(name: &str, path: &str, line: u32) -> ReadObject {
             built_at: (path.to_string(), line),
             description: None,
             reaches: None,
+            gates: Vec::new(),
         },
     }
 }

@@ -103,9 +103,16 @@ impl ModuleReader<'_, '_> {
                             target: next.target,
                             steps,
                         };
+                        let gates = match self.modules.facts(path) {
+                            Some(facts) => self
+                                .object_site(path, facts, "")
+                                .tool_gates(&wrapper.gate_keywords),
+                            None => Vec::new(),
+                        };
                         wrap = Some(Wrap {
                             name_override: wrapper.name_override,
                             other_arguments: wrapper.other_arguments,
+                            gates,
                         });
                     }
                     Err(why) => {
@@ -223,7 +230,25 @@ impl ModuleReader<'_, '_> {
                 decorators.join(",")
             ))
         };
+        // The gates its wrapper and its `@function_tool(...)` set.
+        let mut gates = wrap.map(|w| w.gates).unwrap_or_default();
+        if let Some(keywords) = openai::function_tool_decorator(def_facts, function) {
+            let scope = function
+                .qualname
+                .rsplit_once('.')
+                .map_or("", |(parent, _)| parent);
+            let decorated = self
+                .object_site(def_path, def_facts, scope)
+                .tool_gates(&openai::gate_keywords(keywords));
+            for gate in decorated {
+                if !gates.iter().any(|g| g.kind == gate.kind) {
+                    gates.push(gate);
+                }
+            }
+            gates.sort();
+        }
         Some(FollowedTool {
+            gates,
             definition: ToolDefinition {
                 source: def_path.to_string(),
                 line: Some(function.line),

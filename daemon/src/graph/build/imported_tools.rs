@@ -56,6 +56,7 @@ impl ModuleReader<'_, '_> {
                 built_at,
                 description: None,
                 reaches: None,
+                gates: Vec::new(),
             },
         })
     }

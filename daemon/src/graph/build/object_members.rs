@@ -210,6 +210,7 @@ impl<'r> ModuleReader<'r, '_> {
             Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
                 let mut object = site.hosted_tool(class, args, keywords);
                 object.reaches = site.shipped_reach(callee, keywords);
+                object.gates = site.hosted_tool_gates(class, args, keywords);
                 (class.to_string(), object)
             }
             Some(ObjectClass::McpServer { class, transport }) if list == ObjectList::McpServers => {
@@ -339,6 +340,7 @@ impl<'r> ModuleReader<'r, '_> {
             built_at: (String::new(), 0),
             description,
             reaches: None,
+            gates: Vec::new(),
         };
         Ok((tool_name, object))
     }
@@ -368,7 +370,7 @@ impl<'r> ModuleReader<'r, '_> {
         for read in &objects {
             *seen.entry(read.name.clone()).or_default() += 1;
         }
-        for ReadObject { name, object } in objects {
+        for ReadObject { name, mut object } in objects {
             let taken = self
                 .graph
                 .bindings
@@ -415,6 +417,7 @@ impl<'r> ModuleReader<'r, '_> {
                 tool_key: name.clone(),
                 tool: name,
                 binding_location: (self.path.to_string(), line),
+                gates: std::mem::take(&mut object.gates),
                 edge: Edge::Object(object),
                 settings: crate::graph::AgentSettings::UNSET,
                 construction_sites: Vec::new(),

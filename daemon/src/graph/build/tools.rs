@@ -84,6 +84,7 @@ impl ModuleReader<'_, '_> {
         self.bind_functions(agent, construction, followed);
         self.bind_objects(agent, construction, line, objects);
         self.apply_ways(agent, &ways);
+        self.finish_gates(agent, construction, false);
     }
 
     /// A tool made by a repository factory (`make_tool(...)`, inline or
@@ -203,9 +204,13 @@ impl ModuleReader<'_, '_> {
             ListMember::Call(call) => match openai::function_tool_call(self.facts, &call, scope) {
                 Some(wrapper) => {
                     let wrapped = wrapper.wrapped.clone();
+                    let gates = self
+                        .object_site(self.path, self.facts, scope)
+                        .tool_gates(&wrapper.gate_keywords);
                     let wrap = Wrap {
                         name_override: wrapper.name_override,
                         other_arguments: wrapper.other_arguments,
+                        gates,
                     };
                     let tool =
                         self.follow_wrapped(agent, construction, scope, &wrapped, Some(wrap))?;
@@ -340,6 +345,7 @@ impl ModuleReader<'_, '_> {
                 bound_when: Vec::new(),
                 callers: Vec::new(),
                 rewired_at: Vec::new(),
+                gates: first.gates,
             });
         }
     }

@@ -36,6 +36,7 @@ impl ObjectSite<'_, '_> {
             built_at: (String::new(), 0),
             description: None,
             reaches: None,
+            gates: Vec::new(),
         }
     }
 
@@ -64,6 +65,7 @@ impl ObjectSite<'_, '_> {
             built_at: (String::new(), 0),
             description: None,
             reaches: None,
+            gates: Vec::new(),
         }
     }
 
@@ -448,6 +450,7 @@ fn server(mut identity: ObjectIdentity, unread: Vec<UnreadPart>) -> ObjectTool {
         built_at: (String::new(), 0),
         description: None,
         reaches: None,
+        gates: Vec::new(),
     }
 }
 

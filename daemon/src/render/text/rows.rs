@@ -53,6 +53,20 @@ pub(super) fn binding_lines(out: &mut Out, side: &str, binding: &Value) {
     for condition in strings(binding, "bound_when") {
         out.line(4, &one_line(&format!("bound only when {condition}")));
     }
+    let gates: Vec<String> = items(binding, "gates")
+        .iter()
+        .map(|g| {
+            let unread = if g["value"].is_null() {
+                " (not read)"
+            } else {
+                ""
+            };
+            format!("{} {}{unread}", field(g, "gate"), field(g, "spelled"))
+        })
+        .collect();
+    if !gates.is_empty() {
+        out.line(4, &one_line(&format!("gates: {}", gates.join("; "))));
+    }
     let callers = strings(binding, "builder_callers");
     if !callers.is_empty() {
         out.line(
