@@ -230,3 +230,85 @@ fn history_shows_when_a_gate_changed() {
         "{text}"
     );
 }
+
+/// `is_enabled=False` holds the tool back entirely; `True` lets it through.
+#[test]
+fn an_sdk_tool_enabled_again_is_loosened() {
+    let (doc, _) = compare(&sdk("(is_enabled=False)"), &sdk("(is_enabled=True)"));
+    assert_compared(&doc);
+    assert_eq!(
+        doc["rows"][0]["gate_changes"][0]["text"],
+        "is_enabled False → True (loosened)"
+    );
+    assert_eq!(
+        doc["rows"][0]["review_question"],
+        "Should support call delete_account now that it is enabled more often?"
+    );
+}
+
+/// An ADK toolset's `require_confirmation=` is a gate too: before, it was
+/// not part of the toolset's identity, so dropping it was no row.
+#[test]
+fn an_adk_toolsets_confirmation_dropped_is_a_changed_row() {
+    let agent = |confirm: &str| {
+        format!(
+            "from google.adk.agents import Agent\nfrom google.adk.tools.mcp_tool.mcp_toolset import McpToolset, StdioConnectionParams\nfrom mcp import StdioServerParameters\n\nfiles = McpToolset(connection_params=StdioConnectionParams(server_params=StdioServerParameters(command=\"npx\", args=[\"server-filesystem\"])){confirm})\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"Help.\", tools=[files])\n"
+        )
+    };
+    let (doc, _) = compare(&agent(", require_confirmation=True"), &agent(""));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("support", "files", "changed")]);
+    assert_eq!(
+        doc["rows"][0]["gate_changes"][0]["text"],
+        "require_confirmation removed (was True)"
+    );
+}
+
+/// An agent exposed as a tool is gated by the same keywords: before, its
+/// `needs_approval=` was no part of the agent tool, so dropping it was no
+/// row.
+#[test]
+fn an_agent_tools_approval_dropped_is_a_changed_row() {
+    let agent = |approval: &str| {
+        format!(
+            "from agents import Agent\n\nspanish = Agent(name=\"spanish\")\nsupport = Agent(name=\"support\", tools=[spanish.as_tool(tool_name=\"respond_spanish\", tool_description=\"Answer in Spanish\"{approval})])\n"
+        )
+    };
+    let (doc, _) = compare(&agent(", needs_approval=True"), &agent(""));
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "respond_spanish", "changed")]
+    );
+    assert_eq!(
+        doc["rows"][0]["review_question"],
+        "Should support call respond_spanish without approval?"
+    );
+}
+
+/// The whole answer for a loosened approval and a hosted MCP tool set to
+/// never ask, text and JSON (`tests/goldens/gates_loosened.*`).
+#[test]
+fn the_answer_for_loosened_gates_is_its_golden() {
+    let agent = |approval: &str, mcp: &str| {
+        format!(
+            "from agents import Agent, HostedMCPTool, function_tool\n\n\n@function_tool(needs_approval={approval})\ndef delete_account(user_id: str) -> str:\n    return user_id\n\n\nsupport = Agent(name=\"support\", tools=[delete_account, HostedMCPTool(tool_config={{\"type\": \"mcp\", \"server_label\": \"git\", \"server_url\": \"https://gitmcp.io/x\", \"require_approval\": \"{mcp}\"}})])\n"
+        )
+    };
+    let (doc, _) = support::compare_branches_golden(
+        "gates_loosened",
+        &[
+            ("app/__init__.py", ""),
+            ("app/agent.py", &agent("True", "always")),
+        ],
+        &[("app/agent.py", &agent("False", "never"))],
+        "app",
+    );
+    // The published schema knows `gates` and `gate_changes`.
+    let schema: Value = serde_json::from_str(include_str!(
+        "../docs/application-comparison-0.4.schema.json"
+    ))
+    .expect("schema JSON");
+    let errors = support::schema::validate(&schema, &doc);
+    assert!(errors.is_empty(), "{errors:?}");
+}

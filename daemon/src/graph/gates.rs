@@ -80,13 +80,13 @@ impl GateKind {
         })
     }
 
-    /// What the call goes without once this gate is loosened or removed,
-    /// for the review question (`without approval`).
+    /// How the call goes once this gate is loosened or removed, for the
+    /// review question (`without approval`).
     pub fn without(self) -> &'static str {
         match self {
             GateKind::NeedsApproval | GateKind::RequireApproval => "without approval",
             GateKind::RequireConfirmation => "without confirmation",
-            GateKind::IsEnabled => "while it is enabled",
+            GateKind::IsEnabled => "now that it is enabled more often",
             GateKind::ToolInputGuardrails => "without its input guardrails",
             GateKind::BeforeToolCallback => "without its before_tool_callback check",
         }

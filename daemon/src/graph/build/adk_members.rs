@@ -445,6 +445,7 @@ impl ModuleReader<'_, '_> {
                 let site = self.object_site(built.path(), facts, built.scope());
                 let mut object = site.adk_toolset(class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
+                object.gates = site.object_gates(class, args, keywords);
                 let name = built
                     .variable()
                     .map(str::to_string)
@@ -459,6 +460,7 @@ impl ModuleReader<'_, '_> {
                 let mut object = site.hosted_tool(class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
                 object.reaches = site.shipped_reach(callee, keywords);
+                object.gates = site.object_gates(class, args, keywords);
                 if let Some(variable) = built.variable() {
                     object
                         .unread

@@ -210,7 +210,7 @@ impl<'r> ModuleReader<'r, '_> {
             Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
                 let mut object = site.hosted_tool(class, args, keywords);
                 object.reaches = site.shipped_reach(callee, keywords);
-                object.gates = site.hosted_tool_gates(class, args, keywords);
+                object.gates = site.object_gates(class, args, keywords);
                 (class.to_string(), object)
             }
             Some(ObjectClass::McpServer { class, transport }) if list == ObjectList::McpServers => {
@@ -235,7 +235,11 @@ impl<'r> ModuleReader<'r, '_> {
             }
             None => match openai::as_tool_receiver(callee) {
                 Some(receiver) if list == ObjectList::Tools => {
-                    self.agent_tool(&site, built, &receiver, keywords)?
+                    // `as_tool(needs_approval=…, is_enabled=…)` gates the
+                    // call as a function tool's keywords do.
+                    let (name, mut object) = self.agent_tool(&site, built, &receiver, keywords)?;
+                    object.gates = site.tool_gates(&openai::gate_keywords(keywords));
+                    (name, object)
                 }
                 // An instance of a repository tool class
                 // (`tool_classes.rs`), read whole there.

@@ -33,40 +33,50 @@ impl ObjectSite<'_, '_> {
 }
 
 impl ObjectSite<'_, '_> {
-    /// A hosted MCP tool's `require_approval` in its `tool_config` (a dict,
-    /// or the `Mcp(...)` typed dict): `'always'`, `'never'` or a per-tool
-    /// dict. None for any other hosted tool, or when the config is not read
-    /// (its argument is then the object's unread part).
-    pub fn hosted_tool_gates(
+    /// The gates an object's constructor sets: a hosted MCP tool's
+    /// `require_approval` in its `tool_config` (a dict, or the `Mcp(...)`
+    /// typed dict: `'always'`, `'never'` or a per-tool dict), and any
+    /// object's `require_confirmation=` (ADK toolsets and tools). A config
+    /// not read sets none here: its argument is the object's unread part.
+    pub fn object_gates(
         &self,
         class: &str,
         args: &[Value],
         keywords: &[(Option<String>, Value)],
     ) -> Vec<Gate> {
-        if class != "HostedMCPTool" {
-            return Vec::new();
-        }
-        let config = keywords
+        let mut gates = Vec::new();
+        if let Some((_, value)) = keywords
             .iter()
-            .find(|(k, _)| k.as_deref() == Some("tool_config"))
-            .map(|(_, v)| v)
-            .or(args.first());
-        let wanted = GateKind::RequireApproval.as_str();
-        let value = match config.and_then(|c| self.follow(c, 0)) {
-            Some(Value::Dict(entries)) => entries
+            .rev()
+            .find(|(k, _)| k.as_deref() == Some(GateKind::RequireConfirmation.as_str()))
+        {
+            gates.push(self.gate(GateKind::RequireConfirmation, value));
+        }
+        if class == "HostedMCPTool" {
+            let config = keywords
                 .iter()
-                .rev()
-                .find(|(k, _)| matches!(k, Some(Value::Str(k)) if k == wanted))
-                .map(|(_, v)| v),
-            Some(Value::Call { keywords, .. }) => keywords
-                .iter()
-                .rev()
-                .find(|(k, _)| k.as_deref() == Some(wanted))
-                .map(|(_, v)| v),
-            _ => None,
-        };
-        value
-            .map(|v| vec![self.gate(GateKind::RequireApproval, v)])
-            .unwrap_or_default()
+                .find(|(k, _)| k.as_deref() == Some("tool_config"))
+                .map(|(_, v)| v)
+                .or(args.first());
+            let wanted = GateKind::RequireApproval.as_str();
+            let value = match config.and_then(|c| self.follow(c, 0)) {
+                Some(Value::Dict(entries)) => entries
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| matches!(k, Some(Value::Str(k)) if k == wanted))
+                    .map(|(_, v)| v),
+                Some(Value::Call { keywords, .. }) => keywords
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k.as_deref() == Some(wanted))
+                    .map(|(_, v)| v),
+                _ => None,
+            };
+            if let Some(value) = value {
+                gates.push(self.gate(GateKind::RequireApproval, value));
+            }
+        }
+        gates.sort();
+        gates
     }
 }
