@@ -25,14 +25,7 @@ fn added(head: &str) -> (Value, String) {
         &[("app/agent.py", head)],
         "app",
     );
-    let schema: Value = serde_json::from_str(include_str!(
-        "../../docs/application-comparison-0.4.schema.json"
-    ))
-    .expect("schema");
-    assert_eq!(
-        support::schema::validate(&schema, &doc),
-        Vec::<String>::new()
-    );
+    support::schema::assert_valid(&doc);
     (doc, text)
 }
 

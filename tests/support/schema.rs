@@ -665,3 +665,14 @@ fn escaped(e: char) -> Option<Atom> {
         _ => None,
     }
 }
+
+/// Asserts `doc` validates against the committed schema
+/// (`docs/application-comparison-0.4.schema.json`).
+pub fn assert_valid(doc: &Value) {
+    let schema: Value = serde_json::from_str(include_str!(
+        "../../docs/application-comparison-0.4.schema.json"
+    ))
+    .expect("schema JSON");
+    let errors = validate(&schema, doc);
+    assert!(errors.is_empty(), "{errors:?}");
+}
