@@ -11,11 +11,7 @@ use serde_json::{json, Value};
 use support::{assert_compared, compare_branches, limits, row, rows};
 
 fn compare(base: &str, head: &str) -> (Value, String) {
-    compare_branches(
-        &[("app/__init__.py", ""), ("app/agent.py", base)],
-        &[("app/agent.py", head)],
-        "app",
-    )
+    support::compare_app(base, head)
 }
 
 fn sdk(decorator: &str) -> String {

@@ -19,12 +19,7 @@ fn adk(imports: &str, tools: &str) -> String {
 }
 
 fn compare(base: &str, head: &str) -> Value {
-    compare_branches(
-        &[("app/__init__.py", ""), ("app/agent.py", base)],
-        &[("app/agent.py", head)],
-        "app",
-    )
-    .0
+    support::compare_app(base, head).0
 }
 
 const HELPERS: &str = "from helpers import find_hotels, book_hotel";

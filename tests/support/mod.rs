@@ -299,6 +299,16 @@ pub fn compare_branches(
     (doc, text)
 }
 
+/// The one-file application: `app/agent.py` holding `base` on main and
+/// `head` on the branch, compared with `--scope app`.
+pub fn compare_app(base: &str, head: &str) -> (serde_json::Value, String) {
+    compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", base)],
+        &[("app/agent.py", head)],
+        "app",
+    )
+}
+
 /// `compare_branches`, and both answers checked against the goldens
 /// `tests/goldens/<name>.{txt,json}`.
 pub fn compare_branches_golden(

@@ -262,6 +262,12 @@ pub struct ReturnFact {
     pub conditional: bool,
 }
 
+/// The scope a qualified name is defined in: `build` for `build.inner`,
+/// empty at module level.
+pub fn parent_scope(qualname: &str) -> &str {
+    qualname.rsplit_once('.').map_or("", |(parent, _)| parent)
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FunctionFact {
     pub name: String,

@@ -478,29 +478,25 @@ pub fn gate_keywords(keywords: &[(Option<String>, Value)]) -> Vec<(&str, &Value)
         .collect()
 }
 
-/// The keywords of a function's `@function_tool(...)` decorator: `None`
-/// when it is not decorated with a call of the SDK's `function_tool`.
+/// The keywords of a function's `@function_tool` decorator (none for a
+/// bare `@function_tool`): `None` when it is not decorated with the SDK's
+/// `function_tool`.
 pub fn function_tool_decorator<'f>(
     facts: &ModuleFacts,
     function: &'f FunctionFact,
 ) -> Option<&'f [(Option<String>, Value)]> {
-    let enclosing = function
-        .qualname
-        .rsplit_once('.')
-        .map_or("", |(parent, _)| parent);
-    function
-        .decorators
-        .iter()
-        .find_map(|decorator| match decorator {
+    let enclosing = crate::python::parent_scope(&function.qualname);
+    function.decorators.iter().find_map(|decorator| {
+        let (callee, keywords) = match decorator {
             Value::Call {
                 callee, keywords, ..
-            } if imported_name(facts, callee, enclosing)
-                .is_some_and(|name| is_sdk_member(&name, "function_tool")) =>
-            {
-                Some(keywords.as_slice())
-            }
-            _ => None,
-        })
+            } => (callee.as_ref(), keywords.as_slice()),
+            other => (other, &[][..]),
+        };
+        imported_name(facts, callee, enclosing)
+            .is_some_and(|name| is_sdk_member(&name, "function_tool"))
+            .then_some(keywords)
+    })
 }
 
 /// Reads a value as the SDK's `function_tool(f)` called in `scope`.
@@ -541,32 +537,14 @@ pub fn function_tool_call<'v>(
 /// wins), or `None` when the function is not decorated with the SDK's
 /// `function_tool`.
 pub fn function_tool_name(facts: &ModuleFacts, function: &FunctionFact) -> Option<String> {
-    let enclosing = function
-        .qualname
-        .rsplit_once('.')
-        .map(|(parent, _)| parent)
-        .unwrap_or("");
-    for decorator in &function.decorators {
-        let (callee, keywords) = match decorator {
-            Value::Call {
-                callee, keywords, ..
-            } => (callee.as_ref(), keywords.as_slice()),
-            other => (other, &[][..]),
-        };
-        let is_tool = imported_name(facts, callee, enclosing)
-            .is_some_and(|name| is_sdk_member(&name, "function_tool"));
-        if !is_tool {
-            continue;
-        }
-        let overridden = keywords
-            .iter()
-            .find_map(|(name, value)| match (name.as_deref(), value) {
-                (Some("name_override"), Value::Str(name)) => Some(name.clone()),
-                _ => None,
-            });
-        return Some(overridden.unwrap_or_else(|| function.name.clone()));
-    }
-    None
+    let keywords = function_tool_decorator(facts, function)?;
+    let overridden = keywords
+        .iter()
+        .find_map(|(name, value)| match (name.as_deref(), value) {
+            (Some("name_override"), Value::Str(name)) => Some(name.clone()),
+            _ => None,
+        });
+    Some(overridden.unwrap_or_else(|| function.name.clone()))
 }
 
 /// One agent setting as the source states it (spec: `agent_settings`).

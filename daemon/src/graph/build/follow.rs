@@ -233,10 +233,7 @@ impl ModuleReader<'_, '_> {
         // The gates its wrapper and its `@function_tool(...)` set.
         let mut gates = wrap.map(|w| w.gates).unwrap_or_default();
         if let Some(keywords) = openai::function_tool_decorator(def_facts, function) {
-            let scope = function
-                .qualname
-                .rsplit_once('.')
-                .map_or("", |(parent, _)| parent);
+            let scope = crate::python::parent_scope(&function.qualname);
             let decorated = self
                 .object_site(def_path, def_facts, scope)
                 .tool_gates(&openai::gate_keywords(keywords));

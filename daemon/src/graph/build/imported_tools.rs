@@ -50,7 +50,8 @@ impl ModuleReader<'_, '_> {
                 unread: vec![UnreadPart {
                     part: "definition".into(),
                     spelled: format!(
-                        "{dotted}: no file inside the read scope provides module '{top}'"
+                        "{dotted}: no file inside the read scope provides module {}",
+                        crate::pyrepr::str_repr(&top)
                     ),
                 }],
                 built_at,

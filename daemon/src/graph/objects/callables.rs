@@ -26,7 +26,9 @@ use super::values::binds_anywhere;
 use super::ObjectSite;
 use crate::frameworks::class_rules::class_digest;
 use crate::frameworks::imports::imported_name;
-use crate::python::{BindingKind, ClassFact, FunctionFact, ModuleFacts, Value};
+use crate::python::{
+    parent_scope as parent, BindingKind, ClassFact, FunctionFact, ModuleFacts, Value,
+};
 use crate::resolve::{Resolver, Target};
 use std::collections::BTreeSet;
 
@@ -225,14 +227,10 @@ fn function_binds(function: &FunctionFact, name: &str) -> bool {
         || function.nonlocals.iter().any(|n| n == name)
 }
 
-fn parent(qualname: &str) -> &str {
-    qualname.rsplit_once('.').map_or("", |(parent, _)| parent)
-}
-
 /// A list, dict or set display at any depth: what code may change after
 /// it is built, so never a closure's known value.
 fn holds_mutable_display(value: &Value, depth: usize) -> bool {
-    if depth > 64 {
+    if depth > super::values::MAX_VALUE_DEPTH {
         return true;
     }
     match value {

@@ -14,7 +14,7 @@ use crate::resolve::{Resolver, Target};
 const MAX_VALUE_HOPS: usize = 8;
 
 /// How deep a value's structure is walked (the facts bound it as well).
-const MAX_VALUE_DEPTH: usize = 64;
+pub(super) const MAX_VALUE_DEPTH: usize = 64;
 
 impl<'a, 'm> ObjectSite<'a, 'm> {
     /// A string value as literal pieces and environment variables.
