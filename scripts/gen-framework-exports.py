@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Generates daemon/src/frameworks/exports.rs: every module path at which the
-OpenAI Agents SDK (`agents`) or Google ADK (`google.adk`) defines or
-re-exports a name the readers recognise, with the readers' name for it.
+OpenAI Agents SDK (`agents`), Google ADK (`google.adk`) or an MCP server
+package (`mcp`, `mcp_types`, `fastmcp`) defines or re-exports a name the
+readers recognise, with the readers' name for it.
 
 The wheels are read as zip files and their sources parsed with `ast`; nothing
 is imported or run. Usage:
 
-    pip download --no-deps -d /tmp/pkgs openai-agents==<v> google-adk==<v> ...
+    pip download --no-deps -d /tmp/pkgs openai-agents==<v> google-adk==<v> mcp==<v> fastmcp==<v> ...
     python3 scripts/gen-framework-exports.py /tmp/pkgs > daemon/src/frameworks/exports.rs
 
 A spelling counts when a public module of the package exports the name (see
@@ -74,7 +75,19 @@ PACKAGES = {
             "BaseToolset",
         ],
     ),
+    # MCP servers an application defines itself, and the annotations it
+    # declares on their tools (`readOnlyHint`): the declared-effects reader.
+    "mcp": ("mcp", ["FastMCP", "MCPServer", "ToolAnnotations"]),
+    "mcp_types": ("mcp_types", ["ToolAnnotations"]),
+    "fastmcp": ("fastmcp", ["FastMCP", "ToolAnnotations"]),
+    "fastmcp_slim": ("fastmcp", ["FastMCP", "ToolAnnotations"]),
 }
+
+# Packages whose names are identities only where the class so named is the
+# one defined under that name: mcp 1.x binds `MCPServer` to its low-level
+# `Server` (no `.tool` decorator), a different class from mcp 2.x's
+# high-level `MCPServer`, so an alias never lends its name.
+DEFINING_NAMES_ONLY = {"mcp", "mcp_types", "fastmcp", "fastmcp_slim"}
 
 
 def module_name(path):
@@ -410,7 +423,11 @@ def main():
                 # knows it (`SseServerParams`), else the defining name
                 # (`tool` is `function_tool`); a tool the package ships
                 # is its defining name.
-                if name in wanted:
+                if distribution in DEFINING_NAMES_ONLY:
+                    if found[1] not in wanted:
+                        continue
+                    identity = found[1]
+                elif name in wanted:
                     identity = name
                 elif found[1] in wanted:
                     identity = found[1]
@@ -440,7 +457,7 @@ def main():
     for version in sorted(versions):
         out.write(f"//   {version}\n")
     out.write("// Regenerate:\n")
-    out.write("//   pip download --no-deps -d /tmp/pkgs openai-agents==<v> google-adk==<v> ...\n")
+    out.write("//   pip download --no-deps -d /tmp/pkgs openai-agents==<v> google-adk==<v> mcp==<v> fastmcp==<v> ...\n")
     out.write(
         "//   python3 scripts/gen-framework-exports.py /tmp/pkgs > daemon/src/frameworks/exports.rs\n"
     )

@@ -66,10 +66,15 @@ pub struct Step {
     /// an `--agent` filter follows its agent through them.
     #[serde(default)]
     pub renames: Vec<(String, String, String)>,
+    /// Each `declared_effects` entry of the step as its JSON text (the
+    /// diff's shape): a declaration its tool's reach came to contradict,
+    /// or no longer does (`compare::declared`).
+    #[serde(default)]
+    pub declared: Vec<String>,
 }
 
 /// The version of a stored step's shape and content, part of its key.
-const STEP_VERSION: u32 = 4;
+const STEP_VERSION: u32 = 5;
 
 /// Agent names an unknown `--agent` answer lists, at most.
 const AGENTS_NAMED: usize = 10;
@@ -242,12 +247,21 @@ impl Engine {
             .iter()
             .map(|r| (rooted(scope, &r.agent_source), r.from.clone(), r.to.clone()))
             .collect();
+        let declared = match crate::compare::declared::declared_effects_json(
+            &crate::compare::declared::declared_changes(&pair.base, &pair.head),
+            scope,
+            scope,
+        ) {
+            Value::Array(entries) => entries.iter().map(Value::to_string).collect(),
+            _ => Vec::new(),
+        };
         let step = Step {
             rows,
             stability,
             limits,
             agents,
             renames,
+            declared,
         };
         if let Err(err) = cache.put(Namespace::History, key.as_bytes(), &step) {
             eprintln!("shipgate: could not index a history step: {err}");
@@ -394,7 +408,21 @@ fn commit_entry(
         .filter(|(_, _, to)| asked(to))
         .map(|(source, from, to)| json!({"agent_source": source, "from": from, "to": to}))
         .collect();
-    if rows.is_empty() && stability.is_none() && renamed.is_empty() {
+    // Declarations belong to a server's tool, not to an agent: an
+    // `--agent` question is not about them.
+    let declared: Vec<Value> = step
+        .declared
+        .iter()
+        .filter(|_| request.agent.is_none())
+        .filter_map(|text| serde_json::from_str::<Value>(text).ok())
+        .filter(|entry| {
+            request
+                .tool
+                .as_deref()
+                .is_none_or(|tool| entry["tool"] == tool)
+        })
+        .collect();
+    if rows.is_empty() && stability.is_none() && renamed.is_empty() && declared.is_empty() {
         return None;
     }
     let mut entry = json!({
@@ -410,6 +438,9 @@ fn commit_entry(
     }
     if !renamed.is_empty() {
         entry["renamed"] = Value::Array(renamed);
+    }
+    if !declared.is_empty() {
+        entry["declared_effects"] = Value::Array(declared);
     }
     Some(entry)
 }
@@ -536,6 +567,23 @@ fn history_text(doc: &Value) -> String {
                 )));
                 out.push('\n');
             }
+        }
+        for declared in commit["declared_effects"].as_array().into_iter().flatten() {
+            let server = match declared["server"].as_str() {
+                Some(name) => format!("MCP server '{name}'"),
+                None => "MCP server".to_string(),
+            };
+            out.push_str(&one_line(&format!(
+                "  DECLARED  {} ({server}, {}): {} [{}]",
+                declared["tool"].as_str().unwrap_or_default(),
+                declared["source"].as_str().unwrap_or_default(),
+                declared["text"].as_str().unwrap_or_default(),
+                declared["change"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .replace('_', " ")
+            )));
+            out.push('\n');
         }
         for renamed in commit["renamed"].as_array().into_iter().flatten() {
             out.push_str(&one_line(&format!(

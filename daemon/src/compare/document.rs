@@ -123,6 +123,17 @@ fn comparison_object(c: &Comparison<'_>) -> Map<String, Value> {
         .map(|row| row_object(row, &c.base_meta.scope, &c.head_meta.scope))
         .collect();
     doc.insert("rows".into(), Value::Array(rows));
+    let declared = super::declared::declared_changes(c.base, c.head);
+    if !declared.is_empty() {
+        doc.insert(
+            "declared_effects".into(),
+            super::declared::declared_effects_json(
+                &declared,
+                &c.base_meta.scope,
+                &c.head_meta.scope,
+            ),
+        );
+    }
     doc.insert("limits".into(), json!(ADVISORY_LIMITS));
     doc
 }
@@ -211,6 +222,15 @@ pub fn combined_document(
         }
     }
     doc.insert("rows".into(), Value::Array(rows));
+    let declared: Vec<Value> = parts
+        .iter()
+        .filter_map(|p| p.get("declared_effects").and_then(Value::as_array))
+        .flatten()
+        .cloned()
+        .collect();
+    if !declared.is_empty() {
+        doc.insert("declared_effects".into(), Value::Array(declared));
+    }
     doc.insert(
         "comparisons".into(),
         Value::Array(parts.into_iter().map(Value::Object).collect()),

@@ -2,6 +2,7 @@
 //! that carries them. Touches neither git nor the store.
 
 mod agent_renames;
+pub mod declared;
 pub mod document;
 mod reach_json;
 mod rows;

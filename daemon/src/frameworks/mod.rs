@@ -8,6 +8,7 @@ pub mod agent_classes;
 pub mod class_rules;
 mod exports;
 pub mod imports;
+pub mod mcp_servers;
 pub mod module_context;
 pub mod names;
 pub mod openai;

@@ -88,6 +88,8 @@ pub struct SideInput {
 
 /// Builds the side's agent graph.
 pub fn build_side(input: SideInput) -> SideGraph {
+    let mut declared_limits = Vec::new();
+    let declared = declared_tools(&input, &mut declared_limits);
     let mut graph = SideGraph {
         absent: input.absent,
         limits: input.limits,
@@ -199,8 +201,12 @@ pub fn build_side(input: SideInput) -> SideGraph {
     if !graph.sources.is_empty() {
         capability_limits(&modules, &contexts, &rewire_index, &input.files, &mut gaps);
     }
-    // What each bound function tool reaches: evidence on its sides.
-    attach_reach(&modules, &mut graph.bindings);
+    graph.limits.extend(declared_limits);
+    graph.declared_tools = declared;
+    // What each bound function tool reaches: evidence on its sides; and
+    // what each declared MCP server tool reaches, to hold against its
+    // declaration.
+    attach_reach(&modules, &mut graph.bindings, &mut graph.declared_tools);
     graph.sources.sort();
     graph.agents.sort();
     graph.bindings.sort_by(|a, b| {
@@ -226,8 +232,14 @@ fn passes_unnamed(call: &crate::python::CallFact) -> Option<&'static str> {
     extra_positional.then_some("positional arguments after its name")
 }
 
-/// Sets the reach of every function tool the side binds (`reach/`).
-fn attach_reach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
+/// Sets the reach of every function tool the side binds and of every tool
+/// its own MCP servers declare (`reach/`): one reader, so a helper both
+/// call is read once.
+fn attach_reach(
+    modules: &ModuleSet<'_>,
+    bindings: &mut [Binding],
+    declared: &mut [super::DeclaredTool],
+) {
     let mut reader = crate::reach::ToolReader::new(modules);
     for binding in bindings {
         if let Edge::Tool(definition) = &mut binding.edge {
@@ -236,6 +248,48 @@ fn attach_reach(modules: &ModuleSet<'_>, bindings: &mut [Binding]) {
             }
         }
     }
+    for tool in declared {
+        tool.reach = reader.read(&tool.source, tool.declaration.function_line);
+    }
+}
+
+/// The tools the scope's MCP servers register with a declaration about
+/// their effects (`frameworks::mcp_servers`). A repository that holds its
+/// own `mcp` or `fastmcp` package shadows the library: nothing there is
+/// read as its servers, and the side says so.
+fn declared_tools(input: &SideInput, limits: &mut Vec<String>) -> Vec<super::DeclaredTool> {
+    use crate::frameworks::mcp_servers::{server_tools, SERVER_PACKAGES};
+    let shadowed = SERVER_PACKAGES.iter().any(|package| {
+        input.context.outside_modules.contains(*package)
+            || input.files.iter().any(|f| {
+                f.path.starts_with(&format!("{package}/")) || f.path == format!("{package}.py")
+            })
+    });
+    let mut found = Vec::new();
+    for file in &input.files {
+        let tools = server_tools(&file.facts);
+        if tools.is_empty() {
+            continue;
+        }
+        if shadowed {
+            let limit = "The repository holds its own mcp or fastmcp package, so MCP servers built from them are not read as that library's, nor their tools' declarations.".to_string();
+            if !limits.contains(&limit) {
+                limits.push(limit);
+            }
+            return Vec::new();
+        }
+        for declaration in tools {
+            if !declaration.annotated {
+                continue;
+            }
+            found.push(super::DeclaredTool {
+                source: file.path.clone(),
+                declaration,
+                reach: None,
+            });
+        }
+    }
+    found
 }
 
 /// Which framework's constructions a pass of the reader reads: its

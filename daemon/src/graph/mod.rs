@@ -43,6 +43,22 @@ pub struct SideGraph {
     /// assignment or an import, and every literal `name=` a call passes:
     /// whether a file still names an agent the other side builds.
     pub module_names: Vec<(String, String, u32)>,
+    /// The tools the scope's own MCP servers register with a declaration
+    /// about their effects (`readOnlyHint`…), and what each reaches:
+    /// held against each other by `compare::declared`.
+    #[serde(default)]
+    pub declared_tools: Vec<DeclaredTool>,
+}
+
+/// A tool a repository-defined MCP server registers, what the application
+/// declares about it, and what its function reaches (issue 22).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeclaredTool {
+    /// The module (scope-relative) that defines the server and the tool.
+    pub source: String,
+    pub declaration: crate::frameworks::mcp_servers::ServerTool,
+    /// `None` when the function could not be located for reading.
+    pub reach: Option<crate::reach::Reach>,
 }
 
 /// One agent's tools in list order.

@@ -22,6 +22,7 @@ pub fn lines(summary: &Value) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let findings = array(summary, "findings");
     out.push((0, headline(summary, findings.len())));
+    declared_lines(&mut out, summary);
     for finding in findings.iter().take(FINDINGS_SHOWN) {
         finding_lines(&mut out, finding, summary);
     }
@@ -49,6 +50,39 @@ pub fn lines(summary: &Value) -> Vec<(usize, String)> {
     cause_lines(&mut out, summary);
     not_read_line(&mut out, summary);
     out
+}
+
+/// `Declared: list_notes (MCP server 'notes', app/server.py): declared
+/// read-only, but writes: POST … at app/server.py:10 [new]`: the app's own
+/// declarations its tools' reach contradicts, before any agent.
+fn declared_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
+    let declared = array(summary, "declared_effects");
+    for entry in declared.iter().take(FINDINGS_SHOWN) {
+        let server = match entry.get("server").and_then(Value::as_str) {
+            Some(name) => format!("MCP server '{name}', "),
+            None => "MCP server, ".to_string(),
+        };
+        out.push((
+            0,
+            format!(
+                "Declared: {} ({server}{}): {} [{}]",
+                text(entry, "tool"),
+                text(entry, "source"),
+                text(entry, "text"),
+                text(entry, "change").replace('_', " ")
+            ),
+        ));
+    }
+    if declared.len() > FINDINGS_SHOWN {
+        let more = declared.len() - FINDINGS_SHOWN;
+        out.push((
+            0,
+            format!(
+                "{more} more declared-effect {}: they are in --json declared_effects.",
+                plural(more, "change", "changes")
+            ),
+        ));
+    }
 }
 
 fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {

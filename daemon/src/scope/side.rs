@@ -2,13 +2,15 @@
 //! each imports, and the import graph walked from a change.
 
 use super::*;
+use crate::frameworks::mcp_servers;
 
 /// One side's modules, import graph and agent files.
 pub(super) struct Side<'a> {
     pub(super) commit: &'a str,
     pub(super) graph: ImportGraph,
     /// Modules that build an agent: construct or subclass one, or build
-    /// one through an agent file's factory.
+    /// one through an agent file's factory; and modules whose own MCP
+    /// server declares a tool's effects (`frameworks::mcp_servers`).
     pub(super) agent_files: BTreeSet<&'a str>,
     /// Modules that only rewire an agent an agent file builds
     /// (`support.tools.append(x)`): agent files, but a change only they
@@ -39,7 +41,7 @@ impl<'a> Side<'a> {
             .collect();
         let builders: BTreeSet<&str> = facts
             .iter()
-            .filter(|(_, f)| builds_agent(f))
+            .filter(|(_, f)| builds_agent(f) || mcp_servers::declares_effects(f))
             .map(|(p, _)| *p)
             .collect();
         let mut agent_files = builders.clone();

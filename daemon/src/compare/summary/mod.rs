@@ -1,10 +1,12 @@
 //! The `summary` block (spec "Findings first", contract §5.2): what a
 //! reviewer reads first, derived from the sanitised rows and limits alone.
 //!
-//! Invariant: the summary states nothing a row (or a limit) does not. Every
-//! finding, tool, cause and question names the rows it summarises by index
-//! into `rows`; nothing here looks at a graph, a file or a fact the
-//! document does not already carry. It changes no row, status or exit code.
+//! Invariant: the summary states nothing a row (or a limit, or a
+//! `declared_effects` entry) does not. Every finding, tool, cause and
+//! question names the rows it summarises by index into `rows`, and every
+//! declared-effects line its entry by index into `declared_effects`;
+//! nothing here looks at a graph, a file or a fact the document does not
+//! already carry. It changes no row, status or exit code.
 
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
@@ -78,6 +80,10 @@ pub fn summary(doc: &Value) -> Value {
     if !unchanged_renames.is_empty() {
         out.insert("renamed".into(), Value::Array(unchanged_renames));
     }
+    let declared = declared_effects(doc);
+    if !declared.is_empty() {
+        out.insert("declared_effects".into(), Value::Array(declared));
+    }
     let candidates = rows
         .iter()
         .filter(|r| change(r) == "not_established")
@@ -96,6 +102,33 @@ pub fn summary(doc: &Value) -> Value {
         );
     }
     Value::Object(out)
+}
+
+/// What each `declared_effects[]` entry of the document says, naming it by
+/// index: a declaration that a tool's reach now contradicts comes first.
+fn declared_effects(doc: &Value) -> Vec<Value> {
+    let rank = |change: &str| match change {
+        "new" => 0,
+        "changed" => 1,
+        "not_established" => 2,
+        _ => 3,
+    };
+    let mut entries: Vec<(usize, &Value)> =
+        array(doc, "declared_effects").iter().enumerate().collect();
+    entries.sort_by_key(|(index, entry)| (rank(text(entry, "change")), *index));
+    entries
+        .into_iter()
+        .map(|(index, entry)| {
+            json!({
+                "index": index,
+                "tool": text(entry, "tool"),
+                "server": entry.get("server").cloned().unwrap_or(Value::Null),
+                "source": text(entry, "source"),
+                "change": text(entry, "change"),
+                "text": text(entry, "text"),
+            })
+        })
+        .collect()
 }
 
 fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {

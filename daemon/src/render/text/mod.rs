@@ -80,6 +80,7 @@ pub fn render_text(doc: &Value) -> String {
     if let Some(stability) = get(doc, "tool_list_stability").filter(|s| s.is_object()) {
         stability_lines(&mut out, stability);
     }
+    declared_lines(&mut out, doc);
     out.line(0, advisory(doc));
     out.text
 }
@@ -110,6 +111,78 @@ fn stability_lines(out: &mut Out, stability: &Value) {
                 field(caveat, "why")
             )),
         );
+    }
+}
+
+/// `Declared effects:` (issue 22): each tool of the repository's own MCP
+/// servers whose declaration the change brings into or out of agreement
+/// with its reach, with every contradiction and what was not read.
+fn declared_lines(out: &mut Out, doc: &Value) {
+    let entries = items(doc, "declared_effects");
+    if entries.is_empty() {
+        return;
+    }
+    out.line(
+        0,
+        "Declared effects (the application's own MCP tool annotations, held against reach):",
+    );
+    for entry in entries {
+        let server = match get(entry, "server").and_then(Value::as_str) {
+            Some(name) => format!("MCP server '{name}'"),
+            None => format!("MCP server {}", field(entry, "server_variable")),
+        };
+        let declared: Vec<String> = get(entry, "declared")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| {
+                        format!(
+                            "{k}={}",
+                            if v.as_bool() == Some(true) {
+                                "True"
+                            } else {
+                                "False"
+                            }
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.line(
+            2,
+            &one_line(&format!(
+                "{} ({server}, declared at {}): {}",
+                field(entry, "tool"),
+                field(entry, "declared_at"),
+                field(entry, "change").replace('_', " ")
+            )),
+        );
+        if !declared.is_empty() {
+            out.line(4, &one_line(&format!("declares: {}", declared.join(", "))));
+        }
+        for (key, label) in [("before", "base"), ("after", "head")] {
+            let Some(side) = get(entry, key).filter(|s| s.is_object()) else {
+                out.line(4, &format!("{label}: not declared"));
+                continue;
+            };
+            out.line(
+                4,
+                &format!("{label}: {}", field(side, "verdict").replace('_', " ")),
+            );
+            for contradiction in items(side, "contradictions") {
+                out.line(6, &one_line(&field(contradiction, "text")));
+            }
+            let not_read = strings(side, "not_read");
+            for reason in not_read.iter().take(REACH_LIMITS_SHOWN) {
+                out.line(6, &one_line(&format!("not read: {reason}")));
+            }
+            if not_read.len() > REACH_LIMITS_SHOWN {
+                out.line(
+                    6,
+                    &format!("not read: and {} more", not_read.len() - REACH_LIMITS_SHOWN),
+                );
+            }
+        }
     }
 }
 
