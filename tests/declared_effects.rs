@@ -201,7 +201,7 @@ fn a_server_change_alone_selects_its_scope_and_a_shadowing_package_is_a_limit() 
     );
     assert_eq!(doc.get("declared_effects"), None);
     assert!(
-        support::limits(&doc, "head").contains(&"The repository holds its own mcp or fastmcp package, so MCP servers built from them are not read as that library's, nor their tools' declarations.".to_string()),
+        support::limits(&doc, "head").contains(&"The repository holds its own mcp or fastmcp package where server.py imports it, so its MCP servers are not read as that library's, nor their tools' declarations.".to_string()),
         "{:?}",
         support::limits(&doc, "head")
     );

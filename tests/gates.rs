@@ -303,3 +303,34 @@ fn the_answer_for_loosened_gates_is_its_golden() {
     // The published schema knows `gates` and `gate_changes`.
     support::schema::assert_valid(&doc);
 }
+
+/// An MCP server's `tool_filter` is a gate: widened, it lets more of the
+/// server's tools through (loosened, and asks first); narrowed, fewer.
+#[test]
+fn a_widened_tool_filter_is_a_loosened_gate() {
+    let agent = |allowed: &str| {
+        format!(
+            "from agents import Agent\nfrom agents.mcp import MCPServerStdio, create_static_tool_filter\n\nfiles = MCPServerStdio(params={{\"command\": \"npx\", \"args\": [\"server-filesystem\"]}}, tool_filter=create_static_tool_filter(allowed_tool_names={allowed}))\n\nsupport = Agent(name=\"support\", mcp_servers=[files])\n"
+        )
+    };
+    let (doc, _) = compare(
+        &agent("[\"read_file\"]"),
+        &agent("[\"read_file\", \"write_file\"]"),
+    );
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("support", "files", "changed")]);
+    assert_eq!(
+        doc["rows"][0]["gate_changes"],
+        json!([{"gate": "tool_filter", "change": "loosened", "before": "allowed [\"read_file\"]", "after": "allowed [\"read_file\", \"write_file\"]", "text": "tool_filter allowed [\"read_file\"] → allowed [\"read_file\", \"write_file\"] (loosened)"}])
+    );
+    assert_eq!(
+        doc["rows"][0]["review_question"],
+        "Should support call files now that its tool filter lets more tools through?"
+    );
+    support::schema::assert_valid(&doc);
+    let (doc, _) = compare(
+        &agent("[\"read_file\", \"write_file\"]"),
+        &agent("[\"read_file\"]"),
+    );
+    assert_eq!(doc["rows"][0]["gate_changes"][0]["change"], "tightened");
+}

@@ -94,7 +94,8 @@ fn a_changed_filter_is_a_changed_row_and_a_path_only_moves_the_digest() {
     );
     assert_eq!(
         row(&doc, "search")["why"],
-        "The bound object's identity changed (tool_filter); authority direction is not established."
+        // The widened filter is a loosened gate, named first (issue 22).
+        "What guards the call changed (tool_filter allowed [\"web_search\"] → allowed [\"web_fetch\", \"web_search\"] (loosened)); the bound object's identity changed (tool_filter); authority direction is not established."
     );
     assert!(
         text.contains("tool filter [\"web_fetch\", \"web_search\"]"),

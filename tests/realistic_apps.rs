@@ -467,9 +467,10 @@ fn a_help_desk_with_servers_hosted_tools_and_agents_as_tools() {
         .iter()
         .filter_map(|r| r["why"].as_str())
         .collect();
+    // A filter added is a gate added (issue 22), named first.
     assert_eq!(
         why[3],
-        "The bound object's identity changed (tool_filter); authority direction is not established."
+        "What guards the call changed (tool_filter added (allowed [\"search_docs\"])); the bound object's identity changed (tool_filter); authority direction is not established."
     );
     assert_eq!(
         why[4],

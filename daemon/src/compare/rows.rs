@@ -152,7 +152,7 @@ pub fn compare_renamed(
                     _ => None,
                 },
                 gate_changes: match (before, after) {
-                    (Some(b), Some(a)) => gate_changes(&b.gates, &a.gates),
+                    (Some(b), Some(a)) => binding_gate_changes(b, a),
                     _ => Vec::new(),
                 },
                 before: before.cloned(),
@@ -217,12 +217,26 @@ fn changed_options(before: &[(String, String)], after: &[(String, String)]) -> V
         .collect()
 }
 
+/// Every gate that moved between two sides of a binding: its own gates,
+/// and an MCP server's `tool_filter` (part of the object's identity, so
+/// already a change; named here by what it lets through).
+fn binding_gate_changes(before: &Binding, after: &Binding) -> Vec<GateChange> {
+    let mut changes = gate_changes(&before.gates, &after.gates);
+    if let (Edge::Object(b), Edge::Object(a)) = (&before.edge, &after.edge) {
+        changes.extend(crate::graph::gates::filter_change(
+            b.identity.tool_filter.as_ref(),
+            a.identity.tool_filter.as_ref(),
+        ));
+    }
+    changes
+}
+
 /// A why naming what changed, where the standard sentence would not: an
 /// object's identity keys, the agent's settings.
 fn changed_why(before: &Binding, after: &Binding) -> Option<String> {
     // What guards the call comes first: it is the change a reviewer must
     // not miss, and a function tool's digest moves with it.
-    let gates = gate_changes(&before.gates, &after.gates);
+    let gates = binding_gate_changes(before, after);
     if !gates.is_empty() {
         let listed: Vec<String> = gates.iter().map(GateChange::text).collect();
         let mut sentence = format!("What guards the call changed ({})", listed.join("; "));

@@ -12,6 +12,7 @@
 //! (`imports::exported_name`), never by a name alone.
 
 use super::imports::{exported_name, imported_name};
+use crate::python::keyword_value as keyword;
 use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use serde::{Deserialize, Serialize};
 
@@ -370,13 +371,6 @@ fn annotations(facts: &ModuleFacts, value: &Value, unread: &mut Vec<String>) -> 
         unread.push("annotations= holds an entry whose key is not a literal".to_string());
     }
     hints
-}
-
-fn keyword<'k>(keywords: &'k [(Option<String>, Value)], name: &str) -> Option<&'k Value> {
-    keywords
-        .iter()
-        .find(|(k, _)| k.as_deref() == Some(name))
-        .map(|(_, v)| v)
 }
 
 #[cfg(test)]

@@ -88,8 +88,6 @@ pub struct SideInput {
 
 /// Builds the side's agent graph.
 pub fn build_side(input: SideInput) -> SideGraph {
-    let mut declared_limits = Vec::new();
-    let declared = declared_tools(&input, &mut declared_limits);
     let mut graph = SideGraph {
         absent: input.absent,
         limits: input.limits,
@@ -201,8 +199,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
     if !graph.sources.is_empty() {
         capability_limits(&modules, &contexts, &rewire_index, &input.files, &mut gaps);
     }
-    graph.limits.extend(declared_limits);
-    graph.declared_tools = declared;
+    graph.declared_tools = declared_tools(&modules, &input.files, &mut graph.limits);
     // What each bound function tool reaches: evidence on its sides; and
     // what each declared MCP server tool reaches, to hold against its
     // declaration.
@@ -254,34 +251,38 @@ fn attach_reach(
 }
 
 /// The tools the scope's MCP servers register with a declaration about
-/// their effects (`frameworks::mcp_servers`). A repository that holds its
-/// own `mcp` or `fastmcp` package shadows the library: nothing there is
-/// read as its servers, and the side says so.
-fn declared_tools(input: &SideInput, limits: &mut Vec<String>) -> Vec<super::DeclaredTool> {
+/// their effects (`frameworks::mcp_servers`). A module for which an
+/// absolute `import mcp` (or `fastmcp`) would find the repository's own
+/// code is not read as the library's (the rule `callable_identity` keeps),
+/// and the side says so.
+fn declared_tools(
+    modules: &ModuleSet<'_>,
+    files: &[SourceFile],
+    limits: &mut Vec<String>,
+) -> Vec<super::DeclaredTool> {
     use crate::frameworks::mcp_servers::{server_tools, SERVER_PACKAGES};
-    let shadowed = SERVER_PACKAGES.iter().any(|package| {
-        input.context.outside_modules.contains(*package)
-            || input.files.iter().any(|f| {
-                f.path.starts_with(&format!("{package}/")) || f.path == format!("{package}.py")
-            })
-    });
     let mut found = Vec::new();
-    for file in &input.files {
-        let tools = server_tools(&file.facts);
+    for file in files {
+        let tools: Vec<_> = server_tools(&file.facts)
+            .into_iter()
+            .filter(|tool| tool.annotated)
+            .collect();
         if tools.is_empty() {
             continue;
         }
+        let mut resolver = Resolver::new(modules);
+        let shadowed = SERVER_PACKAGES.iter().any(|package| {
+            resolver.locate(&file.path, 0, package).is_ok()
+                || modules.is_outside_repository_module(package)
+        });
         if shadowed {
-            let limit = "The repository holds its own mcp or fastmcp package, so MCP servers built from them are not read as that library's, nor their tools' declarations.".to_string();
+            let limit = format!("The repository holds its own mcp or fastmcp package where {} imports it, so its MCP servers are not read as that library's, nor their tools' declarations.", file.path);
             if !limits.contains(&limit) {
                 limits.push(limit);
             }
-            return Vec::new();
+            continue;
         }
         for declaration in tools {
-            if !declaration.annotated {
-                continue;
-            }
             found.push(super::DeclaredTool {
                 source: file.path.clone(),
                 declaration,

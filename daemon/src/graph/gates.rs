@@ -22,6 +22,10 @@ pub enum GateKind {
     IsEnabled,
     ToolInputGuardrails,
     BeforeToolCallback,
+    /// An MCP server's `tool_filter`: which of its tools the agent sees.
+    /// Never on `Binding::gates` (it is part of the object's identity);
+    /// compared by what it lets through ([`filter_change`]).
+    ToolFilter,
 }
 
 impl GateKind {
@@ -34,6 +38,7 @@ impl GateKind {
             GateKind::IsEnabled => "is_enabled",
             GateKind::ToolInputGuardrails => "tool_input_guardrails",
             GateKind::BeforeToolCallback => "before_tool_callback",
+            GateKind::ToolFilter => "tool_filter",
         }
     }
 
@@ -77,6 +82,8 @@ impl GateKind {
                 "None" | "[]" | "()" => 0,
                 _ => 1,
             },
+            // Ordered by what it lets through, not by one value.
+            GateKind::ToolFilter => return None,
         })
     }
 
@@ -89,6 +96,7 @@ impl GateKind {
             GateKind::IsEnabled => "now that it is enabled more often",
             GateKind::ToolInputGuardrails => "without its input guardrails",
             GateKind::BeforeToolCallback => "without its before_tool_callback check",
+            GateKind::ToolFilter => "now that its tool filter lets more tools through",
         }
     }
 }
@@ -222,6 +230,83 @@ pub fn gate_changes(before: &[Gate], after: &[Gate]) -> Vec<GateChange> {
     out
 }
 
+/// An MCP server's `tool_filter`: the tool names it allows (`None`: every
+/// tool) and blocks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolFilter {
+    pub allowed: Option<Vec<String>>,
+    pub blocked: Option<Vec<String>>,
+}
+
+/// How an MCP server's `tool_filter` moved: `loosened` when every tool it
+/// let through still passes and another does too (an allowed list grown,
+/// a blocked list shrunk), `tightened` the other way, `added`/`removed`
+/// with the filter, else `changed`. `None` when both sides are the same.
+pub fn filter_change(
+    before: Option<&ToolFilter>,
+    after: Option<&ToolFilter>,
+) -> Option<GateChange> {
+    if before == after {
+        return None;
+    }
+    let moved = match (before, after) {
+        (None, Some(_)) => GateMove::Added,
+        (Some(_), None) => GateMove::Removed,
+        (Some(b), Some(a)) => {
+            let wider = lets_through_all(a, b);
+            let narrower = lets_through_all(b, a);
+            match (wider, narrower) {
+                (true, false) => GateMove::Loosened,
+                (false, true) => GateMove::Tightened,
+                _ => GateMove::Changed,
+            }
+        }
+        (None, None) => return None,
+    };
+    Some(GateChange {
+        kind: GateKind::ToolFilter,
+        moved,
+        before: before.map(filter_text),
+        after: after.map(filter_text),
+    })
+}
+
+/// Whether `wide` lets through every tool `narrow` does: its allowed list
+/// (none = every tool) holds `narrow`'s, and it blocks nothing `narrow`
+/// lets through.
+fn lets_through_all(wide: &ToolFilter, narrow: &ToolFilter) -> bool {
+    let allowed = match (&wide.allowed, &narrow.allowed) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(w), Some(n)) => n.iter().all(|tool| w.contains(tool)),
+    };
+    let blocked = wide.blocked.iter().flatten().all(|tool| {
+        narrow.blocked.iter().flatten().any(|b| b == tool)
+            || narrow.allowed.as_ref().is_some_and(|n| !n.contains(tool))
+    });
+    allowed && blocked
+}
+
+/// `allowed ["read_file"], blocked ["delete"]`.
+fn filter_text(filter: &ToolFilter) -> String {
+    let list = |names: &[String]| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("{n:?}")).collect();
+        format!("[{}]", quoted.join(", "))
+    };
+    let mut parts = Vec::new();
+    if let Some(allowed) = &filter.allowed {
+        parts.push(format!("allowed {}", list(allowed)));
+    }
+    if let Some(blocked) = &filter.blocked {
+        parts.push(format!("blocked {}", list(blocked)));
+    }
+    if parts.is_empty() {
+        "no names".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +353,50 @@ mod tests {
         let changes = gate_changes(&[], &[gate(GateKind::NeedsApproval, "False")]);
         assert_eq!(changes[0].moved, GateMove::Changed);
         assert!(!changes[0].moved.lets_more_through());
+    }
+
+    #[test]
+    fn a_tool_filter_moves_by_what_it_lets_through() {
+        let allowed = |names: &[&str]| ToolFilter {
+            allowed: Some(names.iter().map(|n| n.to_string()).collect()),
+            blocked: None,
+        };
+        let read = allowed(&["read_file"]);
+        let both = allowed(&["read_file", "write_file"]);
+        let widened = filter_change(Some(&read), Some(&both)).map(|c| (c.moved, c.text()));
+        assert_eq!(
+            widened,
+            Some((
+                GateMove::Loosened,
+                "tool_filter allowed [\"read_file\"] → allowed [\"read_file\", \"write_file\"] (loosened)".to_string()
+            ))
+        );
+        assert_eq!(
+            filter_change(Some(&both), Some(&read)).map(|c| c.moved),
+            Some(GateMove::Tightened)
+        );
+        assert_eq!(
+            filter_change(Some(&read), None).map(|c| c.moved),
+            Some(GateMove::Removed)
+        );
+        let other = allowed(&["write_file"]);
+        assert_eq!(
+            filter_change(Some(&read), Some(&other)).map(|c| c.moved),
+            Some(GateMove::Changed)
+        );
+        let blocking = ToolFilter {
+            allowed: None,
+            blocked: Some(vec!["delete_file".to_string()]),
+        };
+        let unblocked = ToolFilter {
+            allowed: None,
+            blocked: Some(Vec::new()),
+        };
+        assert_eq!(
+            filter_change(Some(&blocking), Some(&unblocked)).map(|c| c.moved),
+            Some(GateMove::Loosened)
+        );
+        assert_eq!(filter_change(Some(&read), Some(&read.clone())), None);
     }
 
     #[test]

@@ -85,11 +85,9 @@ pub struct ObjectIdentity {
     pub implementation_sha256: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ToolFilter {
-    pub allowed: Option<Vec<String>>,
-    pub blocked: Option<Vec<String>>,
-}
+/// A server's `tool_filter` is a gate (what it lets through), defined
+/// with the gates.
+pub use super::gates::ToolFilter;
 
 /// A secret-named header, query key or environment entry: where it goes
 /// and what its value is made from, never the value.

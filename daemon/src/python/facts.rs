@@ -564,6 +564,15 @@ pub enum Value {
     Other(String),
 }
 
+/// The value a call's keyword `name=` passes, among a `Value::Call`'s
+/// keywords (`None` for a `**` spread's key).
+pub fn keyword_value<'k>(keywords: &'k [(Option<String>, Value)], name: &str) -> Option<&'k Value> {
+    keywords
+        .iter()
+        .find(|(k, _)| k.as_deref() == Some(name))
+        .map(|(_, v)| v)
+}
+
 impl Value {
     /// The dotted spelling of a name or attribute chain.
     pub fn dotted(&self) -> Option<String> {

@@ -11,6 +11,7 @@ use super::{
 use crate::frameworks::imports::imported_name;
 use crate::frameworks::openai;
 use crate::graph::schema::unparse;
+use crate::python::keyword_value as keyword;
 use crate::python::Value;
 use sha2::{Digest, Sha256};
 
@@ -416,14 +417,6 @@ impl ObjectSite<'_, '_> {
                 && member.ends_with("Params")
         })
     }
-}
-
-/// A keyword argument's value.
-fn keyword<'k>(keywords: &'k [(Option<String>, Value)], name: &str) -> Option<&'k Value> {
-    keywords
-        .iter()
-        .find(|(k, _)| k.as_deref() == Some(name))
-        .map(|(_, v)| v)
 }
 
 /// `**mapping` among the arguments: what it holds is not read.
