@@ -155,6 +155,11 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     let engine = Engine::new(Arc::clone(&cache));
     let outcome = engine.diff(&request);
     let _ = cache.flush();
+    // The process ends here: the engine's memo of decoded facts (hundreds
+    // of megabytes on a large repository) is left to the OS rather than
+    // freed piece by piece. The store was flushed above; its lock and its
+    // other handle still go the ordinary way.
+    std::mem::forget(engine);
     match outcome {
         Ok(outcome) => {
             print!("{}", outcome.text.as_deref().unwrap_or(&outcome.json));

@@ -626,27 +626,43 @@ impl Engine {
         let workers = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
-            .min(missing.len());
-        let chunk = missing.len().div_ceil(workers.max(1));
+            .min(missing.len())
+            .max(1);
+        // Each worker takes the next missing blob as it finishes one (a
+        // large module does not hold up a fixed share), and caches what it
+        // extracts itself, so encoding and storing run beside the parse.
+        let next = std::sync::atomic::AtomicUsize::new(0);
         let parsed: Vec<Result<Vec<(usize, ModuleFacts)>, DiffError>> =
             std::thread::scope(|scope| {
-                let handles: Vec<_> = missing
-                    .chunks(chunk.max(1))
-                    .map(|indexes| {
+                let handles: Vec<_> = (0..workers)
+                    .map(|_| {
                         let repo = repo.clone();
                         let cancel = cancel.clone();
+                        let (next, missing, cache) = (&next, &missing, &self.cache);
                         std::thread::Builder::new()
                             .name("shipgate-parse".into())
                             .stack_size(crate::WORK_STACK_BYTES)
                             .spawn_scoped(scope, move || {
                                 crate::work::with_cancel(&cancel, || {
-                                    indexes
-                                        .iter()
-                                        .map(|&i| {
-                                            crate::work::checkpoint()?;
-                                            Ok((i, extract_facts(&repo.read_blob(blobs[i])?)))
-                                        })
-                                        .collect::<Result<Vec<_>, DiffError>>()
+                                    let mut done = Vec::new();
+                                    loop {
+                                        let taken =
+                                            next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                        let Some(&i) = missing.get(taken) else {
+                                            break;
+                                        };
+                                        crate::work::checkpoint()?;
+                                        let facts = extract_facts(&repo.read_blob(blobs[i])?);
+                                        if let Err(err) = cache.put(
+                                            Namespace::Facts,
+                                            &facts_key(&blobs[i]),
+                                            &facts,
+                                        ) {
+                                            eprintln!("shipgate: could not cache facts: {err}");
+                                        }
+                                        done.push((i, facts));
+                                    }
+                                    Ok(done)
                                 })
                             })
                     })
@@ -665,12 +681,6 @@ impl Engine {
             });
         for batch in parsed {
             for (i, facts) in batch? {
-                if let Err(err) = self
-                    .cache
-                    .put(Namespace::Facts, &facts_key(&blobs[i]), &facts)
-                {
-                    eprintln!("shipgate: could not cache facts: {err}");
-                }
                 let facts = Arc::new(facts);
                 self.remember(blobs[i], &facts);
                 found[i] = Some(facts);

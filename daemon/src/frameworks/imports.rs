@@ -87,11 +87,7 @@ pub fn classes_deriving(
 fn binding_import<'f>(facts: &'f ModuleFacts, name: &str, scope: &str) -> Option<&'f ImportFact> {
     let mut current = Some(scope);
     while let Some(level) = current {
-        let found = facts
-            .imports
-            .iter()
-            .rev()
-            .find(|import| import.scope == level && import.bound_name() == name);
+        let found = facts.import_binding(level, name);
         if found.is_some() {
             return found;
         }

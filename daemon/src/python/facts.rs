@@ -48,6 +48,65 @@ pub struct ModuleFacts {
     /// Additions to a list a plain name holds: `tools.append(x)`,
     /// `.extend([...])`, `.insert(i, x)`, `tools += [...]`.
     pub list_additions: Vec<ListAddition>,
+    /// `imports` by the scope and name each binds, built on first lookup
+    /// (`import_binding`); never stored.
+    #[serde(skip)]
+    pub import_index: ImportIndex,
+}
+
+/// The imports of a module by scope and bound name: what makes a name's
+/// import a lookup, not a scan of every import (a package `__init__` of
+/// hundreds of imports, read for each of its names, made the scan the
+/// cold path's hot spot: issue 23).
+#[derive(Debug, Clone, Default)]
+pub struct ImportIndex(std::sync::OnceLock<ImportTable>);
+
+#[derive(Debug, Clone)]
+struct ImportTable {
+    /// How many imports the table was built from: a table built before
+    /// the last import was added is not used.
+    imports: usize,
+    /// scope -> bound name -> index of the last import binding it there.
+    by_scope: std::collections::HashMap<String, std::collections::HashMap<String, usize>>,
+}
+
+/// The index is derived from `imports`: two facts are equal by their data.
+impl PartialEq for ImportIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl ModuleFacts {
+    /// The last import made in `scope` (a function's qualified name, `""`
+    /// at module level) that binds `name`, ignoring enclosing scopes.
+    pub fn import_binding(&self, scope: &str, name: &str) -> Option<&ImportFact> {
+        let table = self.import_index.0.get_or_init(|| {
+            let mut by_scope: std::collections::HashMap<
+                String,
+                std::collections::HashMap<String, usize>,
+            > = std::collections::HashMap::new();
+            for (index, import) in self.imports.iter().enumerate() {
+                by_scope
+                    .entry(import.scope.clone())
+                    .or_default()
+                    .insert(import.bound_name().to_string(), index);
+            }
+            ImportTable {
+                imports: self.imports.len(),
+                by_scope,
+            }
+        });
+        if table.imports != self.imports.len() {
+            return self
+                .imports
+                .iter()
+                .rev()
+                .find(|import| import.scope == scope && import.bound_name() == name);
+        }
+        let index = *table.by_scope.get(scope)?.get(name)?;
+        self.imports.get(index)
+    }
 }
 
 /// One addition to a named list.

@@ -11,12 +11,76 @@
 
 use crate::python::{CallFact, FunctionFact, ParamKind, Value};
 use crate::resolve::{ModuleSet, Resolver, Target};
+use std::collections::BTreeMap;
+
+/// What a module-level import name resolves to, as a caller search needs
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Imported {
+    /// A function: its module and `def` line.
+    Function { path: String, line: u32 },
+    /// A module imported whole, by its file.
+    Module(Option<String>),
+    /// Anything else, or a name the resolver stops at.
+    Other,
+}
+
+/// What every module's imports resolve to, read once per side the first
+/// time a caller search asks: each search asks of every import of every
+/// module, so reading them per search made the census quadratic in the
+/// scope (issue 23).
+#[derive(Debug, Default)]
+pub struct ImportTargets {
+    read: Option<BTreeMap<String, Vec<(String, Imported)>>>,
+}
+
+impl ImportTargets {
+    fn of<'t>(
+        &'t mut self,
+        modules: &ModuleSet<'_>,
+    ) -> &'t BTreeMap<String, Vec<(String, Imported)>> {
+        self.read.get_or_insert_with(|| {
+            let mut table = BTreeMap::new();
+            for caller in modules.paths() {
+                let Some(facts) = modules.facts(caller) else {
+                    continue;
+                };
+                let imported = facts
+                    .imports
+                    .iter()
+                    .map(|import| {
+                        let bound = import.bound_name().to_string();
+                        // A resolver per name, as every other read: its
+                        // bounds count one resolution.
+                        let mut resolver = Resolver::new(modules);
+                        let target = match resolver.resolve(caller, "", &Value::Name(bound.clone()))
+                        {
+                            Ok(found) => match found.target {
+                                Target::Function { path, function } => Imported::Function {
+                                    path: path.to_string(),
+                                    line: function.line,
+                                },
+                                Target::Module(loc) => Imported::Module(loc.file),
+                                _ => Imported::Other,
+                            },
+                            Err(_) => Imported::Other,
+                        };
+                        (bound, target)
+                    })
+                    .collect();
+                table.insert(caller.to_string(), imported);
+            }
+            table
+        })
+    }
+}
 
 /// Each call's module, calling scope and the value it passes for `param`
 /// (its default when it passes none); `None` when the calls are not all
 /// known.
 pub fn passed<'a>(
     modules: &ModuleSet<'a>,
+    targets: &mut ImportTargets,
     path: &str,
     function: &FunctionFact,
     param: &str,
@@ -37,6 +101,7 @@ pub fn passed<'a>(
         .iter()
         .filter(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
         .position(|p| p.name == param);
+    let table = targets.of(modules);
     let mut passed = Vec::new();
     for caller in modules.paths() {
         let caller_facts = modules.facts(caller)?;
@@ -45,22 +110,14 @@ pub fn passed<'a>(
         if caller == path {
             names.push(function.name.clone());
         }
-        for import in &caller_facts.imports {
-            let bound = import.bound_name();
-            let mut resolver = Resolver::new(modules);
-            let Ok(found) = resolver.resolve(caller, "", &Value::Name(bound.to_string())) else {
-                continue;
-            };
-            match found.target {
-                Target::Function {
-                    path: at,
-                    function: f,
-                } if at == path && f.line == function.line => {
-                    names.push(bound.to_string());
+        for (bound, imported) in table.get(caller).into_iter().flatten() {
+            match imported {
+                Imported::Function { path: at, line } if at == path && *line == function.line => {
+                    names.push(bound.clone());
                 }
                 // Its module imported whole: an attribute call is not
                 // followed.
-                Target::Module(loc) if loc.file.as_deref() == Some(path) => return None,
+                Imported::Module(Some(file)) if file == path => return None,
                 _ => {}
             }
         }

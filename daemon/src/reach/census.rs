@@ -26,6 +26,8 @@ pub(super) struct NamespaceChanges {
     /// `vars()` on itself, and one another module changes through
     /// `vars(m)`, `m.__dict__[…]` or a computed `setattr(m, name, …)`.
     modules: std::collections::BTreeSet<String>,
+    /// What the scope's imports resolve to, for the caller searches.
+    imports: callers::ImportTargets,
 }
 
 impl NamespaceChanges {
@@ -175,7 +177,7 @@ impl NamespaceChanges {
                 .locals
                 .iter()
                 .any(|b| b.name == name && b.kind != BindingKind::Parameter);
-            match callers::passed(modules, path, function, name) {
+            match callers::passed(modules, &mut self.imports, path, function, name) {
                 Some(passed) if !rebound && depth < 4 => {
                     for (at, scope, value) in passed {
                         match value {

@@ -20,6 +20,29 @@ impl<'s, 'a> Resolver<'s, 'a> {
         level: u32,
         dotted: &str,
     ) -> Result<ModuleLoc, String> {
+        let key = format!("{path}\0{level}\0{dotted}");
+        if let Some(found) = self
+            .modules
+            .found
+            .lock()
+            .ok()
+            .and_then(|memo| memo.get(&key).cloned())
+        {
+            return found;
+        }
+        let found = self.find_module_uncached(path, level, dotted);
+        if let Ok(mut memo) = self.modules.found.lock() {
+            memo.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn find_module_uncached(
+        &mut self,
+        path: &str,
+        level: u32,
+        dotted: &str,
+    ) -> Result<ModuleLoc, String> {
         let parts: Vec<&str> = dotted.split('.').filter(|p| !p.is_empty()).collect();
         if level > 0 {
             let mut dir = dir_of(path).to_string();

@@ -36,6 +36,12 @@ pub struct ModuleSet<'a> {
     /// follows a tool the application imports from such a file").
     imported_only: BTreeSet<&'a str>,
     pub(super) context: &'a ScopeContext,
+    /// What each import spelling found, by importing file, level and
+    /// spelling (`Resolver::find_module`): a function of the set alone,
+    /// asked again for every import of every module by each caller
+    /// search (issue 23), so read once.
+    pub(super) found:
+        std::sync::Mutex<std::collections::HashMap<String, Result<super::ModuleLoc, String>>>,
 }
 
 impl<'a> ModuleSet<'a> {
@@ -61,6 +67,7 @@ impl<'a> ModuleSet<'a> {
             linked: linked.into_iter().collect(),
             imported_only: BTreeSet::new(),
             context,
+            found: Default::default(),
         }
     }
 
@@ -84,6 +91,10 @@ impl<'a> ModuleSet<'a> {
         mut self,
         modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>,
     ) -> Self {
+        // More modules: what an import found before may be found anew.
+        if let Ok(found) = self.found.get_mut() {
+            found.clear();
+        }
         for (path, facts) in modules {
             if self.modules.contains_key(path) {
                 continue;

@@ -273,9 +273,12 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 let import = facts
                     .imports
                     .iter()
+                    // The line first: a number, where the scope and
+                    // name are strings (a module of hundreds of imports
+                    // made this scan the cold path's hot spot).
                     .find(|i| {
-                        i.scope == scope
-                            && i.line == binding.line
+                        i.line == binding.line
+                            && i.scope == scope
                             && i.bound_name() == name
                             && !i.type_checking
                     })

@@ -1,0 +1,75 @@
+//! Diff latency on a real repository (issue 23), beside the synthetic
+//! benches: `SHIPGATE_BENCH_REPO` names a git checkout; the pair compared
+//! is `SHIPGATE_BENCH_BASE` (default `HEAD~1`) against `SHIPGATE_BENCH_HEAD`
+//! (default `HEAD`), with the scope derived as a CI run would. Skipped, with
+//! a line saying so, when the variable is unset.
+//!
+//! - `cold`: a fresh, empty store every iteration (a CI runner's first
+//!   request): every blob parsed, both side graphs built.
+//! - `warm`: one primed store (a repeated request to a running daemon).
+//!
+//! Run: `SHIPGATE_BENCH_REPO=/path/to/openai-agents-python
+//! SHIPGATE_BENCH_HEAD=82e3571fc55a SHIPGATE_BENCH_BASE=82e3571fc55a~1
+//! cargo bench --bench real_repo`.
+
+mod support;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
+use shipgate_daemon::engine::DiffRequest;
+use std::path::PathBuf;
+use std::time::Duration;
+use support::Store;
+
+fn real_repo_benches(c: &mut Criterion) {
+    let Some(repo) = std::env::var_os("SHIPGATE_BENCH_REPO").map(PathBuf::from) else {
+        eprintln!("real_repo: SHIPGATE_BENCH_REPO is not set; skipped");
+        return;
+    };
+    let variable =
+        |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
+    let base = variable("SHIPGATE_BENCH_BASE", "HEAD~1");
+    let head = variable("SHIPGATE_BENCH_HEAD", "HEAD");
+    let request = DiffRequest {
+        workspace: repo.clone(),
+        base: Some(base.clone()),
+        head: Some(head.clone()),
+        want_text: true,
+        ..Default::default()
+    };
+    // Outside the timing: the pair must answer, or this measures an error.
+    let first = Store::fresh()
+        .engine
+        .diff(&request)
+        .unwrap_or_else(|err| panic!("diff {base}..{head} in {}: {err:?}", repo.display()));
+    eprintln!(
+        "real_repo: {} {base}..{head}: {} rows, status {}",
+        repo.display(),
+        first.document["rows"].as_array().map_or(0, Vec::len),
+        first.document["comparison_status"]
+    );
+    let mut group = c.benchmark_group("diff/real_repo");
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.bench_function("cold", |b| {
+        b.iter_batched_ref(
+            Store::fresh,
+            |store| store.engine.diff(&request).expect("cold diff"),
+            BatchSize::PerIteration,
+        )
+    });
+    let store = Store::fresh();
+    store.engine.diff(&request).expect("priming diff");
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function("warm", |b| {
+        b.iter(|| store.engine.diff(&request).expect("warm diff"))
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().warm_up_time(Duration::from_secs(1));
+    targets = real_repo_benches
+}
+criterion_main!(benches);
