@@ -6,7 +6,10 @@
 //!
 //! - `cold`: a fresh, empty store every iteration (a CI runner's first
 //!   request): every blob parsed, both side graphs built.
-//! - `warm`: one primed store (a repeated request to a running daemon).
+//! - `warm`: one primed engine (a repeated request to a running daemon:
+//!   the answer kept in memory).
+//! - `warm_store`: a new engine over the primed store (graphs decoded,
+//!   compared and rendered again).
 //!
 //! Run: `SHIPGATE_BENCH_REPO=/path/to/openai-agents-python
 //! SHIPGATE_BENCH_HEAD=82e3571fc55a SHIPGATE_BENCH_BASE=82e3571fc55a~1
@@ -63,6 +66,13 @@ fn real_repo_benches(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(5));
     group.bench_function("warm", |b| {
         b.iter(|| store.engine.diff(&request).expect("warm diff"))
+    });
+    group.bench_function("warm_store", |b| {
+        b.iter_batched(
+            || shipgate_daemon::engine::Engine::new(std::sync::Arc::clone(&store.cache)),
+            |engine| engine.diff(&request).expect("warm diff from the store"),
+            BatchSize::PerIteration,
+        )
     });
     group.finish();
 }

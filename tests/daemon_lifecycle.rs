@@ -37,8 +37,16 @@ fn a_second_identical_diff_is_served_from_cache() {
         (1, 3),
         "four files, three distinct blobs: each parsed once"
     );
+    // The same request again: the answer given is kept in memory.
     let second = place.diff_json(&repo, &ARGS);
     assert_eq!(first, second);
+    assert_eq!(place.counters("answers"), (1, 1));
+    assert_eq!(place.counters("graphs"), (0, 2), "nothing was read again");
+    // The same pair asked for text is another answer, built from the
+    // stored graphs.
+    let (code, text, _) = place.diff(&repo, &ARGS);
+    assert_eq!(code, 0);
+    assert!(text.starts_with("Application comparison: "), "{text}");
     assert_eq!(
         place.counters("graphs"),
         (2, 2),

@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+mod answers;
 mod context;
 mod keys;
 
@@ -73,6 +74,8 @@ pub struct Pair {
 /// The analysis engine over one store.
 pub struct Engine {
     cache: Arc<Cache>,
+    /// Answers given recently (`answers.rs`).
+    answers: answers::Answers,
     /// Decoded facts of recently used blobs: a warm daemon does not decode
     /// the same module from the store on every request.
     decoded: Mutex<HashMap<ObjectId, Arc<ModuleFacts>>>,
@@ -86,6 +89,7 @@ impl Engine {
     pub fn new(cache: Arc<Cache>) -> Self {
         Engine {
             cache,
+            answers: answers::Answers::default(),
             decoded: Mutex::new(HashMap::new()),
         }
     }
@@ -134,6 +138,25 @@ impl Engine {
         let revisions = repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?;
         let base_tree = repo.commit_tree(revisions.base)?;
         let head_tree = repo.commit_tree(revisions.head)?;
+        let answer_key = answers::AnswerKey {
+            revisions: &revisions,
+            base_tree,
+            head_tree,
+            scope: scope.as_deref(),
+            base_scope: base_scope.as_deref(),
+            max_files,
+            want_text: request.want_text,
+        };
+        let answers = &self.cache.answers;
+        if let Some(answer) = self.answers.get(&answer_key) {
+            answers
+                .hits
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return Ok(answer);
+        }
+        answers
+            .misses
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 
         let base_meta = |scope: &str| SideMeta {
             requested_ref: revisions.base_ref.clone(),
@@ -149,7 +172,7 @@ impl Engine {
             tree: head_tree.to_string(),
             scope: scope.to_string(),
         };
-        let document = match (scope, base_scope) {
+        let document = match (scope.clone(), base_scope.clone()) {
             (Some(head_scope), Some(base_scope)) => {
                 let pair = self.compare_pair(
                     &repo,
@@ -231,12 +254,14 @@ impl Engine {
             .and_then(Value::as_str)
             .unwrap_or("partial")
             .to_string();
-        Ok(DiffOutcome {
+        let outcome = DiffOutcome {
             json: to_pretty(&document),
             text: request.want_text.then(|| render_text(&document)),
             document,
             status,
-        })
+        };
+        self.answers.put(&answer_key, &outcome);
+        Ok(outcome)
     }
 
     /// What a change between two commits asks to compare, from the cache

@@ -60,21 +60,107 @@ struct Hit {
 
 type Matcher = fn(&[char], usize) -> Option<Hit>;
 
+/// One substring rule: its marker kind, the literals one of which every
+/// match of it starts with (after an optional boundary check), whether
+/// they are matched ignoring case, and the matcher.
+struct Rule {
+    kind: &'static str,
+    anchors: &'static [&'static str],
+    ignore_case: bool,
+    matcher: Matcher,
+}
+
 /// The substring rules in the order the reference applies them; each rule
 /// runs over the output of the previous one (so `Bearer sk-…` is redacted
 /// as an OpenAI key, not as a bearer token).
-const RULES: &[(&str, Matcher)] = &[
-    ("openai_api_key", match_openai_api_key),
-    ("aws_access_key", match_aws_access_key),
-    ("github_token", match_github_token),
-    ("stripe_key", match_stripe_key),
-    ("stripe_webhook_secret", match_stripe_webhook_secret),
-    ("slack_token", match_slack_token),
-    ("jwt", match_jwt),
-    ("database_url", match_database_url),
-    ("bearer_token", match_bearer_token),
-    ("labeled_secret_value", match_labeled_secret),
+const RULES: &[Rule] = &[
+    Rule {
+        kind: "openai_api_key",
+        anchors: &["sk-"],
+        ignore_case: false,
+        matcher: match_openai_api_key,
+    },
+    Rule {
+        kind: "aws_access_key",
+        anchors: &["AKIA", "ASIA", "AROA", "AGPA", "ANPA", "AIDA", "AIPA"],
+        ignore_case: false,
+        matcher: match_aws_access_key,
+    },
+    Rule {
+        kind: "github_token",
+        anchors: &["gho_", "ghp_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        ignore_case: false,
+        matcher: match_github_token,
+    },
+    Rule {
+        kind: "stripe_key",
+        anchors: &["sk_", "rk_", "pk_"],
+        ignore_case: false,
+        matcher: match_stripe_key,
+    },
+    Rule {
+        kind: "stripe_webhook_secret",
+        anchors: &["whsec_"],
+        ignore_case: false,
+        matcher: match_stripe_webhook_secret,
+    },
+    Rule {
+        kind: "slack_token",
+        anchors: &["xox"],
+        ignore_case: false,
+        matcher: match_slack_token,
+    },
+    Rule {
+        kind: "jwt",
+        anchors: &["eyJ"],
+        ignore_case: false,
+        matcher: match_jwt,
+    },
+    Rule {
+        kind: "database_url",
+        anchors: &["://"],
+        ignore_case: false,
+        matcher: match_database_url,
+    },
+    Rule {
+        kind: "bearer_token",
+        anchors: &["bearer"],
+        ignore_case: true,
+        matcher: match_bearer_token,
+    },
+    Rule {
+        kind: "labeled_secret_value",
+        anchors: &[
+            "password", "secret", "token", "api_key", "api-key", "apikey",
+        ],
+        ignore_case: true,
+        matcher: match_labeled_secret,
+    },
 ];
+
+impl Rule {
+    /// Whether the rule can match anywhere in `text`: every match starts
+    /// with one of its anchors (`literal_at`, char by char through
+    /// `lower` when ignoring case), so text holding none is left as it
+    /// is. `lower` maps one char to one char, so an anchor found in the
+    /// lowered text is one `literal_at` finds at that char.
+    fn may_match(&self, text: &str) -> bool {
+        if !self.ignore_case {
+            return self.anchors.iter().any(|a| text.contains(a));
+        }
+        // On ASCII text `lower` is `to_ascii_lowercase`: no copy needed.
+        if text.is_ascii() {
+            let bytes = text.as_bytes();
+            return self.anchors.iter().any(|a| {
+                bytes
+                    .windows(a.len())
+                    .any(|window| window.eq_ignore_ascii_case(a.as_bytes()))
+            });
+        }
+        let lowered: String = text.chars().map(lower).collect();
+        self.anchors.iter().any(|a| lowered.contains(a))
+    }
+}
 
 /// Sanitises a whole document in place.
 pub fn sanitize(v: &mut Value) {
@@ -83,11 +169,23 @@ pub fn sanitize(v: &mut Value) {
 
 /// Applies only the substring rules to one string (no sensitive-key rule).
 pub fn redact_text(s: &str) -> String {
-    let mut chars: Vec<char> = s.chars().collect();
-    for (kind, matcher) in RULES {
-        chars = substitute(&chars, kind, *matcher);
+    // The shortest match of any rule (a JWT, `eyJa.b.c`) is 8 chars, so 8
+    // bytes at least.
+    if s.len() < 8 {
+        return s.to_string();
     }
-    chars.into_iter().collect()
+    // Most strings of a document (paths, names, digests) hold no rule's
+    // anchor: they are copied, never scanned position by position.
+    let mut text = s.to_string();
+    for rule in RULES {
+        if rule.may_match(&text) {
+            let chars: Vec<char> = text.chars().collect();
+            text = substitute(&chars, rule.kind, rule.matcher)
+                .into_iter()
+                .collect();
+        }
+    }
+    text
 }
 
 fn sanitize_value(v: &mut Value, under_sensitive_key: bool) {
@@ -436,6 +534,45 @@ fn match_labeled_secret(chars: &[char], i: usize) -> Option<Hit> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// Every rule run at every position, as before the anchors: what the
+    /// anchored `redact_text` must equal.
+    fn redact_every_position(s: &str) -> String {
+        let mut chars: Vec<char> = s.chars().collect();
+        for rule in RULES {
+            chars = substitute(&chars, rule.kind, rule.matcher);
+        }
+        chars.into_iter().collect()
+    }
+
+    #[test]
+    fn anchors_skip_only_what_no_rule_matches() {
+        let cases = [
+            "app/agent.py:12",
+            "Bearer sk-abcdefghijklmnopqrstu",
+            "BEARER abcdefghijklmnop",
+            "toKEN=abcdefghijklmnopqrstuvwxyz",
+            "to\u{212a}en: 'abcdefghijklmnopqrstuvwxyz'",
+            "postgres://user:pw@db.example.com/x",
+            "eyJabc.def.ghi",
+            "xoxb-1234567890abc",
+            "whsec_abcdefghijklmnopqrst",
+            "sk_live_abcdefghijklmnopqrst",
+            "ghp_abcdefghijklmnopqrstuvwxyz",
+            "AKIAABCDEFGHIJKLMNOP",
+            "secret = [REDACTED:openai_api_key]",
+            "api_key: sk-abcdefghijklmnopqrstuvwxyz0123",
+            "plain words, no secret-shaped text at all",
+            "é ü ß — unicode without anchors",
+            "eyJa.b.c",
+            "eyJa.b.",
+            "BeArEr  abcdefghijklmnop",
+            "PASSWORD = 'abcdefghijklmnopqrstuvwxyz'",
+        ];
+        for case in cases {
+            assert_eq!(redact_text(case), redact_every_position(case), "{case:?}");
+        }
+    }
 
     /// Input → expected output pairs observed from the reference binary.
     fn check(cases: &[(&str, &str)]) {

@@ -364,6 +364,7 @@ impl Shipgate for ShipgateService {
                 counters("facts", &cache.facts),
                 counters("graphs", &cache.graphs),
                 counters("history", &cache.history),
+                counters("answers", &cache.answers),
             ],
             pid: std::process::id(),
             listen: self.listen.clone(),

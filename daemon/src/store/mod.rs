@@ -73,6 +73,9 @@ pub struct Cache {
     pub facts: Counters,
     pub graphs: Counters,
     pub history: Counters,
+    /// The engine's in-memory answers to repeated requests (never stored:
+    /// counted here so `status` shows them beside the store's caches).
+    pub answers: Counters,
 }
 
 impl Cache {
@@ -82,6 +85,7 @@ impl Cache {
             facts: Counters::default(),
             graphs: Counters::default(),
             history: Counters::default(),
+            answers: Counters::default(),
         }
     }
 

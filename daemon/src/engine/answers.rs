@@ -1,0 +1,99 @@
+//! Answers given recently, kept in memory: a repeated request (a CI job
+//! re-run, a developer asking again) is answered from here without
+//! decoding, comparing or rendering again (issue 23: a warm answer on a
+//! large repository cost its whole document, not its rows).
+//!
+//! An answer is a function of what its key holds and nothing else: the
+//! refs as the request spells them (they are printed), the commits and
+//! trees they resolve to (content-addressed, so the same ids are the same
+//! source), the scope and bounds asked for, whether text was asked for,
+//! and the engine version. The key is taken after the revisions are
+//! resolved, so a branch that moved is a new key.
+
+use super::DiffOutcome;
+use crate::git::ResolvedRevisions;
+use gix::ObjectId;
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+/// Answers kept; the oldest goes first. A large repository's answer is a
+/// few megabytes (document, JSON and text).
+const ANSWERS_KEPT: usize = 8;
+
+/// What an answer is a function of.
+pub(super) struct AnswerKey<'r> {
+    pub revisions: &'r ResolvedRevisions,
+    pub base_tree: ObjectId,
+    pub head_tree: ObjectId,
+    pub scope: Option<&'r str>,
+    pub base_scope: Option<&'r str>,
+    pub max_files: u32,
+    pub want_text: bool,
+}
+
+impl AnswerKey<'_> {
+    fn digest(&self) -> blake3::Hash {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"answer");
+        hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+        for spelled in [&self.revisions.base_ref, &self.revisions.head_ref] {
+            hasher.update(&(spelled.len() as u64).to_be_bytes());
+            hasher.update(spelled.as_bytes());
+        }
+        for id in [
+            self.revisions.requested_base,
+            self.revisions.base,
+            self.revisions.head,
+            self.base_tree,
+            self.head_tree,
+        ] {
+            hasher.update(id.as_bytes());
+        }
+        for scope in [self.scope, self.base_scope] {
+            match scope {
+                Some(scope) => {
+                    hasher.update(&[1]);
+                    hasher.update(&(scope.len() as u64).to_be_bytes());
+                    hasher.update(scope.as_bytes());
+                }
+                None => {
+                    hasher.update(&[0]);
+                }
+            }
+        }
+        hasher.update(&self.max_files.to_be_bytes());
+        hasher.update(&[u8::from(self.want_text)]);
+        hasher.finalize()
+    }
+}
+
+/// The answers kept, newest first.
+#[derive(Default)]
+pub(super) struct Answers {
+    kept: Mutex<VecDeque<(blake3::Hash, DiffOutcome)>>,
+}
+
+impl Answers {
+    fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<(blake3::Hash, DiffOutcome)>> {
+        // Plain data: a panic elsewhere cannot leave it half-written.
+        self.kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub(super) fn get(&self, key: &AnswerKey<'_>) -> Option<DiffOutcome> {
+        let digest = key.digest();
+        let kept = self.kept();
+        kept.iter()
+            .find(|(k, _)| *k == digest)
+            .map(|(_, outcome)| outcome.clone())
+    }
+
+    pub(super) fn put(&self, key: &AnswerKey<'_>, outcome: &DiffOutcome) {
+        let digest = key.digest();
+        let mut kept = self.kept();
+        kept.retain(|(k, _)| *k != digest);
+        kept.push_front((digest, outcome.clone()));
+        kept.truncate(ANSWERS_KEPT);
+    }
+}
