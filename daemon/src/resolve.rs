@@ -16,9 +16,11 @@ use crate::python::{FunctionFact, ModuleFacts, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
+mod importers;
 mod locate;
 mod modules;
 mod names;
+pub use importers::{ImportEdge, ImportEdges};
 pub use modules::ModuleSet;
 pub use names::runs_once_per_call;
 

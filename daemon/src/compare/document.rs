@@ -827,14 +827,31 @@ fn import_path_object(path: &ImportPath, def: &ToolDefinition, scope: &str) -> V
 
 /// The `engine` object (contract §2.3, §9.1): this engine's identity,
 /// computed once per process.
+/// `sha256:<hex>` of a file, read in pieces: the binary is tens of
+/// megabytes, never held whole.
+fn file_sha256(path: &std::path::Path) -> Option<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => hasher.update(buffer.get(..read)?),
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        }
+    }
+    Some(format!("sha256:{:x}", hasher.finalize()))
+}
+
 pub fn engine_object() -> &'static Value {
     static ENGINE: OnceLock<Value> = OnceLock::new();
     ENGINE.get_or_init(|| {
         let sha = |bytes: &[u8]| format!("sha256:{:x}", Sha256::digest(bytes));
         let distribution = std::env::current_exe()
             .ok()
-            .and_then(|path| std::fs::read(path).ok())
-            .map(|bytes| sha(&bytes))
+            .and_then(|path| file_sha256(&path))
             .unwrap_or_else(|| sha(crate::VERSION.as_bytes()));
         let mut fields = Map::new();
         fields.insert("package".into(), json!("shipgate"));

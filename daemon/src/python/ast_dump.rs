@@ -37,7 +37,24 @@ pub fn implementation_sha256(def: &ast::StmtFunctionDef) -> String {
 
 /// Lowercase hex SHA-256 of the JSON string literal of an arbitrary text (helper used by the above; ASCII-only JSON escaping like Python's json.dumps(text) default).
 pub fn sha256_of_json_string(text: &str) -> String {
-    let digest = Sha256::digest(json_string_literal(text).as_bytes());
+    // The literal is fed to the hash as it is escaped: runs that need no
+    // escape go in as they are, never copied into a second string.
+    let mut hasher = Sha256::new();
+    hasher.update(b"\"");
+    let mut plain_from = 0;
+    for (at, ch) in text.char_indices() {
+        if matches!(ch, ' '..='~') && ch != '"' && ch != '\\' {
+            continue;
+        }
+        hasher.update(&text.as_bytes()[plain_from..at]);
+        let mut escaped = String::new();
+        push_json_escape(&mut escaped, ch);
+        hasher.update(escaped.as_bytes());
+        plain_from = at + ch.len_utf8();
+    }
+    hasher.update(&text.as_bytes()[plain_from..]);
+    hasher.update(b"\"");
+    let digest = hasher.finalize();
     let mut hex = String::with_capacity(64);
     for byte in digest {
         // Writing to a `String` cannot fail.
@@ -60,31 +77,37 @@ pub fn normalize_newlines(source: &str) -> Cow<'_, str> {
 }
 
 /// `json.dumps(text)` with the default `ensure_ascii=True`.
+#[cfg(test)]
 fn json_string_literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for ch in text.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            ' '..='~' => out.push(ch),
-            _ => {
-                // Everything else (controls, DEL, non-ASCII) as UTF-16 code units,
-                // which yields surrogate pairs for astral characters.
-                let mut units = [0u16; 2];
-                for unit in ch.encode_utf16(&mut units) {
-                    let _ = write!(out, "\\u{unit:04x}");
-                }
-            }
-        }
+        push_json_escape(&mut out, ch);
     }
     out.push('"');
     out
+}
+
+/// One char as `json.dumps` writes it with `ensure_ascii=True`.
+fn push_json_escape(out: &mut String, ch: char) {
+    match ch {
+        '"' => out.push_str("\\\""),
+        '\\' => out.push_str("\\\\"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        '\u{8}' => out.push_str("\\b"),
+        '\u{c}' => out.push_str("\\f"),
+        ' '..='~' => out.push(ch),
+        _ => {
+            // Everything else (controls, DEL, non-ASCII) as UTF-16 code units,
+            // which yields surrogate pairs for astral characters.
+            let mut units = [0u16; 2];
+            for unit in ch.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{unit:04x}");
+            }
+        }
+    }
 }
 
 /// Nesting depth past which the writer stops descending. CPython's `ast.dump`

@@ -42,6 +42,9 @@ pub struct ModuleSet<'a> {
     /// search (issue 23), so read once.
     pub(super) found:
         std::sync::Mutex<std::collections::HashMap<String, Result<super::ModuleLoc, String>>>,
+    /// Every import of the application by the files it names, read on
+    /// first use (`import_edges`).
+    edges: std::sync::OnceLock<super::ImportEdges>,
 }
 
 impl<'a> ModuleSet<'a> {
@@ -68,6 +71,7 @@ impl<'a> ModuleSet<'a> {
             imported_only: BTreeSet::new(),
             context,
             found: Default::default(),
+            edges: std::sync::OnceLock::new(),
         }
     }
 
@@ -95,6 +99,7 @@ impl<'a> ModuleSet<'a> {
         if let Ok(found) = self.found.get_mut() {
             found.clear();
         }
+        self.edges = std::sync::OnceLock::new();
         for (path, facts) in modules {
             if self.modules.contains_key(path) {
                 continue;
@@ -110,6 +115,11 @@ impl<'a> ModuleSet<'a> {
             }
         }
         self
+    }
+
+    /// Every import of the application with the files it names.
+    pub fn import_edges(&self) -> &super::ImportEdges {
+        self.edges.get_or_init(|| super::ImportEdges::of(self))
     }
 
     pub fn facts(&self, path: &str) -> Option<&'a ModuleFacts> {

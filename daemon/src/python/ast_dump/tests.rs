@@ -131,3 +131,19 @@ fn json_string_literal_is_ascii_only() {
         "\"a\\\"\\\\\\n\\r\\t\\b\\f\\u0001\\u007f\\u00e9\\ud83d\\ude00\""
     );
 }
+
+#[test]
+fn the_streamed_digest_is_the_digest_of_the_literal() {
+    use sha2::{Digest, Sha256};
+    for text in [
+        "",
+        "Module(body=[])",
+        "a\"\\\n\r\t\u{8}\u{c}\u{1}\u{7f}é😀 tail",
+        "\"leading and trailing\\",
+        "only plain ascii text",
+    ] {
+        let whole = Sha256::digest(json_string_literal(text).as_bytes());
+        let hex: String = whole.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(sha256_of_json_string(text), hex, "{text:?}");
+    }
+}

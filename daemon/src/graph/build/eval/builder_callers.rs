@@ -14,7 +14,7 @@
 use super::list_exprs::{Member, Members, LIST_KEYWORDS};
 use crate::graph::build::ModuleReader;
 use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
-use crate::resolve::{ModuleSet, Resolver};
+use crate::resolve::ModuleSet;
 use std::collections::BTreeSet;
 
 /// How the builder reads its parameter: as a whole list (`tools=tools`)
@@ -389,58 +389,41 @@ pub(in crate::graph::build) fn builder_calls<'m>(
     {
         return Err(format!("`{builder}` calls itself"));
     }
-    let mut resolver = Resolver::new(modules);
+    // Only the imports that name this module can reach the builder (the
+    // others neither import it whole nor take a name from it), in the
+    // order a scan of every import would meet them.
     let mut seen = BTreeSet::new();
-    for module in modules.paths() {
+    for edge in modules.import_edges().naming(own_path) {
+        let (Some(module), Some(importer)) =
+            (modules.key(&edge.module), modules.facts(&edge.module))
+        else {
+            continue;
+        };
         if module == own_path {
             continue;
         }
-        let Some(importer) = modules.facts(module) else {
+        let Some(import) = importer.imports.get(edge.import) else {
             continue;
         };
-        for import in &importer.imports {
-            let whole = match &import.name {
-                None => {
-                    resolver
-                        .module_file(module, import.level, &import.module)
-                        .as_deref()
-                        == Some(own_path)
-                }
-                Some(member) => {
-                    let dotted = if import.module.is_empty() {
-                        member.clone()
-                    } else {
-                        format!("{}.{member}", import.module)
-                    };
-                    resolver
-                        .module_file(module, import.level, &dotted)
-                        .as_deref()
-                        == Some(own_path)
-                }
-            };
-            if whole {
-                return Err(format!(
-                    "{module}:{} imports {own_path} whole, and calls through it are not read",
-                    import.line
-                ));
-            }
-            let from_here = matches!(import.name.as_deref(), Some(n) if n == builder || n == "*")
-                && resolver
-                    .module_file(module, import.level, &import.module)
-                    .as_deref()
-                    == Some(own_path);
-            if !from_here {
-                continue;
-            }
-            if import.name.as_deref() == Some("*") {
-                return Err(format!(
-                    "{module}:{} imports {own_path} with *",
-                    import.line
-                ));
-            }
-            if seen.insert((module, import.bound_name().to_string())) {
-                collect_calls(module, importer, import.bound_name(), &mut calls)?;
-            }
+        if edge.whole.as_deref() == Some(own_path) {
+            return Err(format!(
+                "{module}:{} imports {own_path} whole, and calls through it are not read",
+                import.line
+            ));
+        }
+        let from_here = matches!(import.name.as_deref(), Some(n) if n == builder || n == "*")
+            && edge.from.as_deref() == Some(own_path);
+        if !from_here {
+            continue;
+        }
+        if import.name.as_deref() == Some("*") {
+            return Err(format!(
+                "{module}:{} imports {own_path} with *",
+                import.line
+            ));
+        }
+        if seen.insert((module, import.bound_name().to_string())) {
+            collect_calls(module, importer, import.bound_name(), &mut calls)?;
         }
     }
     Ok(calls)
