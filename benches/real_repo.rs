@@ -8,8 +8,8 @@
 //!   request): every blob parsed, both side graphs built.
 //! - `warm`: one primed engine (a repeated request to a running daemon:
 //!   the answer kept in memory).
-//! - `warm_store`: a new engine over the primed store (graphs decoded,
-//!   compared and rendered again).
+//! - `warm_store`: the same with the answer forgotten each time (graphs
+//!   decoded, compared and rendered again).
 //!
 //! Run: `SHIPGATE_BENCH_REPO=/path/to/openai-agents-python
 //! SHIPGATE_BENCH_HEAD=82e3571fc55a SHIPGATE_BENCH_BASE=82e3571fc55a~1
@@ -69,8 +69,13 @@ fn real_repo_benches(c: &mut Criterion) {
     });
     group.bench_function("warm_store", |b| {
         b.iter_batched(
-            || shipgate_daemon::engine::Engine::new(std::sync::Arc::clone(&store.cache)),
-            |engine| engine.diff(&request).expect("warm diff from the store"),
+            || store.engine.forget_answers(),
+            |()| {
+                store
+                    .engine
+                    .diff(&request)
+                    .expect("warm diff from the store")
+            },
             BatchSize::PerIteration,
         )
     });

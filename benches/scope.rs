@@ -81,11 +81,11 @@ fn scope_benches(c: &mut Criterion) {
     });
     group.measurement_time(Duration::from_secs(5));
     group.bench_function("warm", |b| {
-        // A new engine each time over the primed store: the derivation and
-        // graphs come from the store, not an answer kept in memory.
+        // The answer forgotten each time: the derivation and graphs come
+        // from the store, not an answer kept in memory.
         b.iter_batched(
-            || shipgate_daemon::engine::Engine::new(std::sync::Arc::clone(&store.cache)),
-            |engine| engine.diff(&request).expect("warm derived diff"),
+            || store.engine.forget_answers(),
+            |()| store.engine.diff(&request).expect("warm derived diff"),
             criterion::BatchSize::PerIteration,
         )
     });

@@ -89,6 +89,10 @@ impl Answers {
             .map(|(_, outcome)| outcome.clone())
     }
 
+    pub(super) fn clear(&self) {
+        self.kept().clear();
+    }
+
     pub(super) fn put(&self, key: &AnswerKey<'_>, outcome: &DiffOutcome) {
         let digest = key.digest();
         let mut kept = self.kept();

@@ -113,6 +113,13 @@ impl Engine {
         &self.cache
     }
 
+    /// Forgets the answers kept in memory (`answers.rs`), so the next
+    /// request is computed again from the store and the facts memo: what
+    /// a benchmark of that work needs between iterations.
+    pub fn forget_answers(&self) {
+        self.answers.clear();
+    }
+
     pub fn diff(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
         let scope = match &request.scope {
             Some(raw) => Some(normalize_scope(raw).ok_or_else(bad_scope)?),
@@ -310,9 +317,55 @@ impl Engine {
         head_scope: &str,
         max_files: u32,
     ) -> Result<Pair, DiffError> {
-        let base = self.side_graph(repo, base_tree, base_scope, max_files)?;
-        let head = self.side_graph(repo, head_tree, head_scope, max_files)?;
+        let base_key = graph_key(base_tree, base_scope, max_files);
+        let head_key = graph_key(head_tree, head_scope, max_files);
+        let cached = |key: &blake3::Hash| {
+            self.cache
+                .get::<SideGraph>(Namespace::Graphs, key.as_bytes(), Some(&self.cache.graphs))
+        };
+        let (base, head) = match (cached(&base_key), cached(&head_key)) {
+            (Some(base), Some(head)) => (base, head),
+            (Some(base), None) => {
+                let input = self.side_input(repo, head_tree, head_scope, max_files)?;
+                (base, self.built(input, &head_key)?)
+            }
+            (None, Some(head)) => {
+                let input = self.side_input(repo, base_tree, base_scope, max_files)?;
+                (self.built(input, &base_key)?, head)
+            }
+            (None, None) => {
+                // Facts first, one side after the other (the head's
+                // unchanged modules are the base's, parsed once); then
+                // the two graphs side by side.
+                let base_input = self.side_input(repo, base_tree, base_scope, max_files)?;
+                let head_input = self.side_input(repo, head_tree, head_scope, max_files)?;
+                let (base, head) = build_both(base_input, head_input)?;
+                (
+                    self.cached_after_build(base, &base_key)?,
+                    self.cached_after_build(head, &head_key)?,
+                )
+            }
+        };
         Ok(self.finish_pair(base, head, base_scope, head_scope))
+    }
+
+    /// The side built from its input, and cached.
+    fn built(&self, input: SideInput, key: &blake3::Hash) -> Result<SideGraph, DiffError> {
+        self.cached_after_build(build_side(input), key)
+    }
+
+    /// A built side, cached unless the build was cancelled half-way (then
+    /// it is dropped here).
+    fn cached_after_build(
+        &self,
+        graph: SideGraph,
+        key: &blake3::Hash,
+    ) -> Result<SideGraph, DiffError> {
+        crate::work::checkpoint()?;
+        if let Err(err) = self.cache.put(Namespace::Graphs, key.as_bytes(), &graph) {
+            eprintln!("shipgate: could not cache a graph: {err}");
+        }
+        Ok(graph)
     }
 
     /// Two sides' graphs made comparable (submodules, absent agents,
@@ -434,13 +487,7 @@ impl Engine {
             return Ok(graph);
         }
         let input = self.side_input(repo, root_tree, scope, max_files)?;
-        let graph = build_side(input);
-        // A build cancelled half-way is dropped here, never cached.
-        crate::work::checkpoint()?;
-        if let Err(err) = self.cache.put(Namespace::Graphs, key.as_bytes(), &graph) {
-            eprintln!("shipgate: could not cache a graph: {err}");
-        }
-        Ok(graph)
+        self.built(input, &key)
     }
 
     fn side_input(
@@ -713,6 +760,33 @@ impl Engine {
         }
         Ok(found.into_iter().flatten().collect())
     }
+}
+
+/// Both sides' graphs, the head's on a thread of its own (with the
+/// request's cancellation and the work stack) while the base's is built
+/// here: they share nothing but their facts.
+fn build_both(base: SideInput, head: SideInput) -> Result<(SideGraph, SideGraph), DiffError> {
+    let cancel = crate::work::current();
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("shipgate-side".into())
+            .stack_size(crate::WORK_STACK_BYTES)
+            .spawn_scoped(scope, move || {
+                crate::work::with_cancel(&cancel, || build_side(head))
+            });
+        let base = build_side(base);
+        let head = match spawned {
+            Ok(handle) => handle
+                .join()
+                .map_err(|_| DiffError::Internal("a side graph's thread panicked".into()))?,
+            Err(err) => {
+                return Err(DiffError::Internal(format!(
+                    "cannot start a side graph's thread: {err}"
+                )))
+            }
+        };
+        Ok((base, head))
+    })
 }
 
 fn bad_scope() -> DiffError {
