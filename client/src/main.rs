@@ -361,18 +361,25 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
         Ok(response) => response.into_inner(),
         Err(status) => return history_error(&status),
     };
-    let mut last_shown = 0;
+    let started = std::time::Instant::now();
+    let mut last_shown = started;
     loop {
         match stream.message().await {
             Ok(Some(event)) => match event.event {
                 Some(pb::history_event::Event::Progress(progress)) => {
-                    // A line every tenth of a long walk, on stderr only.
-                    let tenth = progress.done * 10 / progress.total.max(1);
-                    if !args.quiet && progress.total >= 50 && tenth > last_shown {
-                        last_shown = tenth;
+                    // A line a second on a long walk, from the first
+                    // second on, on stderr only.
+                    let now = std::time::Instant::now();
+                    let due = now.duration_since(last_shown) >= std::time::Duration::from_secs(1);
+                    if !args.quiet && progress.total >= 50 && due {
+                        last_shown = now;
                         eprintln!(
-                            "shipgate: history: {}/{} commits read",
-                            progress.done, progress.total
+                            "{}",
+                            progress_line(
+                                progress.done.into(),
+                                progress.total.into(),
+                                now - started
+                            )
                         );
                     }
                 }
@@ -388,6 +395,26 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
             Err(status) => return history_error(&status),
         }
     }
+}
+
+/// `shipgate: history: 120/2000 commits read (60/s, about 31 s left)`.
+fn progress_line(done: u64, total: u64, elapsed: std::time::Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let rate = if seconds > 0.0 {
+        done as f64 / seconds
+    } else {
+        0.0
+    };
+    let left = total.saturating_sub(done);
+    let eta = if rate > 0.0 {
+        format!(", about {} s left", (left as f64 / rate).ceil() as u64)
+    } else {
+        String::new()
+    };
+    format!(
+        "shipgate: history: {done}/{total} commits read ({}/s{eta})",
+        rate.round() as u64
+    )
 }
 
 /// The history request, once its strings are fit to send.
@@ -599,5 +626,24 @@ async fn shutdown(target: &Target) -> ExitCode {
             ExitCode::SUCCESS,
         ),
         Err(status) => unreachable_daemon(status.message().to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::progress_line;
+    use std::time::Duration;
+
+    #[test]
+    fn progress_names_the_rate_and_what_is_left() {
+        assert_eq!(
+            progress_line(120, 2000, Duration::from_secs(2)),
+            "shipgate: history: 120/2000 commits read (60/s, about 32 s left)"
+        );
+        // Nothing read yet: no rate to tell the time left by.
+        assert_eq!(
+            progress_line(0, 2000, Duration::from_secs(1)),
+            "shipgate: history: 0/2000 commits read (0/s)"
+        );
     }
 }

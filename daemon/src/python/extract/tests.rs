@@ -134,7 +134,7 @@ fn a_class_body_binds_its_attributes_and_methods() {
             .map(|c| {
                 c.attributes
                     .iter()
-                    .map(|b| (b.name.clone(), b.kind.clone()))
+                    .map(|b| (b.name.clone(), b.kind))
                     .collect()
             })
             .unwrap_or_default()
