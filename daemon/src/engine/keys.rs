@@ -16,10 +16,11 @@ pub(super) fn facts_key(blob: &ObjectId) -> Vec<u8> {
     key
 }
 
-/// Graphs are keyed by everything they are built from.
+/// A side's root-tree key: it holds the key of what the graph is built
+/// from (`side_plan.rs`), where the graph itself is.
 pub(super) fn graph_key(root_tree: ObjectId, scope: &str, max_files: u32) -> blake3::Hash {
     let mut hasher = blake3::Hasher::new();
-    hasher.update(b"side-graph");
+    hasher.update(b"side-graph-alias");
     hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
     hasher.update(root_tree.as_bytes());
     hasher.update(scope.as_bytes());

@@ -28,9 +28,17 @@ use std::sync::{Arc, Mutex};
 mod answers;
 mod context;
 mod keys;
+mod side_plan;
 
 use context::*;
 use keys::*;
+use side_plan::GraphKeys;
+
+/// One side's graph as found in the cache, or what to build it from.
+enum SideSource {
+    Cached(SideGraph),
+    Build { input: SideInput, keys: GraphKeys },
+}
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
 
@@ -317,41 +325,106 @@ impl Engine {
         head_scope: &str,
         max_files: u32,
     ) -> Result<Pair, DiffError> {
-        let base_key = graph_key(base_tree, base_scope, max_files);
-        let head_key = graph_key(head_tree, head_scope, max_files);
-        let cached = |key: &blake3::Hash| {
-            self.cache
-                .get::<SideGraph>(Namespace::Graphs, key.as_bytes(), Some(&self.cache.graphs))
-        };
-        let (base, head) = match (cached(&base_key), cached(&head_key)) {
-            (Some(base), Some(head)) => (base, head),
-            (Some(base), None) => {
-                let input = self.side_input(repo, head_tree, head_scope, max_files)?;
-                (base, self.built(input, &head_key)?)
+        // Facts first, one side after the other (the head's unchanged
+        // modules are the base's, parsed once); then the graphs still to
+        // build side by side.
+        let base = self.side_source(repo, base_tree, base_scope, max_files)?;
+        let head = self.side_source(repo, head_tree, head_scope, max_files)?;
+        let (base, head) = match (base, head) {
+            (SideSource::Cached(base), SideSource::Cached(head)) => (base, head),
+            (SideSource::Cached(base), SideSource::Build { input, keys }) => {
+                (base, self.built(input, &keys)?)
             }
-            (None, Some(head)) => {
-                let input = self.side_input(repo, base_tree, base_scope, max_files)?;
-                (self.built(input, &base_key)?, head)
+            (SideSource::Build { input, keys }, SideSource::Cached(head)) => {
+                (self.built(input, &keys)?, head)
             }
-            (None, None) => {
-                // Facts first, one side after the other (the head's
-                // unchanged modules are the base's, parsed once); then
-                // the two graphs side by side.
-                let base_input = self.side_input(repo, base_tree, base_scope, max_files)?;
-                let head_input = self.side_input(repo, head_tree, head_scope, max_files)?;
-                let (base, head) = build_both(base_input, head_input)?;
+            (
+                SideSource::Build {
+                    input: base,
+                    keys: base_keys,
+                },
+                SideSource::Build {
+                    input: head,
+                    keys: head_keys,
+                },
+            ) if base_keys.content == head_keys.content => {
+                // Built from the same content: one graph for both sides.
+                let graph = self.built(base, &base_keys)?;
+                drop(head);
+                self.cached_after_build(graph.clone(), &head_keys)
+                    .map(|head| (graph, head))?
+            }
+            (
+                SideSource::Build {
+                    input: base,
+                    keys: base_keys,
+                },
+                SideSource::Build {
+                    input: head,
+                    keys: head_keys,
+                },
+            ) => {
+                let (base, head) = build_both(base, head)?;
                 (
-                    self.cached_after_build(base, &base_key)?,
-                    self.cached_after_build(head, &head_key)?,
+                    self.cached_after_build(base, &base_keys)?,
+                    self.cached_after_build(head, &head_keys)?,
                 )
             }
         };
         Ok(self.finish_pair(base, head, base_scope, head_scope))
     }
 
+    /// One side's graph from the cache (by its root tree's alias, else by
+    /// its content: `side_plan.rs`), or the input to build it from.
+    fn side_source(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+        max_files: u32,
+    ) -> Result<SideSource, DiffError> {
+        let counters = Some(&self.cache.graphs);
+        let tree = graph_key(root_tree, scope, max_files);
+        let aliased = self
+            .cache
+            .get::<[u8; 32]>(Namespace::Graphs, tree.as_bytes(), None)
+            .and_then(|content| {
+                self.cache
+                    .get::<SideGraph>(Namespace::Graphs, &content, counters)
+            });
+        if let Some(graph) = aliased {
+            return Ok(SideSource::Cached(graph));
+        }
+        let plan = self.side_plan(repo, root_tree, scope, max_files)?;
+        let keys = GraphKeys {
+            tree,
+            content: plan.content_key(max_files),
+        };
+        if let Some(graph) =
+            self.cache
+                .get::<SideGraph>(Namespace::Graphs, keys.content.as_bytes(), counters)
+        {
+            self.alias(&keys);
+            return Ok(SideSource::Cached(graph));
+        }
+        let input = self.side_input_of(repo, plan)?;
+        Ok(SideSource::Build { input, keys })
+    }
+
+    /// Points the root tree's key at the content key.
+    fn alias(&self, keys: &GraphKeys) {
+        if let Err(err) = self.cache.put(
+            Namespace::Graphs,
+            keys.tree.as_bytes(),
+            keys.content.as_bytes(),
+        ) {
+            eprintln!("shipgate: could not cache a graph's key: {err}");
+        }
+    }
+
     /// The side built from its input, and cached.
-    fn built(&self, input: SideInput, key: &blake3::Hash) -> Result<SideGraph, DiffError> {
-        self.cached_after_build(build_side(input), key)
+    fn built(&self, input: SideInput, keys: &GraphKeys) -> Result<SideGraph, DiffError> {
+        self.cached_after_build(build_side(input), keys)
     }
 
     /// A built side, cached unless the build was cancelled half-way (then
@@ -359,11 +432,15 @@ impl Engine {
     fn cached_after_build(
         &self,
         graph: SideGraph,
-        key: &blake3::Hash,
+        keys: &GraphKeys,
     ) -> Result<SideGraph, DiffError> {
         crate::work::checkpoint()?;
-        if let Err(err) = self.cache.put(Namespace::Graphs, key.as_bytes(), &graph) {
-            eprintln!("shipgate: could not cache a graph: {err}");
+        match self
+            .cache
+            .put(Namespace::Graphs, keys.content.as_bytes(), &graph)
+        {
+            Ok(()) => self.alias(keys),
+            Err(err) => eprintln!("shipgate: could not cache a graph: {err}"),
         }
         Ok(graph)
     }
@@ -479,189 +556,10 @@ impl Engine {
         scope: &str,
         max_files: u32,
     ) -> Result<SideGraph, DiffError> {
-        let key = graph_key(root_tree, scope, max_files);
-        if let Some(graph) =
-            self.cache
-                .get::<SideGraph>(Namespace::Graphs, key.as_bytes(), Some(&self.cache.graphs))
-        {
-            return Ok(graph);
+        match self.side_source(repo, root_tree, scope, max_files)? {
+            SideSource::Cached(graph) => Ok(graph),
+            SideSource::Build { input, keys } => self.built(input, &keys),
         }
-        let input = self.side_input(repo, root_tree, scope, max_files)?;
-        self.built(input, &key)
-    }
-
-    fn side_input(
-        &self,
-        repo: &Repository,
-        root_tree: ObjectId,
-        scope: &str,
-        max_files: u32,
-    ) -> Result<SideInput, DiffError> {
-        let scope_tree = match repo.lookup_scope(root_tree, scope)? {
-            ScopeLookup::Directory(tree) => tree,
-            ScopeLookup::Absent => {
-                return Ok(SideInput {
-                    absent: true,
-                    limits: vec![format!(
-                        "Scope {} is absent in this tree. If the application moved, select its old path with --base-scope and new path with --scope.",
-                        str_repr(scope)
-                    )],
-                    ..SideInput::default()
-                })
-            }
-            ScopeLookup::NotADirectory => {
-                return Err(DiffError::Config(format!("Application scope is not a regular directory: {scope}")))
-            }
-        };
-        let listing = repo.list_python(scope_tree)?;
-        let mut input = SideInput {
-            scope: scope.to_string(),
-            context: self.scope_context(repo, root_tree, scope)?,
-            linked: listing.linked_python.clone(),
-            // Spelled relative to the compared scope, as discovery matches
-            // them (the reference does the same).
-            excluded_tests: listing.tests.clone(),
-            files_listed: listing
-                .python
-                .iter()
-                .map(|f| (f.path.clone(), f.blob.to_string()))
-                .collect(),
-            gitlinks: listing
-                .gitlinks
-                .iter()
-                .map(|g| (g.path.clone(), g.commit.to_string()))
-                .collect(),
-            ..SideInput::default()
-        };
-        self.census_links(repo, root_tree, scope, &listing, &mut input)?;
-        for path in &listing.too_deep {
-            input.gaps.push(Gap::file(
-                path,
-                format!("Omitted source surface: {path} is nested too deep to list"),
-            ));
-        }
-        let limit = usize::try_from(max_files).unwrap_or(usize::MAX);
-        if listing.python.len() > limit {
-            input.gaps.push(Gap::scope_wide(format!(
-                "Python discovery truncated at {max_files} files."
-            )));
-            input.gaps.push(Gap::scope_wide(format!(
-                "Python input census exceeds {max_files} files."
-            )));
-            return Ok(input);
-        }
-        for file in &listing.python {
-            if repo.blob_size(file.blob)? > MAX_PYTHON_BYTES {
-                input.gaps.push(Gap::scope_wide(format!(
-                    "Python input exceeds {MAX_PYTHON_BYTES} bytes: {}",
-                    file.path
-                )));
-                return Ok(input);
-            }
-        }
-        // Test-like modules are read for the import resolver only, and
-        // only while the whole census stays within the bound (past it an
-        // import of one stays the named limit it is without them).
-        let read_tests = listing.python.len() + listing.imported_only.len() <= limit
-            && listing
-                .imported_only
-                .iter()
-                .map(|f| repo.blob_size(f.blob))
-                .collect::<Result<Vec<u64>, DiffError>>()?
-                .iter()
-                .all(|size| *size <= MAX_PYTHON_BYTES);
-        let tests: &[crate::git::PythonFile] = if read_tests {
-            &listing.imported_only
-        } else {
-            &[]
-        };
-        let blobs: Vec<ObjectId> = listing.python.iter().chain(tests).map(|f| f.blob).collect();
-        let mut facts = self.facts_for(repo, &blobs)?.into_iter();
-        let mut source = |file: &crate::git::PythonFile| {
-            facts.next().map(|facts| SourceFile {
-                path: file.path.clone(),
-                facts,
-            })
-        };
-        input.files = listing.python.iter().filter_map(&mut source).collect();
-        input.test_files = tests.iter().filter_map(&mut source).collect();
-        Ok(input)
-    }
-
-    /// What each link under the scope can hide (spec: "Links and
-    /// submodules"): a `.py` link to a file the scope reads is compared at
-    /// that file; any other `.py` link is a gap; a link to a directory
-    /// outside the scope holding Python is a gap; a link resolving to
-    /// nothing in the tree is recorded, a gap only where the other side
-    /// reads source beneath it; anything else changes nothing.
-    fn census_links(
-        &self,
-        repo: &Repository,
-        root_tree: ObjectId,
-        scope: &str,
-        listing: &crate::git::Listing,
-        input: &mut SideInput,
-    ) -> Result<(), DiffError> {
-        use crate::git::PathEntry;
-        let read: std::collections::BTreeSet<String> = listing
-            .python
-            .iter()
-            .map(|f| rooted(scope, &f.path))
-            .collect();
-        for link in &listing.links {
-            let target_text = String::from_utf8_lossy(&repo.read_blob(link.blob)?).into_owned();
-            let rooted_link = rooted(scope, &link.path);
-            let target = resolve_link(&rooted_link, &target_text);
-            let entry = match &target {
-                Some(target) => repo.entry_at(root_tree, target)?,
-                None => None,
-            };
-            let is_python = link.path.ends_with(".py");
-            match (entry, target) {
-                (Some(PathEntry::Blob(_)), Some(target)) if is_python => {
-                    if !read.contains(&target) {
-                        input.gaps.push(Gap::file(
-                            &link.path,
-                            format!("Linked Python input: {}", link.path),
-                        ));
-                    }
-                }
-                (Some(PathEntry::Blob(_)), _) => {}
-                (Some(PathEntry::Tree(tree)), Some(target)) => {
-                    let inside =
-                        scope == "." || target == scope || target.starts_with(&format!("{scope}/"));
-                    if !inside && !repo.list_python(tree)?.python.is_empty() {
-                        input.gaps.push(Gap::file(
-                            &link.path,
-                            format!(
-                                "Linked directory holds Python outside the scope: {}",
-                                link.path
-                            ),
-                        ));
-                    }
-                }
-                _ if is_python => input.gaps.push(Gap::file(
-                    &link.path,
-                    format!("Linked Python input: {}", link.path),
-                )),
-                _ => input.dangling_links.push(link.path.clone()),
-            }
-        }
-        Ok(())
-    }
-
-    /// The scope's surroundings, with the facts of the packages above it.
-    fn scope_context(
-        &self,
-        repo: &Repository,
-        root_tree: ObjectId,
-        scope: &str,
-    ) -> Result<ScopeContext, DiffError> {
-        let (mut context, inits) = scope_context_of(repo, root_tree, scope)?;
-        let blobs: Vec<ObjectId> = inits.iter().map(|(_, blob)| *blob).collect();
-        let facts = self.facts_for(repo, &blobs)?;
-        context.ancestor_inits = inits.into_iter().map(|(path, _)| path).zip(facts).collect();
-        Ok(context)
     }
 
     /// Facts for each blob, in order: from the cache, else parsed (in

@@ -119,7 +119,7 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
         return Err("its __init__ takes no self".into());
     }
     let super_init = |call: &&crate::python::BodyCall| {
-        matches!(&call.receiver, Some((Value::Call { callee, args, keywords }, method))
+        matches!(call.receiver.as_deref(), Some((Value::Call { callee, args, keywords }, method))
             if method == "__init__"
                 && **callee == Value::Name("super".into())
                 && args.is_empty()

@@ -34,7 +34,7 @@ pub fn spells_any<'c>(class: &'c ClassFact, names: &[&str]) -> Option<&'c str> {
         .attributes
         .iter()
         .map(|b| b.name.as_str())
-        .chain(class.attribute_names.keys().map(String::as_str))
+        .chain(class.attribute_names.keys())
         .find(|name| names.contains(name))
 }
 

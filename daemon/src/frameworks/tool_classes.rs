@@ -78,7 +78,7 @@ fn read(
         .into_iter()
         .flat_map(|f| f.body_calls.iter())
         .filter(|call| {
-            matches!(&call.receiver, Some((Value::Call { callee, .. }, method))
+            matches!(call.receiver.as_deref(), Some((Value::Call { callee, .. }, method))
                 if method == "__init__" && **callee == Value::Name("super".into()))
         })
         .collect();

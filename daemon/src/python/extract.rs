@@ -83,6 +83,15 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     };
     collector.walk_body(parsed.suite());
     let mut facts = collector.facts;
+    // The count tables were written one occurrence at a time.
+    facts.name_uses.settle();
+    for function in &mut facts.functions {
+        function.name_uses.settle();
+    }
+    for class in &mut facts.classes {
+        class.attribute_names.settle();
+    }
+    facts.shrink_to_fit();
     // Read against the whole module: what the package binds and stores.
     facts.getattr_hook = super::getattr_hook::read(parsed.suite(), &facts, &lines);
     facts

@@ -29,7 +29,7 @@ pub struct ModuleFacts {
     pub getattr_hook: Option<GetattrHook>,
     /// How often each name is read (or deleted) anywhere in the module: a
     /// list bound to a name is only known when every use is accounted for.
-    pub name_uses: std::collections::BTreeMap<String, u32>,
+    pub name_uses: super::NameCounts,
     /// The uses counted in `name_uses` that only read the object a name
     /// holds: iterated (`for t in TOOLS`, a comprehension), truth-tested
     /// (`if handoffs:`, `not x`), a membership test's container, formatted
@@ -66,8 +66,20 @@ struct ImportTable {
     /// How many imports the table was built from: a table built before
     /// the last import was added is not used.
     imports: usize,
-    /// scope -> bound name -> index of the last import binding it there.
-    by_scope: std::collections::HashMap<String, std::collections::HashMap<String, usize>>,
+    /// `(digest of scope and bound name, index of the import)`, sorted:
+    /// one allocation a module, where a map of strings made two a name
+    /// and was a tenth of a history walk (issue 23). A digest only
+    /// narrows the search; the import's own strings decide.
+    by_name: Vec<(u64, usize)>,
+}
+
+/// The digest `ImportTable` sorts by.
+fn scope_name_digest(scope: &str, name: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    scope.hash(&mut hasher);
+    name.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The index is derived from `imports`: two facts are equal by their data.
@@ -82,19 +94,18 @@ impl ModuleFacts {
     /// at module level) that binds `name`, ignoring enclosing scopes.
     pub fn import_binding(&self, scope: &str, name: &str) -> Option<&ImportFact> {
         let table = self.import_index.0.get_or_init(|| {
-            let mut by_scope: std::collections::HashMap<
-                String,
-                std::collections::HashMap<String, usize>,
-            > = std::collections::HashMap::new();
-            for (index, import) in self.imports.iter().enumerate() {
-                by_scope
-                    .entry(import.scope.clone())
-                    .or_default()
-                    .insert(import.bound_name().to_string(), index);
-            }
+            let mut by_name: Vec<(u64, usize)> = self
+                .imports
+                .iter()
+                .enumerate()
+                .map(|(index, import)| {
+                    (scope_name_digest(&import.scope, import.bound_name()), index)
+                })
+                .collect();
+            by_name.sort_unstable();
             ImportTable {
                 imports: self.imports.len(),
-                by_scope,
+                by_name,
             }
         });
         if table.imports != self.imports.len() {
@@ -104,8 +115,54 @@ impl ModuleFacts {
                 .rev()
                 .find(|import| import.scope == scope && import.bound_name() == name);
         }
-        let index = *table.by_scope.get(scope)?.get(name)?;
-        self.imports.get(index)
+        let digest = scope_name_digest(scope, name);
+        let from = table.by_name.partition_point(|(d, _)| *d < digest);
+        let to = table.by_name.partition_point(|(d, _)| *d <= digest);
+        table
+            .by_name
+            .get(from..to)?
+            .iter()
+            .rev()
+            .find_map(|(_, index)| {
+                self.imports
+                    .get(*index)
+                    .filter(|import| import.scope == scope && import.bound_name() == name)
+            })
+    }
+}
+
+impl ModuleFacts {
+    /// Gives back what the lists of facts were grown past their length: a
+    /// list built by pushing keeps up to half its capacity unused (four
+    /// slots for a one-member list), a third of a cold run's memory on a
+    /// large repository (issue 23). The lists of many members are shrunk:
+    /// the module's and each function's.
+    pub fn shrink_to_fit(&mut self) {
+        self.imports.shrink_to_fit();
+        self.functions.shrink_to_fit();
+        self.classes.shrink_to_fit();
+        self.calls.shrink_to_fit();
+        self.module_bindings.shrink_to_fit();
+        self.attribute_stores.shrink_to_fit();
+        self.read_only_uses.shrink_to_fit();
+        self.module_calls.shrink_to_fit();
+        self.module_stores.shrink_to_fit();
+        self.list_additions.shrink_to_fit();
+        for function in &mut self.functions {
+            function.decorators.shrink_to_fit();
+            function.params.shrink_to_fit();
+            function.locals.shrink_to_fit();
+            function.returns_found.shrink_to_fit();
+            function.body_calls.shrink_to_fit();
+            function.stores.shrink_to_fit();
+            function.loops.shrink_to_fit();
+        }
+        for class in &mut self.classes {
+            class.attributes.shrink_to_fit();
+        }
+        for call in &mut self.calls {
+            call.keywords.shrink_to_fit();
+        }
     }
 }
 
@@ -368,7 +425,7 @@ pub struct FunctionFact {
     /// `name_uses` counted per function, so a local list is accounted for
     /// in the function that binds it.
     #[serde(default)]
-    pub name_uses: std::collections::BTreeMap<String, u32>,
+    pub name_uses: super::NameCounts,
 }
 
 /// One `for name in iterable` of a function's body, as a statement or a
@@ -410,11 +467,13 @@ pub struct BodyCall {
     pub callee: Value,
     /// For a method call `x.m(...)` on an expression that is not a plain
     /// name chain (`requests.get(u).json()`): the receiver and the method.
-    pub receiver: Option<(Value, String)>,
+    /// (Boxed, as `chain` is: most calls have neither, and a call fact is
+    /// one of the commonest of a module.)
+    pub receiver: Option<Box<(Value, String)>>,
     /// For a method on a chain of method calls (`q.strip().lower().m()`):
     /// what the chain starts from (`q`) and the methods called on the way
     /// (`strip`, `lower`), in call order.
-    pub chain: Option<(Value, Vec<String>)>,
+    pub chain: Option<Box<(Value, Vec<String>)>>,
     pub args: Vec<Value>,
     pub keywords: Vec<(Option<String>, Value)>,
     pub line: u32,
@@ -442,7 +501,7 @@ pub struct ClassFact {
     /// never touches an agent's capability fields, or touches one only
     /// where it is stored and read.
     #[serde(default)]
-    pub attribute_names: std::collections::BTreeMap<String, u32>,
+    pub attribute_names: super::NameCounts,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,8 +8,10 @@ mod extract;
 mod facts;
 mod getattr_hook;
 mod lines;
+mod name_counts;
 pub mod nesting;
 pub mod stdlib;
 
 pub use extract::extract_facts;
 pub use facts::*;
+pub use name_counts::NameCounts;

@@ -346,7 +346,7 @@ fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
             let installs = matches!(last, "install_opener" | "patch_all" | "monkey_patch" | "install_cache")
                 || name == "ddtrace.patch"
                 || last.starts_with("instrument_")
-                || call.receiver.as_ref().is_some_and(|(receiver, method)| {
+                || call.receiver.as_deref().is_some_and(|(receiver, method)| {
                     method == "instrument"
                         && matches!(receiver, Value::Call { callee, .. } if callee.dotted().is_some_and(|c| c.ends_with("Instrumentor")))
                 });

@@ -202,9 +202,20 @@ impl<'s, 'a> Resolver<'s, 'a> {
         let facts = self.modules.facts(path)?;
         let mut current = Some(scope.to_string());
         while let Some(level) = current {
-            let import = facts.imports.iter().rev().find(|i| {
-                i.scope == level && i.bound_name() == name && !i.type_checking && i.name.is_some()
-            });
+            let wanted = |i: &&crate::python::ImportFact| !i.type_checking && i.name.is_some();
+            // The last import binding the name here, by the index; only
+            // when that one is not a runtime `from` import are the earlier
+            // ones scanned (a history walk spent a fifth of its time in
+            // this scan: issue 23).
+            let import = match facts.import_binding(&level, name) {
+                Some(last) if wanted(&last) => Some(last),
+                None => None,
+                Some(_) => facts
+                    .imports
+                    .iter()
+                    .rev()
+                    .find(|i| i.scope == level && i.bound_name() == name && wanted(i)),
+            };
             if let Some(import) = import {
                 let member = import.name.clone()?;
                 let loc = self.find_module(path, import.level, &import.module).ok()?;

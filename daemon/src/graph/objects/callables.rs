@@ -197,7 +197,7 @@ fn free_names(facts: &ModuleFacts, function: &FunctionFact) -> BTreeSet<String> 
                 scope = parent(scope);
             };
             if !bound_inside {
-                free.insert(name.clone());
+                free.insert(name.to_string());
             }
         }
     }

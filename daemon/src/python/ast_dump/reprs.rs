@@ -14,7 +14,24 @@ pub(super) fn push_str_repr(out: &mut String, text: &str) {
         '\''
     };
     out.push(quote);
-    for ch in text.chars() {
+    // Runs of printable ASCII other than the quote and the backslash are
+    // copied whole (docstrings are most of what a digest spells); any
+    // other character is spelled one at a time.
+    let plain =
+        |byte: u8| (b' '..=b'~').contains(&byte) && byte != b'\\' && char::from(byte) != quote;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let run = rest
+            .bytes()
+            .position(|byte| !plain(byte))
+            .unwrap_or(rest.len());
+        let (copied, after) = rest.split_at(run);
+        out.push_str(copied);
+        let mut chars = after.chars();
+        let Some(ch) = chars.next() else {
+            break;
+        };
+        rest = chars.as_str();
         match ch {
             '\\' => out.push_str("\\\\"),
             '\t' => out.push_str("\\t"),

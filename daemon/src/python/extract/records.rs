@@ -154,12 +154,12 @@ impl Collector<'_> {
         let receiver = match call.func.as_ref() {
             Expr::Attribute(attr) => match value_of(&attr.value, 0) {
                 Value::Name(_) | Value::Attribute(_) => None,
-                other => Some((other, attr.attr.id.to_string())),
+                other => Some(Box::new((other, attr.attr.id.to_string()))),
             },
             _ => None,
         };
         let chain = match call.func.as_ref() {
-            Expr::Attribute(attr) => method_chain(&attr.value),
+            Expr::Attribute(attr) => method_chain(&attr.value).map(Box::new),
             _ => None,
         };
         let fact = BodyCall {
@@ -192,12 +192,7 @@ impl Collector<'_> {
         let classes: Vec<usize> = self.scopes.iter().filter_map(|s| s.class).collect();
         for index in classes {
             if let Some(class) = self.facts.classes.get_mut(index) {
-                match class.attribute_names.get_mut(attribute) {
-                    Some(count) => *count = count.saturating_add(1),
-                    None => {
-                        class.attribute_names.insert(attribute.to_string(), 1);
-                    }
-                }
+                class.attribute_names.add(attribute);
             }
         }
     }

@@ -190,7 +190,7 @@ fn a_class_keeps_decorators_keywords_and_the_attributes_its_code_spells() {
         traced.map(|c| {
             c.attribute_names
                 .iter()
-                .map(|(name, count)| (name.clone(), *count))
+                .map(|(name, count)| (name.to_string(), count))
                 .collect::<Vec<_>>()
         }),
         Some(vec![

@@ -428,9 +428,9 @@ impl<'a> Visitor<'a> for Collector<'_> {
         }
         if let Expr::Name(name) = expr {
             if !name.ctx.is_store() {
-                *self.facts.name_uses.entry(name.id.to_string()).or_default() += 1;
+                self.facts.name_uses.add(&name.id);
                 if let Some(function) = self.enclosing_function() {
-                    *function.name_uses.entry(name.id.to_string()).or_default() += 1;
+                    function.name_uses.add(&name.id);
                 }
             }
         }

@@ -215,16 +215,16 @@ impl<'a, 's> Walker<'a, 's> {
 
     fn dispatch(&mut self, frame: &Frame<'_>, roles: &BTreeMap<String, Role>, call: &BodyCall) {
         // `expression.method(...)`: on a call's result.
-        if let Some((receiver, method)) = &call.receiver {
+        if let Some((receiver, method)) = call.receiver.as_deref() {
             if lib::is_plain_data_method(method)
-                && (plain_chain(frame, roles, call.chain.as_ref())
+                && (plain_chain(frame, roles, call.chain.as_deref())
                     || plain_root(frame, roles, receiver, 0))
             {
                 return;
             }
             // `client.bucket("b").blob("k").upload_from_string(…)`: handles
             // of one service, then a method of its table.
-            if let Some(role) = service_chain(roles, call.chain.as_ref()) {
+            if let Some(role) = service_chain(roles, call.chain.as_deref()) {
                 return self.role_method(frame, &role, "…", method, call);
             }
             // `conn.cursor().execute(...)`: what the inner call builds.
@@ -235,7 +235,7 @@ impl<'a, 's> Walker<'a, 's> {
                     keywords,
                 },
                 methods,
-            )) = &call.chain
+            )) = call.chain.as_deref()
             {
                 if methods.is_empty() {
                     match role_of_call(frame, callee, args, keywords, roles, call.line) {

@@ -723,17 +723,17 @@ fn closed_over(facts: &ModuleFacts, function: &str, nested: &str) -> Option<Vec<
             }
         }
     };
-    let mut free = Vec::new();
+    let mut free: Vec<String> = Vec::new();
     for f in facts.functions.iter().filter(|f| inside(&f.qualname)) {
         for name in f.name_uses.keys() {
-            if bound_between(&f.qualname, name) || free.contains(name) {
+            if bound_between(&f.qualname, name) || free.iter().any(|known| known == name) {
                 continue;
             }
             let bindings: Vec<_> = outer.locals.iter().filter(|b| &b.name == name).collect();
             match bindings.as_slice() {
                 [] => {}
                 [one] if one.kind == crate::python::BindingKind::Parameter => {
-                    free.push(name.clone())
+                    free.push(name.to_string())
                 }
                 _ => return None,
             }
