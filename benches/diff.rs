@@ -14,13 +14,19 @@
 //!   entries the head added (its graph and the facts of its changed blobs)
 //!   are evicted, so every iteration does that incremental work again.
 //!
-//! Run: `cargo bench --bench diff` (add `-- --quick` for a fast pass).
+//! - `scaling/cold/N`: the cold diff of the same shape at 1,000 and 5,000
+//!   service modules, so the exponent of the cold path's growth is read
+//!   off two points: `log(t5000 / t1000) / log(5)` (1 is linear).
+//!
+//! Run: `cargo bench --bench diff` (add `-- --quick` for a fast pass;
+//! `-- scaling` for the two scaling points alone).
 
 mod support;
 
 use criterion::measurement::WallTime;
 use criterion::{
-    criterion_group, criterion_main, BatchSize, BenchmarkGroup, Criterion, SamplingMode,
+    criterion_group, criterion_main, BatchSize, BenchmarkGroup, BenchmarkId, Criterion,
+    SamplingMode,
 };
 use serde_json::Value;
 use shipgate_daemon::engine::{DiffOutcome, DiffRequest};
@@ -34,6 +40,8 @@ const AGENTS: usize = 50;
 /// Above the ~2,150 Python files per side (modules, agents, `__init__.py`);
 /// the default bound of 1,000 would truncate discovery and parse nothing.
 const MAX_PYTHON_FILES: u32 = 5000;
+/// Service modules of the scaling points (the bound is raised to read all).
+const SCALING_MODULES: [usize; 2] = [1000, 5000];
 
 fn diff_benches(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("creating a temporary directory");
@@ -45,6 +53,35 @@ fn diff_benches(c: &mut Criterion) {
     bench_cold(&mut group, &repo);
     bench_warm(&mut group, &repo);
     bench_head_only(&mut group, &repo);
+    group.finish();
+}
+
+/// Cold diffs at two repository sizes: the same generator, agents and
+/// share of changed files.
+fn scaling_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scaling");
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(10);
+    for modules in SCALING_MODULES {
+        let dir = tempfile::tempdir().expect("creating a temporary directory");
+        let repo = support::generate(dir.path(), modules, AGENTS);
+        let request = DiffRequest {
+            max_python_files: Some(u32::try_from(modules * 2).unwrap_or(u32::MAX)),
+            ..request(&repo, &repo.base, &repo.head)
+        };
+        assert_rows(
+            &Store::fresh().engine.diff(&request).expect("cold diff"),
+            &repo.expected_rows,
+        );
+        group.measurement_time(Duration::from_secs(if modules > 2000 { 40 } else { 15 }));
+        group.bench_function(BenchmarkId::new("cold", modules), |b| {
+            b.iter_batched_ref(
+                Store::fresh,
+                |store| store.engine.diff(&request).expect("cold diff"),
+                BatchSize::PerIteration,
+            )
+        });
+    }
     group.finish();
 }
 
@@ -108,9 +145,14 @@ fn bench_head_only(group: &mut BenchmarkGroup<'_, WallTime>, repo: &Repo) {
         &repo.expected_rows,
     );
     let added = Keys::of(&store.cache).without(&indexed);
-    // The head must add exactly its graph and the facts of its changed
-    // blobs; anything else would mean this measures another workload.
-    assert_eq!(added.graphs.len(), 1, "the head adds one side graph");
+    // The head must add exactly its graph (stored by content, with its
+    // root tree's alias) and the facts of its changed blobs; anything else
+    // would mean this measures another workload.
+    assert_eq!(
+        added.graphs.len(),
+        2,
+        "the head adds one side graph and its tree's alias"
+    );
     assert_eq!(
         added.facts.len(),
         repo.changed_files.len(),
@@ -226,6 +268,6 @@ criterion_group! {
     config = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_secs(1));
-    targets = diff_benches
+    targets = diff_benches, scaling_benches
 }
 criterion_main!(benches);

@@ -16,7 +16,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub enum Namespace {
     /// `ModuleFacts` by blob id + engine facts version.
     Facts,
-    /// `SideGraph` by blake3 of (engine version, tree, scope, bounds).
+    /// `SideGraph` by blake3 of what it is built from (engine version,
+    /// scope, bounds, the scope's listing and surroundings:
+    /// `engine/side_plan.rs`), and under blake3 of (engine version, root
+    /// tree, scope, bounds) the content key of that tree's graph.
     Graphs,
     /// Watched repositories and what was indexed for them.
     Repositories,

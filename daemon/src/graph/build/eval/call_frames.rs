@@ -729,7 +729,7 @@ fn closed_over(facts: &ModuleFacts, function: &str, nested: &str) -> Option<Vec<
             if bound_between(&f.qualname, name) || free.iter().any(|known| known == name) {
                 continue;
             }
-            let bindings: Vec<_> = outer.locals.iter().filter(|b| &b.name == name).collect();
+            let bindings: Vec<_> = outer.locals.iter().filter(|b| b.name == name).collect();
             match bindings.as_slice() {
                 [] => {}
                 [one] if one.kind == crate::python::BindingKind::Parameter => {
