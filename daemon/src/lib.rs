@@ -28,6 +28,8 @@ pub mod scope;
 pub mod server;
 pub mod service;
 pub mod store;
+pub mod timings;
+pub mod trace;
 pub mod work;
 
 /// Version of everything extracted from source (facts and graphs). Bump it

@@ -62,6 +62,8 @@ shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-to
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Phase timings, and spans on stderr when SHIPGATE_LOG asks.
+    shipgate_daemon::trace::install();
     match cli.command {
         Command::Serve {
             socket,

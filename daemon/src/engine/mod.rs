@@ -19,6 +19,7 @@ use crate::python::stdlib::is_stdlib_module;
 use crate::python::{extract_facts, ModuleFacts};
 use crate::render::{pyjson::to_pretty, text::render_text};
 use crate::store::{Cache, Namespace};
+use crate::timings::phase;
 use gix::ObjectId;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -149,10 +150,12 @@ impl Engine {
                 "must be at least 1.",
             ));
         }
+        let resolving = phase!("resolve").entered();
         let repo = Repository::discover(&request.workspace)?;
         let revisions = repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?;
         let base_tree = repo.commit_tree(revisions.base)?;
         let head_tree = repo.commit_tree(revisions.head)?;
+        drop(resolving);
         let answer_key = answers::AnswerKey {
             revisions: &revisions,
             base_tree,
@@ -167,6 +170,7 @@ impl Engine {
             answers
                 .hits
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            crate::timings::answer_kept();
             return Ok(answer);
         }
         answers
@@ -204,6 +208,7 @@ impl Engine {
                         str_repr(&head_scope)
                     )));
                 }
+                let _render = phase!("render").entered();
                 single_document(&Comparison {
                     base_meta: &base_meta(&base_scope),
                     head_meta: &head_meta(&head_scope),
@@ -236,6 +241,7 @@ impl Engine {
                         pair,
                     ));
                 }
+                let _render = phase!("render").entered();
                 let comparisons: Vec<Comparison<'_>> = compared
                     .iter()
                     .map(|(bm, hm, pair)| Comparison {
@@ -264,6 +270,7 @@ impl Engine {
                 }
             }
         };
+        let _render = phase!("render").entered();
         let status = document
             .get("comparison_status")
             .and_then(Value::as_str)
@@ -288,6 +295,7 @@ impl Engine {
         base_tree: ObjectId,
         head_tree: ObjectId,
     ) -> Result<crate::scope::Derivation, DiffError> {
+        let _derivation = phase!("derivation").entered();
         let mut hasher = blake3::Hasher::new();
         hasher.update(b"scope-derivation");
         hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
@@ -328,6 +336,7 @@ impl Engine {
         // Facts first, one side after the other (the head's unchanged
         // modules are the base's, parsed once); then the graphs still to
         // build side by side.
+        let graphs = phase!("graph").entered();
         let base = self.side_source(repo, base_tree, base_scope, max_files)?;
         let head = self.side_source(repo, head_tree, head_scope, max_files)?;
         let (base, head) = match (base, head) {
@@ -371,6 +380,7 @@ impl Engine {
                 )
             }
         };
+        drop(graphs);
         Ok(self.finish_pair(base, head, base_scope, head_scope))
     }
 
@@ -454,6 +464,7 @@ impl Engine {
         base_scope: &str,
         head_scope: &str,
     ) -> Pair {
+        let _compare = phase!("compare").entered();
         apply_submodules(&mut base, &mut head);
         let renames = exact_renames(&base, &head, base_scope, head_scope);
         let file_renames = renames.iter().cloned().collect();
@@ -556,6 +567,7 @@ impl Engine {
         scope: &str,
         max_files: u32,
     ) -> Result<SideGraph, DiffError> {
+        let _graph = phase!("graph").entered();
         match self.side_source(repo, root_tree, scope, max_files)? {
             SideSource::Cached(graph) => Ok(graph),
             SideSource::Build { input, keys } => self.built(input, &keys),
@@ -569,6 +581,7 @@ impl Engine {
         repo: &Repository,
         blobs: &[ObjectId],
     ) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
+        let _facts = phase!("facts").entered();
         let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
             .iter()
             .map(|blob| {

@@ -112,6 +112,7 @@ impl Engine {
         scope: &str,
         max_files: u32,
     ) -> Result<SidePlan, DiffError> {
+        let _list = crate::timings::phase!("list").entered();
         let unread = |input: SideInput| SidePlan {
             input,
             files: Vec::new(),

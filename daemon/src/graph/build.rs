@@ -202,8 +202,10 @@ pub fn build_side(input: SideInput) -> SideGraph {
     graph.declared_tools = declared_tools(&modules, &input.files, &mut graph.limits);
     // What each bound function tool reaches: evidence on its sides; and
     // what each declared MCP server tool reaches, to hold against its
-    // declaration.
-    attach_reach(&modules, &mut graph.bindings, &mut graph.declared_tools);
+    // declaration. Its span is shown by `SHIPGATE_LOG` only: it runs on
+    // both sides' threads at once, inside the request's `graph` phase.
+    tracing::info_span!("reach")
+        .in_scope(|| attach_reach(&modules, &mut graph.bindings, &mut graph.declared_tools));
     graph.sources.sort();
     graph.agents.sort();
     graph.bindings.sort_by(|a, b| {
