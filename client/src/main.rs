@@ -110,6 +110,9 @@ struct DiffArgs {
     /// Print the JSON document instead of the text
     #[arg(long)]
     json: bool,
+    /// After the answer, print each phase's wall time on stderr (as the daemon measured it)
+    #[arg(long)]
+    timings: bool,
 }
 
 #[derive(Args)]
@@ -277,14 +280,21 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
         Ok(response) => {
             let response = response.into_inner();
             let code = ExitCode::from(u8::try_from(response.exit_code).unwrap_or(1));
-            print_then(
+            let code = print_then(
                 if args.json {
                     &response.json
                 } else {
                     &response.text
                 },
                 code,
-            )
+            );
+            if args.timings {
+                eprintln!(
+                    "{}",
+                    shipgate_proto::timings_line(&response.timings, response.answer_kept)
+                );
+            }
+            code
         }
         Err(status) => diff_error(&status),
     }
@@ -305,6 +315,7 @@ fn diff_request(args: &DiffArgs, max_python_files: u32) -> Result<pb::DiffReques
         } else {
             OutputFormat::Text
         } as i32,
+        timings: args.timings,
     };
     check_lengths(&[
         ("--workspace", &request.workspace),
@@ -505,6 +516,17 @@ fn status_json(status: &pb::StatusResponse) -> String {
             )
         })
         .collect();
+    // Since the daemon started, in the order a comparison runs them.
+    let phases: serde_json::Map<String, serde_json::Value> = status
+        .phases
+        .iter()
+        .map(|p| {
+            (
+                p.phase.clone(),
+                serde_json::json!({"count": p.count, "millis": p.millis}),
+            )
+        })
+        .collect();
     let doc = serde_json::json!({
         "version": status.version,
         "engine_facts_version": status.engine_facts_version,
@@ -514,6 +536,7 @@ fn status_json(status: &pb::StatusResponse) -> String {
         "store_path": status.store_path,
         "store_size_bytes": status.store_size_bytes,
         "caches": caches,
+        "phases": phases,
         "repositories": repositories,
     });
     format!(
@@ -543,6 +566,14 @@ fn status_text(status: &pb::StatusResponse) -> String {
             "cache {}: {} hits, {} misses",
             cache.cache, cache.hits, cache.misses
         );
+    }
+    if !status.phases.is_empty() {
+        let phases: Vec<String> = status
+            .phases
+            .iter()
+            .map(|p| format!("{} {:.1} ms ({}x)", p.phase, p.millis, p.count))
+            .collect();
+        let _ = writeln!(text, "phases since start: {}", phases.join(", "));
     }
     if status.repositories.is_empty() {
         let _ = writeln!(

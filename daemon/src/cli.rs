@@ -34,6 +34,9 @@ pub struct DiffArgs {
     /// Print the JSON document instead of the text.
     #[arg(long)]
     pub json: bool,
+    /// After the answer, print each phase's wall time on stderr.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 impl DiffArgs {

@@ -155,7 +155,7 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
         }
     };
     let engine = Engine::new(Arc::clone(&cache));
-    let outcome = engine.diff(&request);
+    let (outcome, timings) = shipgate_daemon::timings::measured(|| engine.diff(&request));
     let _ = cache.flush();
     // The process ends here: the engine's memo of decoded facts (hundreds
     // of megabytes on a large repository) is left to the OS rather than
@@ -165,6 +165,18 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     match outcome {
         Ok(outcome) => {
             print!("{}", outcome.text.as_deref().unwrap_or(&outcome.json));
+            if args.timings {
+                use std::io::Write;
+                // The answer first, then the timings after it.
+                let _ = std::io::stdout().flush();
+                eprintln!(
+                    "{}",
+                    shipgate_proto::timings_line(
+                        &shipgate_daemon::service::phase_timings(&timings),
+                        timings.answer_kept
+                    )
+                );
+            }
             ExitCode::SUCCESS
         }
         Err(err) => {

@@ -19,3 +19,38 @@ pub const ERROR_MESSAGE_METADATA: &str = "shipgate-error-message-bin";
 pub const MAX_FIELD_BYTES: usize = 4096;
 
 pub mod locations;
+
+/// The `--timings` line both binaries print on stderr after the answer:
+/// `shipgate: timings: resolve 1.2 ms, …, total 1051.0 ms`, with
+/// ` (answer kept)` when the daemon answered from its kept answers (the
+/// phases after resolving did not run, so they are absent).
+pub fn timings_line(timings: &[v1::PhaseTiming], answer_kept: bool) -> String {
+    let phases: Vec<String> = timings
+        .iter()
+        .map(|timing| format!("{} {:.1} ms", timing.phase, timing.millis))
+        .collect();
+    let kept = if answer_kept { " (answer kept)" } else { "" };
+    format!("shipgate: timings: {}{kept}", phases.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_timings_line_names_each_phase_in_order() {
+        let timing = |phase: &str, millis: f64| v1::PhaseTiming {
+            phase: phase.to_string(),
+            millis,
+            count: 1,
+        };
+        assert_eq!(
+            timings_line(&[timing("resolve", 1.24), timing("total", 3.0)], false),
+            "shipgate: timings: resolve 1.2 ms, total 3.0 ms"
+        );
+        assert_eq!(
+            timings_line(&[timing("resolve", 0.5), timing("total", 0.76)], true),
+            "shipgate: timings: resolve 0.5 ms, total 0.8 ms (answer kept)"
+        );
+    }
+}

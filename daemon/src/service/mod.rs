@@ -208,6 +208,30 @@ fn history_events(
     let _ = sender.blocking_send(message);
 }
 
+fn pb_phase_timing(phase: &crate::timings::PhaseTime) -> pb::PhaseTiming {
+    pb::PhaseTiming {
+        phase: phase.phase.to_string(),
+        millis: phase.wall.as_secs_f64() * 1000.0,
+        count: phase.count,
+    }
+}
+
+/// A request's phases as the response carries them: each that ran, then
+/// `total`.
+pub fn phase_timings(timings: &crate::timings::Timings) -> Vec<pb::PhaseTiming> {
+    let total = crate::timings::PhaseTime {
+        phase: "total",
+        count: 1,
+        wall: timings.total,
+    };
+    timings
+        .phases
+        .iter()
+        .chain(std::iter::once(&total))
+        .map(pb_phase_timing)
+        .collect()
+}
+
 #[tonic::async_trait]
 impl Shipgate for ShipgateService {
     async fn diff(
@@ -242,18 +266,27 @@ impl Shipgate for ShipgateService {
         // cancels the work at its next checkpoint.
         let cancel = crate::work::Cancel::new();
         let _cancel_on_drop = cancel.on_drop();
-        let outcome = tokio::task::spawn_blocking(move || {
+        let (outcome, timings) = tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            crate::work::with_cancel(&cancel, || engine.diff(&engine_request))
+            crate::timings::measured(|| {
+                crate::work::with_cancel(&cancel, || engine.diff(&engine_request))
+            })
         })
         .await
-        .map_err(|err| task_failed("the comparison", err))?
-        .map_err(error_status)?;
+        .map_err(|err| task_failed("the comparison", err))?;
+        let outcome = outcome.map_err(error_status)?;
+        let (timings, answer_kept) = if req.timings {
+            (phase_timings(&timings), timings.answer_kept)
+        } else {
+            (Vec::new(), false)
+        };
         Ok(Response::new(pb::DiffResponse {
             json: outcome.json,
             text: outcome.text.unwrap_or_default(),
             exit_code: 0,
             comparison_status: outcome.status,
+            timings,
+            answer_kept,
         }))
     }
 
@@ -368,6 +401,10 @@ impl Shipgate for ShipgateService {
             ],
             pid: std::process::id(),
             listen: self.listen.clone(),
+            phases: crate::timings::totals()
+                .iter()
+                .map(pb_phase_timing)
+                .collect(),
         }))
     }
 
