@@ -384,14 +384,7 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
                     let due = now.duration_since(last_shown) >= std::time::Duration::from_secs(1);
                     if !args.quiet && progress.total >= 50 && due {
                         last_shown = now;
-                        eprintln!(
-                            "{}",
-                            progress_line(
-                                progress.done.into(),
-                                progress.total.into(),
-                                now - started
-                            )
-                        );
+                        eprintln!("{}", progress_line(&progress, now - started));
                     }
                 }
                 Some(pb::history_event::Event::Result(result)) => {
@@ -408,17 +401,34 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
     }
 }
 
-/// `shipgate: history: 120/2000 commits read (60/s, about 31 s left)`.
-fn progress_line(done: u64, total: u64, elapsed: std::time::Duration) -> String {
-    let seconds = elapsed.as_secs_f64();
-    let rate = if seconds > 0.0 {
-        done as f64 / seconds
+/// `shipgate: history: 120/2000 commits read (60/s, about 32 s left)`,
+/// with the rate and time left the daemon computed; a daemon that sends
+/// neither (an older one: `elapsed_ms` is 0) has them computed here from
+/// the time since the stream began.
+fn progress_line(progress: &pb::HistoryProgress, since_start: std::time::Duration) -> String {
+    let (done, total) = (u64::from(progress.done), u64::from(progress.total));
+    let (rate, seconds_left) = if progress.elapsed_ms > 0 {
+        (
+            progress.commits_per_second,
+            u64::from(progress.seconds_left),
+        )
     } else {
-        0.0
+        let seconds = since_start.as_secs_f64();
+        let rate = if seconds > 0.0 {
+            done as f64 / seconds
+        } else {
+            0.0
+        };
+        let left = total.saturating_sub(done);
+        let seconds_left = if rate > 0.0 {
+            (left as f64 / rate).ceil() as u64
+        } else {
+            0
+        };
+        (rate, seconds_left)
     };
-    let left = total.saturating_sub(done);
     let eta = if rate > 0.0 {
-        format!(", about {} s left", (left as f64 / rate).ceil() as u64)
+        format!(", about {seconds_left} s left")
     } else {
         String::new()
     };
@@ -663,18 +673,43 @@ async fn shutdown(target: &Target) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::progress_line;
+    use shipgate_proto::v1::HistoryProgress;
     use std::time::Duration;
+
+    fn progress(done: u32, total: u32) -> HistoryProgress {
+        HistoryProgress {
+            done,
+            total,
+            ..HistoryProgress::default()
+        }
+    }
 
     #[test]
     fn progress_names_the_rate_and_what_is_left() {
+        // An older daemon's event: computed from the stream's start.
         assert_eq!(
-            progress_line(120, 2000, Duration::from_secs(2)),
+            progress_line(&progress(120, 2000), Duration::from_secs(2)),
             "shipgate: history: 120/2000 commits read (60/s, about 32 s left)"
         );
         // Nothing read yet: no rate to tell the time left by.
         assert_eq!(
-            progress_line(0, 2000, Duration::from_secs(1)),
+            progress_line(&progress(0, 2000), Duration::from_secs(1)),
             "shipgate: history: 0/2000 commits read (0/s)"
+        );
+    }
+
+    #[test]
+    fn progress_uses_the_daemons_rate_and_time_left() {
+        let from_daemon = HistoryProgress {
+            commits_per_second: 40.4,
+            seconds_left: 47,
+            elapsed_ms: 2970,
+            ..progress(120, 2000)
+        };
+        // The client's own clock (10 s) is not used.
+        assert_eq!(
+            progress_line(&from_daemon, Duration::from_secs(10)),
+            "shipgate: history: 120/2000 commits read (40/s, about 47 s left)"
         );
     }
 }

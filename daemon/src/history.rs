@@ -125,8 +125,10 @@ impl Engine {
         let max = request.max_commits.map_or(MAX_HISTORY_COMMITS, |m| {
             (m as usize).clamp(1, MAX_HISTORY_COMMITS)
         });
-        let (chain, truncated) = repo.first_parent_chain(until, since, max)?;
+        let (chain, truncated) = crate::timings::phase!("history_chain")
+            .in_scope(|| repo.first_parent_chain(until, since, max))?;
         let total = chain.len();
+        progress(0, total);
         let mut commits = Vec::new();
         let mut step_limits: std::collections::BTreeSet<String> = Default::default();
         let mut newest_caveats = Value::Array(Vec::new());
@@ -137,7 +139,8 @@ impl Engine {
             request.agent.iter().cloned().collect();
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
-            let step = self.history_step(&repo, commit, &scope, max_files)?;
+            let step = crate::timings::phase!("history_step")
+                .in_scope(|| self.history_step(&repo, commit, &scope, max_files))?;
             progress(done + 1, total);
             if done == 0 {
                 newest_caveats = caveats_of(&step, request.agent.as_deref());

@@ -13,6 +13,8 @@ use std::time::Instant;
 use tokio::sync::watch;
 use tonic::{Request, Response, Status};
 
+mod progress;
+
 /// When the daemon last answered, and how many requests are in flight: the
 /// idle timer reads both.
 #[derive(Debug)]
@@ -174,27 +176,56 @@ fn history_events(
     request: &crate::history::HistoryRequest,
     sender: &tokio::sync::mpsc::Sender<Result<pb::HistoryEvent, Status>>,
 ) {
-    // Progress at most every 1% of the walk: a client is not
-    // flooded on a long history.
-    let mut last_percent = None;
-    let mut progress = |done: usize, total: usize| {
-        let percent = done * 100 / total.max(1);
-        if last_percent != Some(percent) {
-            last_percent = Some(percent);
-            let event = pb::HistoryEvent {
-                event: Some(pb::history_event::Event::Progress(pb::HistoryProgress {
-                    done: u32::try_from(done).unwrap_or(u32::MAX),
-                    total: u32::try_from(total).unwrap_or(u32::MAX),
-                })),
-            };
-            let _ = sender.blocking_send(Ok(event));
-        }
+    let walk = progress::WalkProgress::new();
+    let as_event = |progress: pb::HistoryProgress| pb::HistoryEvent {
+        event: Some(pb::history_event::Event::Progress(progress)),
     };
-    // A panic ends this request with INTERNAL, never the stream
-    // without an answer (and never the daemon).
-    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        engine.history(request, &mut progress)
-    }));
+    // Stopped (its sender dropped) when the walk ends, before the result
+    // is sent: no progress follows the answer.
+    let (stop_ticker, stopped) = std::sync::mpsc::channel::<()>();
+    // One sender at a time, each reading the walk as it sends: the
+    // ticker's events and the steps' never go out of order.
+    let sending = std::sync::Mutex::new(());
+    let one_at_a_time = || {
+        sending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    let answered = std::thread::scope(|scope| {
+        let ticker = std::thread::Builder::new()
+            .name("shipgate-progress".into())
+            .spawn_scoped(scope, {
+                let (walk, one_at_a_time) = (&walk, &one_at_a_time);
+                move || {
+                    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                        stopped.recv_timeout(progress::TICK)
+                    {
+                        // A tick the client has no room for yet is dropped,
+                        // never waited for: the next one says more.
+                        let _one = one_at_a_time();
+                        if let Some(progress) = walk.tick() {
+                            let _ = sender.try_send(Ok(as_event(progress)));
+                        }
+                    }
+                }
+            });
+        if let Err(err) = &ticker {
+            eprintln!("shipgate-daemon: history progress ticks are off for this request: {err}");
+        }
+        let mut on_step = |done: usize, total: usize| {
+            let _one = one_at_a_time();
+            if let Some(progress) = walk.step(done, total) {
+                let _ = sender.blocking_send(Ok(as_event(progress)));
+            }
+        };
+        // A panic ends this request with INTERNAL, never the stream
+        // without an answer (and never the daemon).
+        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            engine.history(request, &mut on_step)
+        }));
+        drop(stop_ticker);
+        answered
+    });
     let message = match answered {
         Ok(Ok(outcome)) => Ok(pb::HistoryEvent {
             event: Some(pb::history_event::Event::Result(pb::HistoryResult {
