@@ -413,19 +413,7 @@ fn progress_line(progress: &pb::HistoryProgress, since_start: std::time::Duratio
             u64::from(progress.seconds_left),
         )
     } else {
-        let seconds = since_start.as_secs_f64();
-        let rate = if seconds > 0.0 {
-            done as f64 / seconds
-        } else {
-            0.0
-        };
-        let left = total.saturating_sub(done);
-        let seconds_left = if rate > 0.0 {
-            (left as f64 / rate).ceil() as u64
-        } else {
-            0
-        };
-        (rate, seconds_left)
+        shipgate_proto::rate_and_time_left(done, total, since_start)
     };
     let eta = if rate > 0.0 {
         format!(", about {seconds_left} s left")

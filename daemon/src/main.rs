@@ -64,6 +64,10 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Phase timings, and spans on stderr when SHIPGATE_LOG asks.
     shipgate_daemon::trace::install();
+    // The engine's identity digests its own executable (tens of MB):
+    // begun now, beside the work, it is ready when the first answer is
+    // rendered instead of adding its time to it.
+    shipgate_daemon::compare::document::prepare_engine_identity();
     match cli.command {
         Command::Serve {
             socket,

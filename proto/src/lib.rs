@@ -24,6 +24,27 @@ pub mod locations;
 /// `shipgate: timings: resolve 1.2 ms, …, total 1051.0 ms`, with
 /// ` (answer kept)` when the daemon answered from its kept answers (the
 /// phases after resolving did not run, so they are absent).
+/// The rate of a walk (`done` items in `elapsed`) and the whole seconds
+/// left at that rate, rounded up: `(0.0, 0)` until an item is done. The
+/// daemon sends both with each history progress event; a client facing a
+/// daemon that sends neither computes them here.
+pub fn rate_and_time_left(done: u64, total: u64, elapsed: std::time::Duration) -> (f64, u64) {
+    let seconds = elapsed.as_secs_f64();
+    let rate = if seconds > 0.0 {
+        done as f64 / seconds
+    } else {
+        0.0
+    };
+    let left = total.saturating_sub(done);
+    let seconds_left = if rate > 0.0 {
+        // A saturating cast: an absurd estimate is u64::MAX.
+        (left as f64 / rate).ceil() as u64
+    } else {
+        0
+    };
+    (rate, seconds_left)
+}
+
 pub fn timings_line(timings: &[v1::PhaseTiming], answer_kept: bool) -> String {
     let phases: Vec<String> = timings
         .iter()

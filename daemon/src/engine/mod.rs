@@ -360,8 +360,8 @@ impl Engine {
                 // Built from the same content: one graph for both sides.
                 let graph = self.built(base, &base_keys)?;
                 drop(head);
-                self.cached_after_build(graph.clone(), &head_keys)
-                    .map(|head| (graph, head))?
+                let head = self.cached_after_build(graph.clone(), &head_keys)?;
+                (graph, head)
             }
             (
                 SideSource::Build {

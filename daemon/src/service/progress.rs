@@ -80,24 +80,12 @@ impl Default for WalkProgress {
 /// since the start, and the time left at that rate, rounded up (0 while no
 /// commit is read, as no rate is known).
 pub fn progress_event(done: u64, total: u64, elapsed: Duration) -> pb::HistoryProgress {
-    let seconds = elapsed.as_secs_f64();
-    let rate = if seconds > 0.0 {
-        done as f64 / seconds
-    } else {
-        0.0
-    };
-    let left = total.saturating_sub(done);
-    let seconds_left = if rate > 0.0 {
-        (left as f64 / rate).ceil()
-    } else {
-        0.0
-    };
+    let (rate, seconds_left) = shipgate_proto::rate_and_time_left(done, total, elapsed);
     pb::HistoryProgress {
         done: u32::try_from(done).unwrap_or(u32::MAX),
         total: u32::try_from(total).unwrap_or(u32::MAX),
         commits_per_second: rate,
-        // Saturating float-to-int cast: an absurd estimate is u32::MAX.
-        seconds_left: seconds_left as u32,
+        seconds_left: u32::try_from(seconds_left).unwrap_or(u32::MAX),
         elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
     }
 }
