@@ -78,6 +78,36 @@ pub fn cancelled() -> bool {
     CURRENT.with(|current| current.borrow().as_ref().is_some_and(Cancel::is_cancelled))
 }
 
+/// Runs `beside` on a thread of its own, carrying this thread's token and
+/// the work stack (`WORK_STACK_BYTES`), while `here` runs on this thread;
+/// both results once both are done. What the two sides of a comparison
+/// compute independently (their graphs, their import graphs for a scope
+/// derivation) runs this way on a machine of two cores or more.
+pub fn side_by_side<A: Send, B>(
+    beside: impl FnOnce() -> A + Send,
+    here: impl FnOnce() -> B,
+) -> Result<(A, B), DiffError> {
+    let cancel = current();
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("shipgate-side".into())
+            .stack_size(crate::WORK_STACK_BYTES)
+            .spawn_scoped(scope, move || with_cancel(&cancel, beside));
+        let here = here();
+        let beside = match spawned {
+            Ok(handle) => handle
+                .join()
+                .map_err(|_| DiffError::Internal("a side's thread panicked".into()))?,
+            Err(err) => {
+                return Err(DiffError::Internal(format!(
+                    "cannot start a side's thread: {err}"
+                )))
+            }
+        };
+        Ok((beside, here))
+    })
+}
+
 /// Stops the work when it was cancelled: the error reaches no one (the
 /// asker is gone) but unwinds the work through its ordinary error path.
 pub fn checkpoint() -> Result<(), DiffError> {

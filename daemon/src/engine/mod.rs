@@ -677,27 +677,8 @@ impl Engine {
 /// request's cancellation and the work stack) while the base's is built
 /// here: they share nothing but their facts.
 fn build_both(base: SideInput, head: SideInput) -> Result<(SideGraph, SideGraph), DiffError> {
-    let cancel = crate::work::current();
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("shipgate-side".into())
-            .stack_size(crate::WORK_STACK_BYTES)
-            .spawn_scoped(scope, move || {
-                crate::work::with_cancel(&cancel, || build_side(head))
-            });
-        let base = build_side(base);
-        let head = match spawned {
-            Ok(handle) => handle
-                .join()
-                .map_err(|_| DiffError::Internal("a side graph's thread panicked".into()))?,
-            Err(err) => {
-                return Err(DiffError::Internal(format!(
-                    "cannot start a side graph's thread: {err}"
-                )))
-            }
-        };
-        Ok((base, head))
-    })
+    let (head, base) = crate::work::side_by_side(|| build_side(head), || build_side(base))?;
+    Ok((base, head))
 }
 
 fn bad_scope() -> DiffError {
