@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
+mod prefetch;
+
 /// Commits one query walks at most.
 pub const MAX_HISTORY_COMMITS: usize = 10_000;
 
@@ -139,6 +141,11 @@ impl Engine {
             request.agent.iter().cloned().collect();
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
+            if done % prefetch::WINDOW == 0 {
+                let window = chain.get(done..).unwrap_or_default();
+                let window = window.get(..prefetch::WINDOW).unwrap_or(window);
+                self.prefetch_graphs(&repo, window, &scope, max_files)?;
+            }
             let step = crate::timings::phase!("history_step")
                 .in_scope(|| self.history_step(&repo, commit, &scope, max_files))?;
             progress(done + 1, total);
@@ -191,23 +198,8 @@ impl Engine {
         scope: &str,
         max_files: u32,
     ) -> Result<Step, DiffError> {
-        let parent_tree = match commit.parents.first() {
-            Some(parent) => Some(repo.commit_tree(*parent)?),
-            None => None,
-        };
-        let mut hasher = blake3::Hasher::new();
-        hasher.update(b"history-step");
-        hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
-        hasher.update(&STEP_VERSION.to_be_bytes());
-        if let Some(tree) = &parent_tree {
-            hasher.update(tree.as_bytes());
-        }
-        hasher.update(&[0]);
-        hasher.update(commit.tree.as_bytes());
-        hasher.update(scope.as_bytes());
-        hasher.update(&[0]);
-        hasher.update(&max_files.to_be_bytes());
-        let key = hasher.finalize();
+        let parent_tree = parent_tree(repo, commit)?;
+        let key = step_key(parent_tree, commit.tree, scope, max_files);
         let cache = self.cache();
         if let Some(step) =
             cache.get::<Step>(Namespace::History, key.as_bytes(), Some(&cache.history))
@@ -289,6 +281,36 @@ impl Engine {
         }
         Ok(chain.len())
     }
+}
+
+/// The tree of a commit's first parent; `None` for a root commit.
+fn parent_tree(repo: &Repository, commit: &CommitInfo) -> Result<Option<ObjectId>, DiffError> {
+    match commit.parents.first() {
+        Some(parent) => Ok(Some(repo.commit_tree(*parent)?)),
+        None => Ok(None),
+    }
+}
+
+/// A step is indexed by both trees, the scope and the bound.
+fn step_key(
+    parent_tree: Option<ObjectId>,
+    tree: ObjectId,
+    scope: &str,
+    max_files: u32,
+) -> blake3::Hash {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"history-step");
+    hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());
+    hasher.update(&STEP_VERSION.to_be_bytes());
+    if let Some(tree) = &parent_tree {
+        hasher.update(tree.as_bytes());
+    }
+    hasher.update(&[0]);
+    hasher.update(tree.as_bytes());
+    hasher.update(scope.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(&max_files.to_be_bytes());
+    hasher.finalize()
 }
 
 fn resolve(repo: &Repository, rev: &str, flag: &'static str) -> Result<ObjectId, DiffError> {
