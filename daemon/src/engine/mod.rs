@@ -87,35 +87,57 @@ pub struct Engine {
     answers: answers::Answers,
     /// Decoded facts of recently used blobs: a warm daemon does not decode
     /// the same module from the store on every request.
-    decoded: Mutex<HashMap<ObjectId, Arc<ModuleFacts>>>,
+    decoded: Mutex<DecodedFacts>,
 }
 
-/// How many decoded modules are kept in memory (a few tens of MB); past it
-/// the memo starts over rather than growing.
-const DECODED_FACTS_CAPACITY: usize = 50_000;
+/// The memo of decoded facts, weighed by their encodings' length.
+#[derive(Default)]
+struct DecodedFacts {
+    modules: HashMap<ObjectId, Arc<ModuleFacts>>,
+    encoded_bytes: usize,
+}
+
+/// One module a parse worker read: its index among the blobs asked for,
+/// its facts, and the length of their encoding.
+struct Parsed {
+    index: usize,
+    facts: ModuleFacts,
+    encoded: usize,
+}
+
+/// How much encoded facts the memo holds before it starts over: decoded,
+/// facts weigh about eight times their encoding (the 909 modules of
+/// openai-agents-python: 31 MB encoded, ~250 MB decoded), so this bounds
+/// the memo near 500 MB, and holds both sides of a 1,000-module scope. A
+/// count of modules bounded nothing: a long history walk kept every blob
+/// it read (issue 23).
+const DECODED_FACTS_ENCODED_BYTES: usize = 64 << 20;
 
 impl Engine {
     pub fn new(cache: Arc<Cache>) -> Self {
         Engine {
             cache,
             answers: answers::Answers::default(),
-            decoded: Mutex::new(HashMap::new()),
+            decoded: Mutex::new(DecodedFacts::default()),
         }
     }
 
-    fn decoded(&self) -> std::sync::MutexGuard<'_, HashMap<ObjectId, Arc<ModuleFacts>>> {
+    fn decoded(&self) -> std::sync::MutexGuard<'_, DecodedFacts> {
         // The memo holds plain data; a panic elsewhere cannot corrupt it.
         self.decoded
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn remember(&self, blob: ObjectId, facts: &Arc<ModuleFacts>) {
+    /// Keeps a module's decoded facts, `encoded` bytes long in the store.
+    fn remember(&self, blob: ObjectId, facts: &Arc<ModuleFacts>, encoded: usize) {
         let mut decoded = self.decoded();
-        if decoded.len() >= DECODED_FACTS_CAPACITY {
-            decoded.clear();
+        if decoded.encoded_bytes.saturating_add(encoded) > DECODED_FACTS_ENCODED_BYTES {
+            *decoded = DecodedFacts::default();
         }
-        decoded.insert(blob, Arc::clone(facts));
+        if decoded.modules.insert(blob, Arc::clone(facts)).is_none() {
+            decoded.encoded_bytes = decoded.encoded_bytes.saturating_add(encoded);
+        }
     }
 
     pub fn cache(&self) -> &Cache {
@@ -585,18 +607,20 @@ impl Engine {
         let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
             .iter()
             .map(|blob| {
-                if let Some(facts) = self.decoded().get(blob) {
+                if let Some(facts) = self.decoded().modules.get(blob) {
                     self.cache
                         .facts
                         .hits
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     return Some(Arc::clone(facts));
                 }
-                let facts = self
-                    .cache
-                    .get::<ModuleFacts>(Namespace::Facts, &facts_key(blob), Some(&self.cache.facts))
-                    .map(Arc::new)?;
-                self.remember(*blob, &facts);
+                let (facts, encoded) = self.cache.get_sized::<ModuleFacts>(
+                    Namespace::Facts,
+                    &facts_key(blob),
+                    Some(&self.cache.facts),
+                )?;
+                let facts = Arc::new(facts);
+                self.remember(*blob, &facts, encoded);
                 Some(facts)
             })
             .collect();
@@ -615,57 +639,66 @@ impl Engine {
         // large module does not hold up a fixed share), and caches what it
         // extracts itself, so encoding and storing run beside the parse.
         let next = std::sync::atomic::AtomicUsize::new(0);
-        let parsed: Vec<Result<Vec<(usize, ModuleFacts)>, DiffError>> =
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = (0..workers)
-                    .map(|_| {
-                        let repo = repo.clone();
-                        let cancel = cancel.clone();
-                        let (next, missing, cache) = (&next, &missing, &self.cache);
-                        std::thread::Builder::new()
-                            .name("shipgate-parse".into())
-                            .stack_size(crate::WORK_STACK_BYTES)
-                            .spawn_scoped(scope, move || {
-                                crate::work::with_cancel(&cancel, || {
-                                    let mut done = Vec::new();
-                                    loop {
-                                        let taken =
-                                            next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                                        let Some(&i) = missing.get(taken) else {
-                                            break;
-                                        };
-                                        crate::work::checkpoint()?;
-                                        let facts = extract_facts(&repo.read_blob(blobs[i])?);
-                                        if let Err(err) = cache.put(
-                                            Namespace::Facts,
-                                            &facts_key(&blobs[i]),
-                                            &facts,
-                                        ) {
-                                            eprintln!("shipgate: could not cache facts: {err}");
-                                        }
-                                        done.push((i, facts));
+        let parsed: Vec<Result<Vec<Parsed>, DiffError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    let repo = repo.clone();
+                    let cancel = cancel.clone();
+                    let (next, missing, cache) = (&next, &missing, &self.cache);
+                    std::thread::Builder::new()
+                        .name("shipgate-parse".into())
+                        .stack_size(crate::WORK_STACK_BYTES)
+                        .spawn_scoped(scope, move || {
+                            crate::work::with_cancel(&cancel, || {
+                                let mut done = Vec::new();
+                                loop {
+                                    let taken =
+                                        next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                    let Some(&i) = missing.get(taken) else {
+                                        break;
+                                    };
+                                    crate::work::checkpoint()?;
+                                    let facts = extract_facts(&repo.read_blob(blobs[i])?);
+                                    let (encoded, written) = cache.put_sized(
+                                        Namespace::Facts,
+                                        &facts_key(&blobs[i]),
+                                        &facts,
+                                    );
+                                    if let Err(err) = written {
+                                        eprintln!("shipgate: could not cache facts: {err}");
                                     }
-                                    Ok(done)
-                                })
+                                    done.push(Parsed {
+                                        index: i,
+                                        facts,
+                                        encoded,
+                                    });
+                                }
+                                Ok(done)
                             })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|spawned| match spawned {
-                        Ok(handle) => handle.join().unwrap_or_else(|_| {
-                            Err(DiffError::Internal("a parser thread panicked".into()))
-                        }),
-                        Err(err) => Err(DiffError::Internal(format!(
-                            "cannot start a parser thread: {err}"
-                        ))),
-                    })
-                    .collect()
-            });
+                        })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|spawned| match spawned {
+                    Ok(handle) => handle.join().unwrap_or_else(|_| {
+                        Err(DiffError::Internal("a parser thread panicked".into()))
+                    }),
+                    Err(err) => Err(DiffError::Internal(format!(
+                        "cannot start a parser thread: {err}"
+                    ))),
+                })
+                .collect()
+        });
         for batch in parsed {
-            for (i, facts) in batch? {
+            for Parsed {
+                index: i,
+                facts,
+                encoded,
+            } in batch?
+            {
                 let facts = Arc::new(facts);
-                self.remember(blobs[i], &facts);
+                self.remember(blobs[i], &facts, encoded);
                 found[i] = Some(facts);
             }
         }

@@ -105,13 +105,29 @@ impl Cache {
         key: &[u8],
         counters: Option<&Counters>,
     ) -> Option<T> {
+        self.get_sized(namespace, key, counters)
+            .map(|(value, _)| value)
+    }
+
+    /// `get`, with the length of the value's encoding: what a memo of
+    /// decoded values weighs them by.
+    pub fn get_sized<T: DeserializeOwned>(
+        &self,
+        namespace: Namespace,
+        key: &[u8],
+        counters: Option<&Counters>,
+    ) -> Option<(T, usize)> {
         let found = self
             .kv
             .get(namespace, key)
             .ok()
             .flatten()
             .and_then(|bytes| {
-                unseal(&bytes).and_then(|value| postcard::from_bytes::<T>(value).ok())
+                unseal(&bytes).and_then(|value| {
+                    postcard::from_bytes::<T>(value)
+                        .ok()
+                        .map(|decoded| (decoded, value.len()))
+                })
             });
         if let Some(counters) = counters {
             let counter = if found.is_some() {
@@ -131,9 +147,21 @@ impl Cache {
         key: &[u8],
         value: &T,
     ) -> Result<(), String> {
-        let bytes =
-            postcard::to_stdvec(value).map_err(|err| format!("encoding a cache value: {err}"))?;
-        self.kv.put(namespace, key, &seal(&bytes))
+        self.put_sized(namespace, key, value).1
+    }
+
+    /// `put`, returning the length of the value's encoding (see
+    /// `get_sized`), also when the write failed.
+    pub fn put_sized<T: Serialize>(
+        &self,
+        namespace: Namespace,
+        key: &[u8],
+        value: &T,
+    ) -> (usize, Result<(), String>) {
+        match postcard::to_stdvec(value) {
+            Ok(bytes) => (bytes.len(), self.kv.put(namespace, key, &seal(&bytes))),
+            Err(err) => (0, Err(format!("encoding a cache value: {err}"))),
+        }
     }
 
     pub fn flush(&self) -> Result<(), String> {
