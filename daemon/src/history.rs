@@ -20,8 +20,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 
-mod prefetch;
-
 /// Commits one query walks at most.
 pub const MAX_HISTORY_COMMITS: usize = 10_000;
 
@@ -141,11 +139,6 @@ impl Engine {
             request.agent.iter().cloned().collect();
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
-            if done % prefetch::WINDOW == 0 {
-                let window = chain.get(done..).unwrap_or_default();
-                let window = window.get(..prefetch::WINDOW).unwrap_or(window);
-                self.prefetch_graphs(&repo, window, &scope, max_files)?;
-            }
             let step = crate::timings::phase!("history_step")
                 .in_scope(|| self.history_step(&repo, commit, &scope, max_files))?;
             progress(done + 1, total);
