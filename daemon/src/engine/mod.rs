@@ -378,28 +378,21 @@ impl Engine {
                     input: head,
                     keys: head_keys,
                 },
-            ) if base_keys.content == head_keys.content => {
-                // Built from the same content: one graph for both sides.
-                let graph = self.built(base, &base_keys)?;
-                drop(head);
-                let head = self.cached_after_build(graph.clone(), &head_keys)?;
-                (graph, head)
-            }
-            (
-                SideSource::Build {
-                    input: base,
-                    keys: base_keys,
-                },
-                SideSource::Build {
-                    input: head,
-                    keys: head_keys,
-                },
             ) => {
-                let (base, head) = build_both(base, head)?;
-                (
-                    self.cached_after_build(base, &base_keys)?,
-                    self.cached_after_build(head, &head_keys)?,
-                )
+                if base_keys.content == head_keys.content {
+                    // Built from the same content: one graph for both
+                    // sides, stored once, the head's tree an alias of it.
+                    drop(head);
+                    let graph = self.built(base, &base_keys)?;
+                    self.alias(&head_keys);
+                    (graph.clone(), graph)
+                } else {
+                    let (base, head) = build_both(base, head)?;
+                    (
+                        self.cached_after_build(base, &base_keys)?,
+                        self.cached_after_build(head, &head_keys)?,
+                    )
+                }
             }
         };
         drop(graphs);
