@@ -12,6 +12,7 @@
 //! and imports, `locate.rs` finds the module an import spelling names,
 //! `modules.rs` is the scope's set of modules.
 
+use crate::python::Text;
 use crate::python::{FunctionFact, ModuleFacts, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -139,7 +140,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
     /// Resolves a reference (`name` or `a.b.name`) used in `path` inside the
     /// function `scope` (empty = module level).
     pub fn resolve(&mut self, path: &'a str, scope: &str, reference: &Value) -> Found<'a> {
-        let (head, rest): (&str, &[String]) = match reference {
+        let (head, rest): (&str, &[Text]) = match reference {
             Value::Name(name) => (name.as_str(), &[]),
             Value::Attribute(parts) => match parts.split_first() {
                 Some((head, rest)) => (head.as_str(), rest),

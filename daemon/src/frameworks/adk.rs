@@ -244,11 +244,12 @@ pub fn identity(facts: &ModuleFacts, construction: &AdkConstruction<'_>, path: &
         .name
         .clone()
         .or_else(|| {
-            construction
+            (construction
                 .call
                 .assigned_to
                 .clone()
-                .filter(|target| !target.contains('.'))
+                .filter(|target| !target.contains('.')))
+            .map(Into::into)
         })
         .unwrap_or_else(|| super::openai::source_label(facts, construction.call, path))
 }

@@ -159,8 +159,8 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
         match (keyword, kind) {
             (Some(keyword), Some(ParamKind::Normal | ParamKind::KeywordOnly)) => {
                 keywords.push(ForwardedKeyword {
-                    keyword: keyword.clone(),
-                    param: param.clone(),
+                    keyword: keyword.to_string(),
+                    param: param.to_string(),
                 });
             }
             (None, Some(ParamKind::VarKeyword)) => spreads = true,
@@ -217,7 +217,7 @@ impl PassThrough {
                 ));
             }
             keywords.push(KeywordFact {
-                name: Some(forwarded.keyword.clone()),
+                name: Some(forwarded.keyword.clone().into()),
                 value: bound.value.clone(),
                 line: line_of(&forwarded.param),
             });
@@ -228,7 +228,7 @@ impl PassThrough {
                     return Err(format!("{} is given twice", str_repr(keyword)));
                 }
                 keywords.push(KeywordFact {
-                    name: Some(keyword.clone()),
+                    name: Some(keyword.clone().into()),
                     value: value.clone(),
                     line: line_of(keyword),
                 });

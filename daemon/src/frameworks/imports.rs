@@ -1,6 +1,7 @@
 //! Resolving a name used in a module to the absolute name it was imported as.
 
 use super::exports::EXPORTS;
+use crate::python::Text;
 use crate::python::{ImportFact, ModuleFacts, Value};
 
 /// What a framework package exports at an absolute dotted name, by the
@@ -34,7 +35,7 @@ pub fn shipped_kind(name: &str) -> Option<&'static str> {
 /// function's qualified name; imports of enclosing scopes count, the
 /// innermost first). `None` for a name no import binds.
 pub fn imported_name(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<String> {
-    let (head, rest): (&str, &[String]) = match value {
+    let (head, rest): (&str, &[Text]) = match value {
         Value::Name(name) => (name.as_str(), &[]),
         Value::Attribute(parts) => {
             let (head, rest) = parts.split_first()?;
@@ -49,7 +50,7 @@ pub fn imported_name(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<
     }
     let mut absolute = match (&import.name, &import.asname) {
         (Some(name), _) => format!("{}.{name}", import.module),
-        (None, Some(_)) => import.module.clone(),
+        (None, Some(_)) => import.module.to_string(),
         // `import a.b` binds `a`: the name is the first component.
         (None, None) => head.to_string(),
     };
@@ -147,8 +148,8 @@ mod tests {
         let facts = extract_facts(
             b"from agents import Agent as A\nimport agents\nimport openai.types\nfrom .agents import Local\ndef build():\n    from google.adk import Agent\n",
         );
-        let name = |n: &str| Value::Name(n.to_string());
-        let attr = |p: &[&str]| Value::Attribute(p.iter().map(|s| s.to_string()).collect());
+        let name = |n: &str| Value::Name(n.into());
+        let attr = |p: &[&str]| Value::Attribute(p.iter().map(|s| (*s).into()).collect());
         assert_eq!(
             imported_name(&facts, &name("A"), "").as_deref(),
             Some("agents.Agent")

@@ -13,6 +13,7 @@
 
 use super::imports::{exported_name, imported_name};
 use crate::python::keyword_value as keyword;
+use crate::python::Text;
 use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use serde::{Deserialize, Serialize};
 
@@ -165,7 +166,7 @@ fn servers(facts: &ModuleFacts) -> Vec<Server<'_>> {
         };
         found.push(Server {
             variable: &binding.name,
-            name,
+            name: name.map(Into::into),
             package,
         });
     }
@@ -264,7 +265,7 @@ fn declaration(
     function: &FunctionFact,
     declared_line: u32,
     positional_name: Option<&Value>,
-    keywords: &[(Option<String>, Value)],
+    keywords: &[(Option<Text>, Value)],
 ) -> ServerTool {
     let mut unread = Vec::new();
     let spelled_name = positional_name.or_else(|| keyword(keywords, "name"));
@@ -290,7 +291,7 @@ fn declaration(
     ServerTool {
         server_variable: server.variable.to_string(),
         server_name: server.name.clone(),
-        tool,
+        tool: tool.into(),
         function_line: function.line,
         declared_line,
         annotated: annotation.is_some(),
@@ -328,7 +329,7 @@ fn annotations(facts: &ModuleFacts, value: &Value, unread: &mut Vec<String>) -> 
         }
         other => other,
     };
-    let pairs: Vec<(Option<String>, &Value)> = match value {
+    let pairs: Vec<(Option<Text>, &Value)> = match value {
         Value::Call {
             callee,
             args,

@@ -69,12 +69,12 @@ pub fn agent_name(
     imported: &NameConstants,
 ) -> Option<String> {
     match name_value(call)? {
-        Value::Str(name) => Some(name.clone()),
+        Value::Str(name) => Some(name.to_string()),
         Value::Name(constant) if call.scope.is_empty() => {
             let binding = once_before(facts, constant, call.line)?;
             match binding.kind {
                 BindingKind::Assignment => string_constant(binding.value.as_ref()?),
-                BindingKind::Import => imported.strings.get(constant).cloned(),
+                BindingKind::Import => imported.strings.get(constant.as_str()).cloned(),
                 _ => None,
             }
         }
@@ -109,7 +109,7 @@ fn once_before<'f>(
 /// literal pieces.
 pub fn string_constant(value: &Value) -> Option<String> {
     match value {
-        Value::Str(text) => Some(text.clone()),
+        Value::Str(text) => Some(text.to_string()),
         Value::FString(pieces) => pieces
             .iter()
             .map(|piece| match piece {

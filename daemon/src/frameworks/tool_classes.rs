@@ -101,7 +101,7 @@ fn read(
         }
     };
     Ok(ToolClass {
-        name,
+        name: name.into(),
         base,
         framework,
         implementation_sha256: super::class_rules::class_digest(facts, class),

@@ -157,7 +157,7 @@ fn rewrite(
         init_without_self.params.remove(0);
     }
     Ok(WrapperConstruction {
-        class: class.name.clone(),
+        class: class.name.to_string(),
         call: CallFact {
             args: call.args.iter().map(substitute).collect(),
             keywords,
@@ -166,7 +166,7 @@ fn rewrite(
         },
         init: init_without_self,
         attributes: reads.attributes.clone(),
-        method: method.qualname.clone(),
+        method: method.qualname.to_string(),
     })
 }
 
@@ -269,8 +269,8 @@ impl Reads {
             Value::Attribute(parts) if parts.first().is_some_and(|p| p == "self") => {
                 match parts.as_slice() {
                     [_, attribute] => {
-                        if !self.attributes.contains(attribute) {
-                            self.attributes.push(attribute.clone());
+                        if !self.attributes.iter().any(|known| known == attribute) {
+                            self.attributes.push(attribute.to_string());
                         }
                     }
                     _ => {

@@ -130,9 +130,11 @@ pub fn build_side(input: SideInput) -> SideGraph {
         }
         for binding in &file.facts.module_bindings {
             if matches!(binding.kind, BindingKind::Assignment | BindingKind::Import) {
-                graph
-                    .module_names
-                    .push((file.path.clone(), binding.name.clone(), binding.line));
+                graph.module_names.push((
+                    file.path.clone(),
+                    binding.name.to_string(),
+                    binding.line,
+                ));
             }
         }
         // A construction passing `name="x"` names agent `x` too, whether or
@@ -141,7 +143,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
             if let Some(Value::Str(name)) = call.keyword("name").map(|k| &k.value) {
                 graph
                     .module_names
-                    .push((file.path.clone(), name.clone(), call.line));
+                    .push((file.path.clone(), name.to_string(), call.line));
             }
         }
         if let Some(unread) = &file.facts.syntax_error {
@@ -483,7 +485,7 @@ impl ModuleReader<'_, '_> {
                     });
                     let single = self.is_single_agent(path, name);
                     return (binding.kind == BindingKind::Assignment && once && built && single)
-                        .then(|| (path.to_string(), name.clone()));
+                        .then(|| (path.to_string(), name.to_string()));
                 }
             }
             current = current.rsplit_once('.').map_or("", |(parent, _)| parent);

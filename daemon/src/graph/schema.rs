@@ -31,9 +31,9 @@ pub fn interface(tool: &str, function: &FunctionFact) -> Interface {
         if !model_input {
             continue;
         }
-        properties.push((param.name.clone(), json_type(param.annotation.as_ref())));
+        properties.push((param.name.to_string(), json_type(param.annotation.as_ref())));
         if !param.has_default {
-            required.push(param.name.clone());
+            required.push(param.name.to_string());
         }
     }
     let names: Vec<&str> = properties.iter().map(|(name, _)| name.as_str()).collect();
@@ -75,10 +75,10 @@ fn json_type(annotation: Option<&Value>) -> String {
 /// Source text of an annotation, as Python's `ast.unparse` spells it.
 pub fn unparse(value: &Value) -> String {
     match value {
-        Value::Name(name) => name.clone(),
+        Value::Name(name) => name.to_string(),
         Value::Attribute(parts) => parts.join("."),
         Value::Str(text) => str_repr(text),
-        Value::Number(number) => number.clone(),
+        Value::Number(number) => number.to_string(),
         Value::Bool(true) => "True".to_string(),
         Value::Bool(false) => "False".to_string(),
         Value::None => "None".to_string(),

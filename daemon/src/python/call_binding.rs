@@ -5,6 +5,7 @@
 
 use super::{FunctionFact, ParamFact, ParamKind, Value};
 use crate::pyrepr::str_repr;
+use crate::python::Text;
 
 /// What one parameter holds at a call.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -25,7 +26,7 @@ fn matched<'v>(
     index: Option<usize>,
     spread_at: usize,
     args: &'v [Value],
-    keywords: &'v [(Option<String>, Value)],
+    keywords: &'v [(Option<Text>, Value)],
 ) -> (Option<&'v Value>, Option<&'v Value>) {
     let by_position = index.filter(|i| *i < spread_at).and_then(|i| args.get(i));
     let by_keyword = keywords
@@ -56,7 +57,7 @@ fn positions(params: &[ParamFact]) -> Vec<Option<usize>> {
 pub fn passed<'v>(
     function: &'v FunctionFact,
     args: &'v [Value],
-    keywords: &'v [(Option<String>, Value)],
+    keywords: &'v [(Option<Text>, Value)],
 ) -> Vec<(&'v str, Passed<'v>)> {
     // Positions from the first `*` spread on are the spread's to fill.
     let spread_at = args.iter().position(|a| matches!(a, Value::Starred(_)));
@@ -98,7 +99,7 @@ pub struct BoundArgument {
 pub fn bind_exactly(
     function: &FunctionFact,
     args: &[Value],
-    keywords: &[(Option<String>, Value)],
+    keywords: &[(Option<Text>, Value)],
 ) -> Result<Vec<BoundArgument>, String> {
     let binding = bind_collecting(&function.params, args, keywords)?;
     match binding.collected_keywords.first() {
@@ -125,7 +126,7 @@ pub struct CollectedBinding {
 pub fn bind_collecting(
     params: &[ParamFact],
     args: &[Value],
-    keywords: &[(Option<String>, Value)],
+    keywords: &[(Option<Text>, Value)],
 ) -> Result<CollectedBinding, String> {
     if args.iter().any(|a| matches!(a, Value::Starred(_)))
         || keywords.iter().any(|(k, _)| k.is_none())
@@ -154,7 +155,7 @@ pub fn bind_collecting(
             ((None, None), None) => return Err(format!("{} is not given", str_repr(&param.name))),
         };
         bound.push(BoundArgument {
-            param: param.name.clone(),
+            param: param.name.to_string(),
             value,
             from_default,
         });
@@ -181,7 +182,7 @@ pub fn bind_collecting(
                 str_repr(keyword)
             ));
         }
-        collected_keywords.push((keyword.clone(), value.clone()));
+        collected_keywords.push((keyword.to_string(), value.clone()));
     }
     Ok(CollectedBinding {
         bound,

@@ -165,7 +165,7 @@ impl Collector<'_> {
             .rev()
             .find_map(|f| f.function)
             .and_then(|index| self.facts.functions.get(index))
-            .map_or(String::new(), |f| f.qualname.clone())
+            .map_or(String::new(), |f| f.qualname.to_string())
     }
 
     fn current_function(&mut self) -> Option<&mut FunctionFact> {
@@ -180,7 +180,7 @@ impl Collector<'_> {
 
     fn bind_value(&mut self, name: &str, kind: BindingKind, line: u32, value: Option<Value>) {
         let fact = BindingFact {
-            name: name.to_string(),
+            name: name.to_string().into(),
             kind,
             line,
             conditional: self.conditional(),

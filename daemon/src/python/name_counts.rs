@@ -13,7 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// read settled tables only.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NameCounts {
-    entries: Vec<(Box<str>, u32)>,
+    entries: Vec<(super::Text, u32)>,
 }
 
 impl NameCounts {
@@ -29,7 +29,7 @@ impl NameCounts {
     /// the occurrences, whatever their order.
     pub fn settle(&mut self) {
         self.entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut merged: Vec<(Box<str>, u32)> = Vec::with_capacity(self.entries.len());
+        let mut merged: Vec<(super::Text, u32)> = Vec::with_capacity(self.entries.len());
         for (name, count) in self.entries.drain(..) {
             match merged.last_mut() {
                 Some((last, total)) if *last == name => *total = total.saturating_add(count),
@@ -91,8 +91,8 @@ impl<'de> Deserialize<'de> for NameCounts {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NameCounts, A::Error> {
                 // Never trust a length prefix for an allocation.
                 let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
-                while let Some((name, count)) = map.next_entry::<String, u32>()? {
-                    entries.push((name.into_boxed_str(), count));
+                while let Some((name, count)) = map.next_entry::<super::Text, u32>()? {
+                    entries.push((name, count));
                 }
                 let mut counts = NameCounts { entries };
                 counts.settle();

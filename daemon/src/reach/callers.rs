@@ -53,8 +53,11 @@ impl ImportTargets {
                         // A resolver per name, as every other read: its
                         // bounds count one resolution.
                         let mut resolver = Resolver::new(modules);
-                        let target = match resolver.resolve(caller, "", &Value::Name(bound.clone()))
-                        {
+                        let target = match resolver.resolve(
+                            caller,
+                            "",
+                            &Value::Name(bound.clone().into()),
+                        ) {
                             Ok(found) => match found.target {
                                 Target::Function { path, function } => Imported::Function {
                                     path: path.to_string(),
@@ -113,7 +116,7 @@ pub fn passed<'a>(
         for (bound, imported) in table.get(caller).into_iter().flatten() {
             match imported {
                 Imported::Function { path: at, line } if at == path && *line == function.line => {
-                    names.push(bound.clone());
+                    names.push(bound.clone().into());
                 }
                 // Its module imported whole: an attribute call is not
                 // followed.
@@ -145,7 +148,7 @@ pub fn passed<'a>(
                             .map(|k| k.value.clone())
                     });
                 match given {
-                    Some(value) => passed.push((caller, call.scope.clone(), value)),
+                    Some(value) => passed.push((caller, call.scope.to_string(), value)),
                     // The default, read where the function is defined.
                     None => {
                         let default = declared.default.clone().unwrap_or(Value::None);

@@ -5,6 +5,7 @@
 //! an HTTP library and calls that install or instrument one.
 
 use super::{callers, libraries, model};
+use crate::python::Text;
 use crate::python::{BindingKind, ModuleFacts, Value};
 use crate::resolve::{ModuleSet, Resolver};
 
@@ -220,7 +221,7 @@ impl NamespaceChanges {
             return;
         };
         let mut resolver = Resolver::new(modules);
-        match resolver.resolve(path, scope, &Value::Name(name.to_string())) {
+        match resolver.resolve(path, scope, &Value::Name(name.to_string().into())) {
             Ok(found) => match found.target {
                 crate::resolve::Target::Module(loc) => match loc.file {
                     Some(file) => {
@@ -386,7 +387,7 @@ fn http_patches(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
         }
         // A plain tuning value (`requests.adapters.DEFAULT_RETRIES = 3`)
         // is not a patch.
-        let attribute = store.target.last().map_or("", String::as_str);
+        let attribute = store.target.last().map_or("", Text::as_str);
         if attribute
             .chars()
             .all(|c| c.is_ascii_uppercase() || c == '_')
@@ -445,7 +446,7 @@ impl Census {
                 if !store.how.rebinds() || root == "self" || root == "cls" || attribute == "*" {
                     continue;
                 }
-                rebound.insert(attribute.clone());
+                rebound.insert(attribute.to_string());
             }
         }
         let mut patches = http_patches(modules);

@@ -22,6 +22,7 @@ pub use census::Census;
 pub use model::{Claim, Reach};
 
 use crate::python::call_binding::Passed;
+use crate::python::Text;
 use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use crate::resolve::{ModuleSet, Resolver};
 use std::collections::BTreeMap;
@@ -225,11 +226,11 @@ impl<'a> Frame<'a> {
                 Sources::computed()
             } else {
                 Sources {
-                    params: vec![param.name.clone()],
+                    params: vec![param.name.to_string()],
                     ..Sources::default()
                 }
             };
-            params.insert(param.name.clone(), sources);
+            params.insert(param.name.to_string(), sources);
         }
         Frame {
             modules,
@@ -274,7 +275,7 @@ impl<'a> Frame<'a> {
         facts: &'a ModuleFacts,
         function: &'a FunctionFact,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Frame<'a> {
         let mut params = BTreeMap::new();
         let mut passed_args = BTreeMap::new();
@@ -327,7 +328,7 @@ impl<'a> Frame<'a> {
     fn passed_on(&self, value: &Value) -> (Value, Rc<Frame<'a>>) {
         if let Value::Name(name) = value {
             if self.self_rebinding(name).is_none() {
-                if let Some((passed, caller)) = self.args.get(name) {
+                if let Some((passed, caller)) = self.args.get(name.as_str()) {
                     return (passed.clone(), Rc::clone(caller));
                 }
             }
@@ -345,7 +346,7 @@ impl<'a> Frame<'a> {
             .map(|f| {
                 f.params
                     .iter()
-                    .map(|p| (p.name.clone(), Sources::computed()))
+                    .map(|p| (p.name.to_string(), Sources::computed()))
                     .collect()
             })
             .unwrap_or_default();
@@ -361,14 +362,14 @@ impl<'a> Frame<'a> {
         &self,
         callee: &Value,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Option<(Value, Frame<'a>)> {
         let mut resolver = Resolver::new(self.modules);
         let found = resolver.resolve(self.path, self.scope(), callee).ok()?;
         let crate::resolve::Target::Function { path, function } = found.target else {
             return None;
         };
-        if self.census.rebound.contains(&function.name)
+        if self.census.rebound.contains(function.name.as_str())
             || !function.decorators.is_empty()
             || function.is_async
             || function.is_generator

@@ -29,7 +29,7 @@ impl<'a> Frame<'a> {
             params: parent
                 .params
                 .iter()
-                .map(|p| (p.name.clone(), Sources::computed()))
+                .map(|p| (p.name.to_string(), Sources::computed()))
                 .collect(),
             args: Rc::default(),
             via: self.via.clone(),
@@ -74,10 +74,10 @@ impl<'a> Frame<'a> {
                 if let Some((rebinding, inner)) = self.self_rebinding(name) {
                     return inner.resolved(rebinding, depth + 1);
                 }
-                if let Some((passed, caller)) = self.args.get(name) {
+                if let Some((passed, caller)) = self.args.get(name.as_str()) {
                     return caller.resolved(passed, depth + 1);
                 }
-                if !self.params.contains_key(name) {
+                if !self.params.contains_key(name.as_str()) {
                     let locals: Vec<_> = self.locals().iter().filter(|b| b.name == *name).collect();
                     if let [one] = locals.as_slice() {
                         if one.kind == BindingKind::Assignment && !one.conditional {
@@ -167,7 +167,7 @@ impl<'a> Frame<'a> {
         if let Value::Attribute(parts) = value {
             if parts
                 .last()
-                .is_some_and(|a| self.census.rebound.contains(a))
+                .is_some_and(|a| self.census.rebound.contains(a.as_str()))
             {
                 return None;
             }
@@ -255,7 +255,7 @@ impl<'a> Frame<'a> {
             BindingKind::Import => {
                 let mut resolver = Resolver::new(self.modules);
                 let found = resolver
-                    .resolve(self.path, "", &Value::Name(name.to_string()))
+                    .resolve(self.path, "", &Value::Name(name.to_string().into()))
                     .ok()?;
                 let crate::resolve::Target::Value { path, name, line } = found.target else {
                     return None;

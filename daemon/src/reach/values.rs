@@ -80,8 +80,8 @@ impl<'a> Frame<'a> {
         }
         let next = depth + 1;
         match value {
-            Value::Str(s) => Sources::literal(Literal::Str(s.clone())),
-            Value::Number(n) => Sources::literal(Literal::Number(n.clone())),
+            Value::Str(s) => Sources::literal(Literal::Str(s.to_string())),
+            Value::Number(n) => Sources::literal(Literal::Number(n.to_string())),
             Value::Bool(b) => Sources::literal(Literal::Bool(*b)),
             Value::None => Sources::literal(Literal::None),
             Value::Other(kind) if kind == "bytes literal" => Sources {
@@ -226,7 +226,7 @@ impl<'a> Frame<'a> {
                                 || (parts.len() == 2
                                     && self
                                         .params
-                                        .get(&parts[0])
+                                        .get((parts[0]).as_str())
                                         .is_some_and(|s| !s.computed && !s.params.is_empty())))
                             && self.library_name(callee).is_none() =>
                     {
@@ -421,7 +421,7 @@ impl<'a> Frame<'a> {
                     }
                 }
             }
-            values.push(literal.clone());
+            values.push(literal.to_string());
         }
         values.sort();
         values.dedup();
@@ -455,14 +455,16 @@ impl<'a> Frame<'a> {
             Value::Subscript { base, index } => {
                 let base = self.library_name(base)?;
                 match (base.as_str(), index.as_slice()) {
-                    ("os.environ", [Value::Str(name)]) => Some(name.clone()),
+                    ("os.environ", [Value::Str(name)]) => Some(name.to_string()),
                     _ => None,
                 }
             }
             Value::Call { callee, args, .. } => {
                 let callee = self.library_name(callee)?;
                 match (callee.as_str(), args.first()) {
-                    ("os.getenv" | "os.environ.get", Some(Value::Str(name))) => Some(name.clone()),
+                    ("os.getenv" | "os.environ.get", Some(Value::Str(name))) => {
+                        Some(name.to_string())
+                    }
                     _ => None,
                 }
             }
@@ -482,7 +484,7 @@ impl<'a> Frame<'a> {
         }
         let next = depth + 1;
         match value {
-            Value::Str(s) => s.clone(),
+            Value::Str(s) => s.to_string(),
             Value::FString(parts) => parts.iter().map(|p| self.template_at(p, next)).collect(),
             Value::Add { left, right } => {
                 format!(

@@ -43,7 +43,7 @@ impl ImportEdges {
                     None => resolver.module_file(module, import.level, &import.module),
                     Some(member) => {
                         let dotted = if import.module.is_empty() {
-                            member.clone()
+                            member.to_string()
                         } else {
                             format!("{}.{member}", import.module)
                         };

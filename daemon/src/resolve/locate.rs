@@ -219,7 +219,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             if let Some(import) = import {
                 let member = import.name.clone()?;
                 let loc = self.find_module(path, import.level, &import.module).ok()?;
-                return Some((loc.file?, member));
+                return Some((loc.file?, member.to_string()));
             }
             current = (!level.is_empty()).then(|| parent_scope(&level));
         }

@@ -6,6 +6,7 @@
 
 use super::{Found, ImportStep, ModuleLoc, Resolved, Resolver, Target};
 use crate::pyrepr::str_repr;
+use crate::python::Text;
 use crate::python::{BindingFact, BindingKind, ImportFact, ModuleFacts, Value};
 
 /// More modules than this read for one reference is a stop.
@@ -20,7 +21,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
         path: &'a str,
         scope: &str,
         head: &str,
-        rest: &[String],
+        rest: &[Text],
     ) -> Result<Option<Resolved<'a>>, String> {
         let facts = self.read_module(path)?;
         let visible = |import: &&ImportFact| {
@@ -48,7 +49,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
         let steps = vec![self.step(path, Some(import.line), head, "import")];
         let target = if self.external && self.provided_nowhere(path, &import.module) {
             Target::External {
-                dotted: import.module.clone(),
+                dotted: import.module.to_string(),
             }
         } else {
             Target::Module(self.find_module(path, 0, &import.module)?)
@@ -99,7 +100,8 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 .modules
                 .facts(path)
                 .map(|f| f.source_sha256.clone())
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .to_string(),
             binding: binding.to_string(),
             lazy_submodule: false,
         }
@@ -361,7 +363,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
         match &import.name {
             None if external => {
                 let dotted = match import.asname {
-                    Some(_) => import.module.clone(),
+                    Some(_) => import.module.to_string(),
                     None => import
                         .module
                         .split('.')
@@ -383,7 +385,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             None => {
                 // `import a.b` binds `a`; `import a.b as c` binds `a.b`.
                 let dotted = if import.asname.is_some() {
-                    import.module.clone()
+                    import.module.to_string()
                 } else {
                     import
                         .module
@@ -602,7 +604,7 @@ fn wrapper_over_own_def<'f>(
         && !wrap.conditional
         && wrap.value.as_ref().is_some_and(|value| {
             crate::frameworks::adk::function_wrapper_call(facts, value, "")
-                .is_some_and(|call| *call.wrapped == Value::Name(name.to_string()))
+                .is_some_and(|call| *call.wrapped == Value::Name(name.to_string().into()))
         });
     if wraps_itself {
         vec![*def]

@@ -132,7 +132,7 @@ fn reached_files(
             name: None,
             asname: None,
             line: 0,
-            scope: String::new(),
+            scope: String::new().into(),
             conditional: false,
             type_checking: false,
         })

@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Bumped when the layout of keys or values changes incompatibly (2: every
-/// value carries its checksum, `Cache::seal`).
-const STORE_FORMAT: &[u8] = b"shipgate-store-2";
+/// value carries its checksum, `Cache::seal`; 3: values are LZ4-packed under
+/// it, `Cache::pack`).
+const STORE_FORMAT: &[u8] = b"shipgate-store-3";
 /// Left in the store directory when sled failed inside a call: the next
 /// open moves the store aside instead of trusting it.
 const DAMAGE_MARKER: &str = "shipgate-damaged";

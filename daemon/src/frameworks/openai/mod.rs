@@ -8,6 +8,7 @@
 use super::imports::{exported_name, imported_name};
 use super::module_context::{AgentBase, ModuleContext};
 use super::names::NameConstants;
+use crate::python::Text;
 
 mod handoff;
 use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
@@ -218,7 +219,7 @@ pub fn clone_constructions<'f>(
         if method != "clone" {
             continue;
         }
-        let Some((source_identity, hops)) = sources.get(receiver).cloned() else {
+        let Some((source_identity, hops)) = sources.get(receiver.as_str()).cloned() else {
             continue;
         };
         if hops >= MAX_HOPS {
@@ -265,17 +266,17 @@ pub fn clone_name_filter(clone: &CallFact, tools: &Value) -> Option<String> {
         return None;
     };
     if element.as_ref() != target.as_ref()
-        || iter.as_ref() != &Value::Attribute(vec![receiver.clone(), "tools".to_string()])
+        || iter.as_ref() != &Value::Attribute(vec![receiver.clone(), "tools".into()])
     {
         return None;
     }
     let [Value::Compare { left, op, right }] = conditions.as_slice() else {
         return None;
     };
-    let field = Value::Attribute(vec![variable.clone(), "name".to_string()]);
+    let field = Value::Attribute(vec![variable.clone(), "name".into()]);
     match (left.as_ref(), op.as_str(), right.as_ref()) {
         (l, "==", Value::Str(name)) | (Value::Str(name), "==", l) if *l == field => {
-            Some(name.clone())
+            Some(name.to_string())
         }
         _ => None,
     }
@@ -375,7 +376,7 @@ pub fn list_argument(call: &CallFact, keyword: &str) -> ListArgument {
         Value::List(members) | Value::Tuple(members) => {
             ListArgument::Members(list_members(members))
         }
-        Value::Name(name) => ListArgument::Named(name.clone()),
+        Value::Name(name) => ListArgument::Named(name.to_string()),
         _ => ListArgument::Dynamic,
     }
 }
@@ -394,7 +395,7 @@ pub fn list_members(members: &[Value]) -> Vec<ListMember> {
 }
 
 /// A call's positional and keyword arguments.
-type Arguments<'v> = (&'v [Value], &'v [(Option<String>, Value)]);
+type Arguments<'v> = (&'v [Value], &'v [(Option<Text>, Value)]);
 
 /// The arguments of a call of the SDK's `member` (by import, in `scope`).
 fn sdk_call<'v>(
@@ -466,7 +467,7 @@ pub struct FunctionToolCall<'v> {
 }
 
 /// The keywords of a call that name a function tool's gates.
-pub fn gate_keywords(keywords: &[(Option<String>, Value)]) -> Vec<(&str, &Value)> {
+pub fn gate_keywords(keywords: &[(Option<Text>, Value)]) -> Vec<(&str, &Value)> {
     keywords
         .iter()
         .filter_map(|(name, value)| {
@@ -484,7 +485,7 @@ pub fn gate_keywords(keywords: &[(Option<String>, Value)]) -> Vec<(&str, &Value)
 pub fn function_tool_decorator<'f>(
     facts: &ModuleFacts,
     function: &'f FunctionFact,
-) -> Option<&'f [(Option<String>, Value)]> {
+) -> Option<&'f [(Option<Text>, Value)]> {
     let enclosing = crate::python::parent_scope(&function.qualname);
     function.decorators.iter().find_map(|decorator| {
         let (callee, keywords) = match decorator {
@@ -527,7 +528,7 @@ pub fn function_tool_call<'v>(
     }
     Some(FunctionToolCall {
         wrapped,
-        name_override,
+        name_override: name_override.map(Into::into),
         other_arguments,
         gate_keywords: gate_keywords(keywords),
     })
@@ -544,7 +545,11 @@ pub fn function_tool_name(facts: &ModuleFacts, function: &FunctionFact) -> Optio
             (Some("name_override"), Value::Str(name)) => Some(name.clone()),
             _ => None,
         });
-    Some(overridden.unwrap_or_else(|| function.name.clone()))
+    Some(
+        overridden
+            .unwrap_or_else(|| function.name.clone())
+            .to_string(),
+    )
 }
 
 /// One agent setting as the source states it (spec: `agent_settings`).
@@ -610,7 +615,7 @@ pub fn agent_settings(
     let tool_use_behavior = match call.keyword("tool_use_behavior").map(|k| &k.value) {
         None => inherited.tool_use_behavior.clone(),
         Some(Value::Str(v)) if v == "run_llm_again" || v == "stop_on_first_tool" => {
-            Setting::Value(v.clone())
+            Setting::Value(v.to_string())
         }
         Some(value) => match stop_at_tools(facts, value, &call.scope) {
             Some(names) => Setting::Value(format!("stop_at_tools [{}]", names.join(", "))),
@@ -640,7 +645,7 @@ pub fn agent_settings(
                 }
                 None => Setting::Unset,
                 Some((_, Value::Str(v))) if ["auto", "required", "none"].contains(&v.as_str()) => {
-                    Setting::Value(v.clone())
+                    Setting::Value(v.to_string())
                 }
                 Some(_) => Setting::Uncertain(
                     "tool_choice is not \"auto\", \"required\" or \"none\"".into(),
@@ -680,7 +685,7 @@ fn stop_at_tools(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<Vec<
     items
         .iter()
         .map(|item| match item {
-            Value::Str(name) => Some(name.clone()),
+            Value::Str(name) => Some(name.to_string()),
             _ => None,
         })
         .collect()

@@ -95,8 +95,8 @@ impl<'a> ModuleReader<'a, '_> {
                 trail.steps.push(ImportStep {
                     path: def_path.to_string(),
                     line: Some(function.line),
-                    name: function.name.clone(),
-                    sha256: sha(def_path),
+                    name: function.name.to_string(),
+                    sha256: sha(def_path).to_string(),
                     binding: "definition".to_string(),
                     lazy_submodule: false,
                 });
@@ -171,8 +171,8 @@ impl<'a> ModuleReader<'a, '_> {
         trail.steps.push(ImportStep {
             path: factory_path.to_string(),
             line: Some(factory.line),
-            name: factory.name.clone(),
-            sha256: facts.source_sha256.clone(),
+            name: factory.name.to_string(),
+            sha256: facts.source_sha256.to_string(),
             binding: "factory".to_string(),
             lazy_submodule: false,
         });
@@ -246,7 +246,7 @@ impl<'a> ModuleReader<'a, '_> {
             }
             return self
                 .factory_function(path, factory, call.wrapped, return_line, true)
-                .map(|(p, f)| Returned::Function(p, f, f.name.clone()));
+                .map(|(p, f)| Returned::Function(p, f, f.name.to_string()));
         }
         match value {
             Value::Name(name) if hops < 2 => {
@@ -304,7 +304,7 @@ impl<'a> ModuleReader<'a, '_> {
         let (def_path, function) =
             self.factory_function(path, factory, reference, return_line, false)?;
         let name = match self.framework {
-            super::Framework::Adk => function.name.clone(),
+            super::Framework::Adk => function.name.to_string(),
             super::Framework::OpenAi => {
                 let facts = self
                     .modules

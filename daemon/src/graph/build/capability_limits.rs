@@ -112,13 +112,13 @@ pub(super) fn capability_limits<'m>(
         }
         for class in openai::agent_subclasses(&file.facts) {
             subclasses.insert(
-                (file.path.clone(), class.name.clone()),
+                (file.path.clone(), class.name.to_string()),
                 (class.line, Framework::OpenAi),
             );
         }
         for class in adk::agent_subclasses(&file.facts) {
             subclasses.insert(
-                (file.path.clone(), class.name.clone()),
+                (file.path.clone(), class.name.to_string()),
                 (class.line, Framework::Adk),
             );
         }
@@ -156,8 +156,11 @@ pub(super) fn capability_limits<'m>(
                 .position(|p| CAPABILITY_FIELDS.contains(&p.as_str()))
             {
                 writes.push((
-                    store.target[..index + 1].to_vec(),
-                    store.target[index + 1].clone(),
+                    store.target[..index + 1]
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
+                    store.target[index + 1].to_string(),
                     store,
                 ));
             }
@@ -167,7 +170,7 @@ pub(super) fn capability_limits<'m>(
                 .facts
                 .attribute_stores
                 .iter()
-                .filter(|s| s.target.first() == Some(&handle))
+                .filter(|s| s.target.first().is_some_and(|first| *first == handle))
             {
                 writes.push((object.clone(), field.clone(), store));
             }
@@ -384,9 +387,13 @@ fn capability_handles(facts: &ModuleFacts) -> Vec<(String, Vec<String>, String)>
         .filter_map(|binding| match &binding.value {
             Some(Value::Attribute(parts)) if parts.len() >= 2 => {
                 let (field, object) = parts.split_last()?;
-                CAPABILITY_FIELDS
-                    .contains(&field.as_str())
-                    .then(|| (binding.name.clone(), object.to_vec(), field.clone()))
+                CAPABILITY_FIELDS.contains(&field.as_str()).then(|| {
+                    (
+                        binding.name.to_string(),
+                        object.iter().map(ToString::to_string).collect(),
+                        field.to_string(),
+                    )
+                })
             }
             _ => None,
         })

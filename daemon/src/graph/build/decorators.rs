@@ -154,10 +154,10 @@ fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), Stri
     let bindings: Vec<_> = decorator
         .locals
         .iter()
-        .filter(|b| &b.name == wrapper)
+        .filter(|b| b.name == wrapper)
         .collect();
     // `return func`, unrebound: the function itself.
-    if wrapper == &first.name
+    if wrapper == first.name
         && matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Parameter)
     {
         return Ok(());

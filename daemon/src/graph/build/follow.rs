@@ -94,7 +94,8 @@ impl ModuleReader<'_, '_> {
                                 .modules
                                 .facts(path)
                                 .map(|f| f.source_sha256.clone())
-                                .unwrap_or_default(),
+                                .unwrap_or_default()
+                                .to_string(),
                             binding: "value".to_string(),
                             lazy_submodule: false,
                         });
@@ -151,14 +152,14 @@ impl ModuleReader<'_, '_> {
         // An ADK tool is any function; the SDK's must carry @function_tool.
         let decorated = match self.framework {
             Framework::OpenAi => openai::function_tool_name(def_facts, function),
-            Framework::Adk => Some(function.name.clone()),
+            Framework::Adk => Some(function.name.to_string()),
         };
         let tool = match &wrap {
             Some(wrap) => Some(
                 wrap.name_override
                     .clone()
                     .or(decorated)
-                    .unwrap_or_else(|| function.name.clone()),
+                    .unwrap_or_else(|| function.name.to_string()),
             ),
             None => decorated,
         };
@@ -219,7 +220,7 @@ impl ModuleReader<'_, '_> {
                 function.implementation_sha256,
                 wrap.other_arguments.join(",")
             )),
-            None => function.implementation_sha256.clone(),
+            None => function.implementation_sha256.to_string(),
         };
         // So is the code of a decorator it is read through.
         let digest = if decorators.is_empty() {

@@ -129,7 +129,10 @@ impl AgentClasses {
                 .into_iter()
                 .map(|c| (c, AgentBase::Adk));
             for (class, base) in sdk.chain(adk) {
-                by_site.insert((file.path.clone(), class.name.clone()), (class.line, base));
+                by_site.insert(
+                    (file.path.clone(), class.name.to_string()),
+                    (class.line, base),
+                );
             }
         }
         let names = by_site.keys().map(|(_, name)| name.clone()).collect();
@@ -149,7 +152,7 @@ fn subclass_calls(
         let Value::Name(callee) = &call.callee else {
             continue;
         };
-        if !classes.names.contains(callee) {
+        if !classes.names.contains(callee.as_str()) {
             continue;
         }
         let Some(ClassDefinition {

@@ -9,6 +9,7 @@ use crate::frameworks::openai::{self, AgentConstruction, ObjectClass};
 use crate::graph::objects::{ObjectKind, ObjectSite, ObjectTool, UnreadPart};
 use crate::graph::{Affects, Binding, Edge, Gap};
 use crate::pyrepr::str_repr;
+use crate::python::Text;
 use crate::python::{BindingKind, ModuleFacts, Value};
 use crate::resolve::{Resolver, Target};
 
@@ -109,7 +110,7 @@ impl<'r> ModuleReader<'r, '_> {
                             scope: current.to_string(),
                             call,
                             line: binding.line,
-                            variable: Some(name.clone()),
+                            variable: Some(name.to_string()),
                         });
                     }
                 }
@@ -216,7 +217,7 @@ impl<'r> ModuleReader<'r, '_> {
             Some(ObjectClass::McpServer { class, transport }) if list == ObjectList::McpServers => {
                 let object = site.mcp_server(class, transport, args, keywords);
                 let name = match keyword("name") {
-                    Some(Value::Str(name)) => name.clone(),
+                    Some(Value::Str(name)) => name.to_string(),
                     _ => built
                         .variable
                         .clone()
@@ -266,7 +267,7 @@ impl<'r> ModuleReader<'r, '_> {
         site: &ObjectSite<'_, '_>,
         built: &Built<'_>,
         receiver: &Value,
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Result<(String, ObjectTool), String> {
         let spelled = receiver.dotted().unwrap_or_default();
         let not_identified = || {
@@ -301,7 +302,7 @@ impl<'r> ModuleReader<'r, '_> {
                 .map(|(_, v)| v)
         };
         let tool_name = match literal("tool_name") {
-            Some(Value::Str(tool_name)) => tool_name.clone(),
+            Some(Value::Str(tool_name)) => tool_name.to_string(),
             None | Some(Value::None) => {
                 // The SDK names the tool after the agent's own name.
                 let agent_name = self
@@ -342,7 +343,7 @@ impl<'r> ModuleReader<'r, '_> {
             },
             unread: Vec::new(),
             built_at: (String::new(), 0),
-            description,
+            description: description.map(Into::into),
             reaches: None,
             gates: Vec::new(),
         };
@@ -450,7 +451,7 @@ pub(super) fn changed_after(built: &Built<'_>, variable: &str) -> Vec<UnreadPart
         .facts
         .attribute_stores
         .iter()
-        .filter(|store| store.target.first().map(String::as_str) == Some(variable))
+        .filter(|store| store.target.first().map(Text::as_str) == Some(variable))
         .filter(|store| {
             // A local object is changed only by its own function (or one
             // nested in it); a module-level one by any.

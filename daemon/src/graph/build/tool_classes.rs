@@ -95,7 +95,7 @@ impl ModuleReader<'_, '_> {
         hasher.update(read.implementation_sha256.as_bytes());
         for name in names {
             let mut resolver = Resolver::new(self.modules);
-            let Ok(found) = resolver.resolve(key, "", &Value::Name(name.to_string())) else {
+            let Ok(found) = resolver.resolve(key, "", &Value::Name(name.to_string().into())) else {
                 continue;
             };
             if let Target::Function { function, .. } = found.target {

@@ -204,7 +204,10 @@ fn stored_elsewhere(
             // half of the rule.
             if object.is_empty()
                 || object == ["self"]
-                || !construction.attributes.contains(attribute)
+                || !construction
+                    .attributes
+                    .iter()
+                    .any(|known| known == attribute)
             {
                 continue;
             }
@@ -256,11 +259,12 @@ impl ModuleReader<'_, '_> {
                 at: frame.at.clone(),
                 call_path: instance.path.clone(),
                 call_line: instance.call.line,
-                bound_to: instance
+                bound_to: (instance
                     .call
                     .assigned_to
                     .clone()
-                    .filter(|_| instance.call.scope.is_empty()),
+                    .filter(|_| instance.call.scope.is_empty()))
+                .map(Into::into),
                 frame,
             });
         }

@@ -81,7 +81,7 @@ impl<'a> ObjectSite<'a, '_> {
     pub(super) fn library_name(&self, value: &Value) -> Option<String> {
         if let Value::Name(name) = value {
             if VALUE_BUILTINS.contains(&name.as_str()) {
-                return (!binds_anywhere(self.facts, name)).then(|| name.clone());
+                return ((!binds_anywhere(self.facts, name)).then(|| name.clone())).map(Into::into);
             }
         }
         if !matches!(value, Value::Name(_) | Value::Attribute(_)) {
@@ -125,7 +125,7 @@ impl<'a> ObjectSite<'a, '_> {
             if !enclosing_binds(facts, enclosing, &name) {
                 continue;
             }
-            let value = Value::Name(name.clone());
+            let value = Value::Name(name.clone().into());
             if let Some(followed) = site.follow_binding(&value, hops + 1) {
                 if holds_mutable_display(followed.value, 0) {
                     return None;

@@ -12,6 +12,7 @@ use crate::frameworks::imports::imported_name;
 use crate::frameworks::openai;
 use crate::graph::schema::unparse;
 use crate::python::keyword_value as keyword;
+use crate::python::Text;
 use crate::python::Value;
 use sha2::{Digest, Sha256};
 
@@ -22,7 +23,7 @@ impl ObjectSite<'_, '_> {
         &self,
         class: &str,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> ObjectTool {
         let (arguments, arguments_sha256, unread) = self.arguments(args, keywords);
         ObjectTool {
@@ -49,7 +50,7 @@ impl ObjectSite<'_, '_> {
         class: &str,
         read: &crate::frameworks::tool_classes::ToolClass,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> ObjectTool {
         let (arguments, arguments_sha256, unread) = self.arguments(args, keywords);
         ObjectTool {
@@ -75,7 +76,7 @@ impl ObjectSite<'_, '_> {
     fn arguments(
         &self,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> (Vec<String>, Option<String>, Vec<UnreadPart>) {
         let mut unread = Vec::new();
         let mut arguments = Vec::new();
@@ -87,7 +88,7 @@ impl ObjectSite<'_, '_> {
             .chain(
                 keywords
                     .iter()
-                    .map(|(k, v)| (k.clone().unwrap_or_else(|| "**".to_string()), v)),
+                    .map(|(k, v)| (k.as_deref().unwrap_or("**").to_string(), v)),
             );
         for (name, value) in named {
             match self.canonical(value, 0) {
@@ -112,7 +113,7 @@ impl ObjectSite<'_, '_> {
         class: &str,
         transport: &str,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> ObjectTool {
         let keyword = |name: &str| keyword(keywords, name);
         let mut identity = ObjectIdentity {
@@ -148,7 +149,7 @@ impl ObjectSite<'_, '_> {
     /// and endpoint digest.
     fn endpoint(
         &self,
-        entries: &[(String, &Value)],
+        entries: &[(Text, &Value)],
         identity: &mut ObjectIdentity,
         unread: &mut Vec<UnreadPart>,
     ) {
@@ -196,7 +197,7 @@ impl ObjectSite<'_, '_> {
                                             ));
                                             identity.credentials.push(Credential {
                                                 target: target.to_string(),
-                                                name: name.clone(),
+                                                name: name.to_string(),
                                                 literal: env.is_empty(),
                                                 env,
                                             });
@@ -234,7 +235,7 @@ impl ObjectSite<'_, '_> {
         &self,
         class: &str,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> ObjectTool {
         let keyword = |name: &str| keyword(keywords, name);
         let mut identity = ObjectIdentity {
@@ -278,14 +279,14 @@ impl ObjectSite<'_, '_> {
     fn connection<'v>(
         &'v self,
         value: &'v Value,
-    ) -> Option<(&'static str, Vec<(String, &'v Value)>)> {
+    ) -> Option<(&'static str, Vec<(Text, &'v Value)>)> {
         let Value::Call {
             callee, keywords, ..
         } = self.follow(value, 0)?
         else {
             return None;
         };
-        let named = |keywords: &'v [(Option<String>, Value)]| -> Option<Vec<(String, &'v Value)>> {
+        let named = |keywords: &'v [(Option<Text>, Value)]| -> Option<Vec<(Text, &'v Value)>> {
             keywords
                 .iter()
                 .map(|(k, v)| Some((k.clone()?, v)))
@@ -330,7 +331,7 @@ impl ObjectSite<'_, '_> {
     /// `create_static_tool_filter(allowed_tool_names=[…], blocked_tool_names=[…])`
     /// or the same as a dict literal.
     fn tool_filter(&self, value: &Value) -> Option<ToolFilter> {
-        let entries: Vec<(String, &Value)> = match value {
+        let entries: Vec<(Text, &Value)> = match value {
             Value::Call {
                 callee,
                 args,
@@ -388,7 +389,7 @@ impl ObjectSite<'_, '_> {
 
     /// A dict literal (or the SDK's `…Params(...)` TypedDict call) as
     /// `(key, value)` pairs with literal string keys.
-    fn entries<'v>(&'v self, value: &'v Value, hops: usize) -> Option<Vec<(String, &'v Value)>> {
+    fn entries<'v>(&'v self, value: &'v Value, hops: usize) -> Option<Vec<(Text, &'v Value)>> {
         match self.follow(value, hops)? {
             Value::Dict(items) => items
                 .iter()
@@ -420,7 +421,7 @@ impl ObjectSite<'_, '_> {
 }
 
 /// `**mapping` among the arguments: what it holds is not read.
-fn unpacked(keywords: &[(Option<String>, Value)]) -> Vec<UnreadPart> {
+fn unpacked(keywords: &[(Option<Text>, Value)]) -> Vec<UnreadPart> {
     if keywords.iter().any(|(k, _)| k.is_none()) {
         vec![UnreadPart {
             part: "arguments".into(),

@@ -4,6 +4,7 @@
 use super::ObjectSite;
 use crate::graph::gates::{Gate, GateKind};
 use crate::graph::schema::unparse;
+use crate::python::Text;
 use crate::python::Value;
 
 impl ObjectSite<'_, '_> {
@@ -42,7 +43,7 @@ impl ObjectSite<'_, '_> {
         &self,
         class: &str,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Vec<Gate> {
         let mut gates = Vec::new();
         if let Some((_, value)) = keywords

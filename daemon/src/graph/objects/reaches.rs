@@ -12,6 +12,7 @@
 use super::pieces::{host_of, is_key_shaped, is_secret_name, Piece};
 use super::ObjectSite;
 use crate::frameworks::imports::imported_name;
+use crate::python::Text;
 use crate::python::Value;
 use serde::{Deserialize, Serialize};
 
@@ -46,7 +47,7 @@ impl ObjectSite<'_, '_> {
     pub fn shipped_reach(
         &self,
         callee: &Value,
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Option<ShippedReach> {
         let dotted = imported_name(self.facts, callee, &self.scope)?;
         let module = dotted.rsplit_once('.').map_or(dotted.as_str(), |(m, _)| m);

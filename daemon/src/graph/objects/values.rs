@@ -32,12 +32,12 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
                 .text(followed.value, hops + 1);
         }
         match followed.value {
-            Value::Str(text) => Some(vec![Piece::Literal(text.clone())]),
+            Value::Str(text) => Some(vec![Piece::Literal(text.to_string())]),
             Value::FString(parts) => {
                 let mut pieces = Vec::new();
                 for part in parts {
                     match part {
-                        Value::Str(text) => pieces.push(Piece::Literal(text.clone())),
+                        Value::Str(text) => pieces.push(Piece::Literal(text.to_string())),
                         other => pieces.extend(self.text(other, hops + 1)?),
                     }
                 }
@@ -65,8 +65,8 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
                     Some(_) => return None,
                 };
                 Some(Piece::Env {
-                    name: var.clone(),
-                    default,
+                    name: var.to_string(),
+                    default: default.map(Into::into),
                 })
             }
             Value::Subscript { base, index } => {
@@ -77,7 +77,7 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
                     return None;
                 };
                 Some(Piece::Env {
-                    name: var.clone(),
+                    name: var.to_string(),
                     default: None,
                 })
             }
@@ -217,7 +217,7 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
         }
         // A parameter of the called function the site is in holds what
         // the call passed (only parameters it never rebinds are here).
-        if let Some(passed) = self.params.get(name) {
+        if let Some(passed) = self.params.get(name.as_str()) {
             return Some(here(passed, None));
         }
         // The innermost function that binds the name decides, as Python
@@ -339,7 +339,7 @@ fn names_agree(value: &Value, from: &ModuleFacts, to: &ModuleFacts, depth: usize
                 return false;
             };
             let head = head.split('.').next().unwrap_or_default().to_string();
-            let head = Value::Name(head);
+            let head = Value::Name(head.into());
             match (imported_name(from, &head, ""), imported_name(to, &head, "")) {
                 (Some(a), Some(b)) => a == b,
                 (None, None) => {

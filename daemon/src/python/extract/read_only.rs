@@ -16,9 +16,9 @@ impl Collector<'_> {
         let scope = self.function_scope();
         let mut read = |name: &ast::ExprName, via: Option<&str>| {
             found.push(ReadOnlyUse {
-                name: name.id.to_string(),
-                via: via.map(str::to_string),
-                scope: scope.clone(),
+                name: name.id.as_str().into(),
+                via: via.map(str::to_string).map(Into::into),
+                scope: scope.clone().into(),
             });
         };
         match expr {
@@ -85,9 +85,9 @@ impl Collector<'_> {
             Expr::Name(name) if name.ctx.is_load() => {
                 let scope = self.function_scope();
                 self.facts.read_only_uses.push(ReadOnlyUse {
-                    name: name.id.to_string(),
+                    name: name.id.as_str().into(),
                     via: None,
-                    scope,
+                    scope: scope.into(),
                 })
             }
             Expr::BoolOp(bool_op) => {

@@ -26,7 +26,7 @@ impl Collector<'_> {
             self.facts.attribute_stores.push(AttributeStore {
                 target: parts,
                 line,
-                scope,
+                scope: scope.into(),
                 how,
             });
         }
@@ -39,7 +39,7 @@ impl Collector<'_> {
         let (object, under) = match target {
             Expr::Attribute(attr) => (
                 value_of(&attr.value, 0),
-                StoredUnder::Attribute(attr.attr.id.to_string()),
+                StoredUnder::Attribute(attr.attr.id.as_str().into()),
             ),
             Expr::Subscript(subscript) => (
                 value_of(&subscript.value, 0),
@@ -75,7 +75,7 @@ impl Collector<'_> {
             return;
         };
         let target = LoopTarget {
-            name: name.id.to_string(),
+            name: name.id.as_str().into(),
             iterable: value_of(iterable, 0),
             line: self.line_of(name),
             comprehension,
@@ -102,7 +102,7 @@ impl Collector<'_> {
         if let Some(Expr::StringLiteral(module)) = call.arguments.args.first() {
             let module = module.value.to_str();
             if !module.starts_with('.') && !module.is_empty() {
-                self.facts.dynamic_imports.push(module.to_string());
+                self.facts.dynamic_imports.push(module.to_string().into());
             }
         }
     }
@@ -124,11 +124,11 @@ impl Collector<'_> {
             };
             if let Some(value) = added.filter(|_| call.arguments.keywords.is_empty()) {
                 let addition = ListAddition {
-                    target,
-                    how: method.attr.id.to_string(),
+                    target: target.into(),
+                    how: method.attr.id.as_str().into(),
                     value: value_of(value, 0),
                     line: self.line_of(call),
-                    scope: self.scope_name(),
+                    scope: self.scope_name().into(),
                     conditional: self.conditional(),
                 };
                 self.facts.list_additions.push(addition);
@@ -139,7 +139,7 @@ impl Collector<'_> {
         {
             self.record_attribute_store(
                 &method.value,
-                StoreKind::MethodCall(method.attr.id.to_string()),
+                StoreKind::MethodCall(method.attr.id.as_str().into()),
             );
         }
     }
@@ -154,7 +154,7 @@ impl Collector<'_> {
         let receiver = match call.func.as_ref() {
             Expr::Attribute(attr) => match value_of(&attr.value, 0) {
                 Value::Name(_) | Value::Attribute(_) => None,
-                other => Some(Box::new((other, attr.attr.id.to_string()))),
+                other => Some(Box::new((other, Text::from(attr.attr.id.as_str())))),
             },
             _ => None,
         };
@@ -173,7 +173,7 @@ impl Collector<'_> {
                 .iter()
                 .map(|k| {
                     (
-                        k.arg.as_ref().map(|a| a.id.to_string()),
+                        k.arg.as_ref().map(|a| Text::from(a.id.as_str())),
                         value_of(&k.value, 0),
                     )
                 })
@@ -210,15 +210,15 @@ impl Collector<'_> {
             _ => return,
         };
         target.push(match call.arguments.args.get(1) {
-            Some(Expr::StringLiteral(name)) => name.value.to_str().to_string(),
-            _ => "*".to_string(),
+            Some(Expr::StringLiteral(name)) => name.value.to_str().into(),
+            _ => "*".into(),
         });
         let line = self.line_of(call);
         let scope = self.scope_name();
         self.facts.attribute_stores.push(AttributeStore {
             target,
             line,
-            scope,
+            scope: scope.into(),
             how: StoreKind::Setattr,
         });
     }
@@ -243,8 +243,8 @@ impl Collector<'_> {
             })
             .collect();
         let fact = FunctionFact {
-            qualname: qualname.join("."),
-            name,
+            qualname: qualname.join(".").into(),
+            name: name.into(),
             line,
             is_async: def.is_async,
             module_level: self.at_module_level(),
@@ -255,7 +255,7 @@ impl Collector<'_> {
                 .collect(),
             params,
             returns: def.returns.as_deref().map(|r| value_of(r, 0)),
-            implementation_sha256: crate::python::ast_dump::implementation_sha256(def),
+            implementation_sha256: crate::python::ast_dump::implementation_sha256(def).into(),
             locals,
             nonlocals: Vec::new(),
             globals: Vec::new(),
@@ -279,12 +279,12 @@ impl Collector<'_> {
         from: bool,
     ) {
         let fact = ImportFact {
-            module: module.to_string(),
+            module: module.to_string().into(),
             level,
-            name: from.then(|| alias.name.id.to_string()),
-            asname: alias.asname.as_ref().map(|a| a.id.to_string()),
+            name: from.then(|| alias.name.id.as_str().into()),
+            asname: alias.asname.as_ref().map(|a| a.id.as_str().into()),
             line: self.line_of(alias),
-            scope: self.scope_name(),
+            scope: self.scope_name().into(),
             conditional: self.conditional(),
             type_checking: self.type_checking_depth > 0,
         };
@@ -312,7 +312,7 @@ fn parameters(parameters: &ast::Parameters) -> Vec<ParamFact> {
     let mut params = Vec::new();
     let mut push = |p: &ast::Parameter, kind: ParamKind, default: Option<&Expr>| {
         params.push(ParamFact {
-            name: p.name.id.to_string(),
+            name: p.name.id.as_str().into(),
             kind,
             annotation: p.annotation.as_deref().map(|a| value_of(a, 0)),
             has_default: default.is_some(),
@@ -343,7 +343,7 @@ fn parameters(parameters: &ast::Parameters) -> Vec<ParamFact> {
 
 /// `q.strip().lower()` as `(q, [strip, lower])`: a chain of method calls
 /// and what it starts from; `None` when the expression is no such chain.
-fn method_chain(expr: &Expr) -> Option<(Value, Vec<String>)> {
+fn method_chain(expr: &Expr) -> Option<(Value, Vec<Text>)> {
     let mut methods = Vec::new();
     let mut current = expr;
     while let Expr::Call(call) = current {
@@ -354,7 +354,7 @@ fn method_chain(expr: &Expr) -> Option<(Value, Vec<String>)> {
         if !matches!(attr.value.as_ref(), Expr::Call(_)) {
             break;
         }
-        methods.push(attr.attr.id.to_string());
+        methods.push(Text::from(attr.attr.id.as_str()));
         current = &attr.value;
         if methods.len() > 16 {
             return None;

@@ -134,7 +134,7 @@ fn a_class_body_binds_its_attributes_and_methods() {
             .map(|c| {
                 c.attributes
                     .iter()
-                    .map(|b| (b.name.clone(), b.kind))
+                    .map(|b| (b.name.to_string(), b.kind))
                     .collect()
             })
             .unwrap_or_default()
@@ -161,7 +161,12 @@ fn a_class_body_binds_its_attributes_and_methods() {
         .functions
         .iter()
         .find(|f| f.qualname == "Traced.get_all_tools")
-        .map(|f| f.locals.iter().map(|b| b.name.clone()).collect::<Vec<_>>());
+        .map(|f| {
+            f.locals
+                .iter()
+                .map(|b| b.name.to_string())
+                .collect::<Vec<_>>()
+        });
     assert_eq!(method, Some(vec!["self".to_string(), "found".to_string()]));
     assert!(!facts.module_bindings.iter().any(|b| b.name == "tools"));
     let build = facts.functions.iter().find(|f| f.qualname == "build");
@@ -184,7 +189,7 @@ fn a_class_keeps_decorators_keywords_and_the_attributes_its_code_spells() {
     );
     assert_eq!(
         traced.map(|c| c.keywords.clone()),
-        Some(vec!["metaclass".to_string()])
+        Some(vec![Text::from("metaclass")])
     );
     assert_eq!(
         traced.map(|c| {

@@ -14,7 +14,7 @@ const MAX_LIST_MEMBERS: usize = 1000;
 /// Models an expression as a bounded `Value`.
 pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
     if depth > MAX_VALUE_DEPTH {
-        return Value::Other("nested too deep".to_string());
+        return Value::Other("nested too deep".into());
     }
     let next = depth + 1;
     // Past the bound the rest is one unread member, never dropped
@@ -26,29 +26,29 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
             .map(|e| value_of(e, next))
             .collect();
         if elts.len() > MAX_LIST_MEMBERS {
-            members.push(Value::Other(MEMBERS_PAST_BOUND.to_string()));
+            members.push(Value::Other(MEMBERS_PAST_BOUND.into()));
         }
         members
     };
     match expr {
-        Expr::Name(name) => Value::Name(name.id.to_string()),
+        Expr::Name(name) => Value::Name(name.id.as_str().into()),
         Expr::Attribute(attr) => match value_of(&attr.value, next) {
-            Value::Name(base) => Value::Attribute(vec![base, attr.attr.id.to_string()]),
+            Value::Name(base) => Value::Attribute(vec![base, attr.attr.id.as_str().into()]),
             Value::Attribute(mut parts) => {
-                parts.push(attr.attr.id.to_string());
+                parts.push(attr.attr.id.as_str().into());
                 Value::Attribute(parts)
             }
             // `",".join(ids)`: a string's own method, by name.
             _ if matches!(attr.value.as_ref(), Expr::StringLiteral(_)) => {
-                Value::Other(format!("{STRING_METHOD}{}", attr.attr.id))
+                Value::Other(format!("{STRING_METHOD}{}", attr.attr.id).into())
             }
-            _ => Value::Other("attribute of an expression".to_string()),
+            _ => Value::Other("attribute of an expression".into()),
         },
-        Expr::StringLiteral(s) => Value::Str(s.value.to_str().to_string()),
+        Expr::StringLiteral(s) => Value::Str(s.value.to_str().into()),
         Expr::NumberLiteral(n) => Value::Number(match &n.value {
-            ast::Number::Int(i) => i.to_string(),
-            ast::Number::Float(f) => f.to_string(),
-            ast::Number::Complex { real, imag } => format!("{real}+{imag}j"),
+            ast::Number::Int(i) => i.to_string().into(),
+            ast::Number::Float(f) => f.to_string().into(),
+            ast::Number::Complex { real, imag } => format!("{real}+{imag}j").into(),
         }),
         Expr::BooleanLiteral(b) => Value::Bool(b.value),
         Expr::NoneLiteral(_) => Value::None,
@@ -62,12 +62,12 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
             args: members(&call.arguments.args),
             keywords: {
                 let keywords = &call.arguments.keywords;
-                let mut read: Vec<(Option<String>, Value)> = keywords
+                let mut read: Vec<(Option<Text>, Value)> = keywords
                     .iter()
                     .take(MAX_LIST_MEMBERS)
                     .map(|k| {
                         (
-                            k.arg.as_ref().map(|a| a.id.to_string()),
+                            k.arg.as_ref().map(|a| Text::from(a.id.as_str())),
                             value_of(&k.value, next),
                         )
                     })
@@ -75,7 +75,7 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
                 // The rest reads as an unread `**` spread: it may hold any
                 // keyword.
                 if keywords.len() > MAX_LIST_MEMBERS {
-                    read.push((None, Value::Other(MEMBERS_PAST_BOUND.to_string())));
+                    read.push((None, Value::Other(MEMBERS_PAST_BOUND.into())));
                 }
                 read
             },
@@ -130,7 +130,7 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
                 .collect();
             // The rest reads as an unread `**` spread.
             if dict.items.len() > MAX_LIST_MEMBERS {
-                items.push((None, Value::Other(MEMBERS_PAST_BOUND.to_string())));
+                items.push((None, Value::Other(MEMBERS_PAST_BOUND.into())));
             }
             Value::Dict(items)
         }
@@ -147,11 +147,11 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::Compare(compare) if compare.ops.len() == 1 && compare.comparators.len() == 1 => {
             Value::Compare {
                 left: Box::new(value_of(&compare.left, next)),
-                op: compare.ops[0].as_str().to_string(),
+                op: compare.ops[0].as_str().into(),
                 right: Box::new(value_of(&compare.comparators[0], next)),
             }
         }
-        other => Value::Other(kind_name(other).to_string()),
+        other => Value::Other(kind_name(other).to_string().into()),
     }
 }
 
@@ -159,7 +159,7 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
 fn binary(binop: &ast::ExprBinOp, depth: usize) -> Value {
     Value::BinOp {
         left: Box::new(value_of(&binop.left, depth)),
-        op: binop.op.as_str().to_string(),
+        op: binop.op.as_str().into(),
         right: Box::new(value_of(&binop.right, depth)),
     }
 }
@@ -188,7 +188,7 @@ fn format_call(call: &ast::ExprCall, depth: usize) -> Option<Value> {
     }
     let template = template.value.to_str();
     let mut parts = Vec::new();
-    let mut literal = String::new();
+    let mut literal = Text::default();
     let mut next_positional = 0usize;
     let mut chars = template.chars().peekable();
     while let Some(c) = chars.next() {
@@ -256,7 +256,7 @@ fn percent_format(binop: &ast::ExprBinOp, depth: usize) -> Option<Value> {
     };
     let template = template.value.to_str();
     let mut parts = Vec::new();
-    let mut literal = String::new();
+    let mut literal = Text::default();
     let mut values = values.into_iter();
     let mut chars = template.chars();
     while let Some(c) = chars.next() {
@@ -289,12 +289,14 @@ fn fstring_parts(fstring: &ast::ExprFString, depth: usize) -> Vec<Value> {
     let mut parts = Vec::new();
     for part in fstring.value.iter() {
         match part {
-            ast::FStringPart::Literal(literal) => parts.push(Value::Str(literal.value.to_string())),
+            ast::FStringPart::Literal(literal) => {
+                parts.push(Value::Str(literal.value.to_string().into()))
+            }
             ast::FStringPart::FString(inner) => {
                 for element in inner.elements.iter() {
                     match element {
                         ast::InterpolatedStringElement::Literal(literal) => {
-                            parts.push(Value::Str(literal.value.to_string()))
+                            parts.push(Value::Str(literal.value.to_string().into()))
                         }
                         // `{x!r}`, `{x=}` and `{x:>8}` print other text than
                         // `x` holds: a piece no reader may take as `x`.

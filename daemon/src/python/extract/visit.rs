@@ -58,8 +58,8 @@ impl Collector<'_> {
             .unwrap_or_default();
         let index = self.facts.classes.len();
         self.facts.classes.push(ClassFact {
-            qualname: qualname.join("."),
-            name: name.clone(),
+            qualname: qualname.join(".").into(),
+            name: name.clone().into(),
             line,
             bases,
             attributes: Vec::new(),
@@ -72,7 +72,7 @@ impl Collector<'_> {
                 .arguments
                 .iter()
                 .flat_map(|a| a.keywords.iter())
-                .map(|k| k.arg.as_ref().map_or("**", |a| a.id.as_str()).to_string())
+                .map(|k| Text::from(k.arg.as_ref().map_or("**", |a| a.id.as_str())))
                 .collect(),
             attribute_names: Default::default(),
         });
@@ -264,11 +264,11 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 if let (Some(target), ast::Operator::Add) = (list_target(&assign.target), assign.op)
                 {
                     let addition = ListAddition {
-                        target,
-                        how: "+=".to_string(),
+                        target: target.into(),
+                        how: "+=".into(),
                         value: value_of(&assign.value, 0),
                         line: self.line_of(assign),
-                        scope: self.scope_name(),
+                        scope: self.scope_name().into(),
                         conditional: self.conditional(),
                     };
                     self.facts.list_additions.push(addition);
@@ -297,13 +297,21 @@ impl<'a> Visitor<'a> for Collector<'_> {
             }
             Stmt::If(if_stmt) => self.visit_if(if_stmt),
             Stmt::Nonlocal(nonlocal) => {
-                let names: Vec<String> = nonlocal.names.iter().map(|n| n.id.to_string()).collect();
+                let names: Vec<Text> = nonlocal
+                    .names
+                    .iter()
+                    .map(|n| Text::from(n.id.as_str()))
+                    .collect();
                 if let Some(function) = self.current_function() {
                     function.nonlocals.extend(names);
                 }
             }
             Stmt::Global(global) => {
-                let names: Vec<String> = global.names.iter().map(|n| n.id.to_string()).collect();
+                let names: Vec<Text> = global
+                    .names
+                    .iter()
+                    .map(|n| Text::from(n.id.as_str()))
+                    .collect();
                 if let Some(function) = self.current_function() {
                     function.globals.extend(names);
                 }
@@ -317,9 +325,9 @@ impl<'a> Visitor<'a> for Collector<'_> {
                     if let Expr::Name(name) = for_stmt.iter.as_ref() {
                         let scope = self.function_scope();
                         self.facts.read_only_uses.push(ReadOnlyUse {
-                            name: name.id.to_string(),
+                            name: name.id.as_str().into(),
                             via: None,
-                            scope,
+                            scope: scope.into(),
                         });
                     }
                     self.bind_target(&for_stmt.target, BindingKind::Other);
@@ -398,13 +406,13 @@ impl<'a> Visitor<'a> for Collector<'_> {
                         .keywords
                         .iter()
                         .map(|k| KeywordFact {
-                            name: k.arg.as_ref().map(|a| a.id.to_string()),
+                            name: k.arg.as_ref().map(|a| a.id.as_str().into()),
                             value: value_of(&k.value, 0),
                             line: self.line_of(k),
                         })
                         .collect(),
-                    assigned_to,
-                    scope: self.scope_name(),
+                    assigned_to: assigned_to.map(Into::into),
+                    scope: self.scope_name().into(),
                     guard: self.guard(),
                 };
                 self.facts.calls.push(fact);
@@ -441,7 +449,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
 /// The spelling of a simple assignment target (`name`, `self.agent`).
 fn target_spelling(target: &Expr) -> Option<String> {
     match value_of(target, 0) {
-        Value::Name(name) => Some(name),
+        Value::Name(name) => Some(name.to_string()),
         Value::Attribute(parts) => Some(parts.join(".")),
         _ => None,
     }

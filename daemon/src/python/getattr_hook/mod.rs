@@ -18,7 +18,7 @@
 //! `globals()` or `vars()` other than the idiom's own cache
 //! (`globals()[name] = module` inside the hook).
 
-use super::facts::{BindingKind, GetattrHook, ModuleFacts};
+use super::facts::{BindingKind, GetattrHook, ModuleFacts, Text};
 use super::lines::LineIndex;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
@@ -221,12 +221,16 @@ impl<'s> HookReader<'s> {
             .mentioned
             .iter()
             .filter(|name| self.gives(Some(name)))
-            .cloned()
+            .map(|name| Text::from(name.as_str()))
             .collect();
         GetattrHook {
             line,
             submodules,
-            mentioned: self.mentioned.iter().cloned().collect(),
+            mentioned: self
+                .mentioned
+                .iter()
+                .map(|name| Text::from(name.as_str()))
+                .collect(),
             any_other_name: self.gives(None),
         }
     }

@@ -2,6 +2,7 @@
 //! of a dict it is handed (with what the function stores into it after),
 //! and the model-supplied parameters its arguments carry.
 
+use crate::python::Text;
 use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
 use crate::reach::Frame;
 
@@ -91,10 +92,10 @@ pub(super) fn dict_entries<'f>(
             if let Some((rebinding, inner)) = frame.self_rebinding(name) {
                 return dict_entries(&inner, rebinding, depth + 1);
             }
-            if let Some((passed, caller)) = frame.args.get(name) {
+            if let Some((passed, caller)) = frame.args.get(name.as_str()) {
                 return dict_entries(caller, passed, depth + 1);
             }
-            if frame.params.contains_key(name) {
+            if frame.params.contains_key(name.as_str()) {
                 return None;
             }
             let locals: Vec<_> = frame.locals().iter().filter(|b| b.name == *name).collect();
@@ -110,7 +111,7 @@ pub(super) fn dict_entries<'f>(
             let mut entries = dict_entries(frame, initial, depth + 1)
                 .unwrap_or_else(|| vec![entry(None, initial)]);
             let function = frame.function?;
-            let own = |object: &[String]| matches!(object, [o] if o == name);
+            let own = |object: &[Text]| matches!(object, [o] if o == name);
             for store in &function.stores {
                 if let (true, StoredUnder::Key(key)) = (own(&store.object), &store.under) {
                     entries.push(entry(Some(key.clone()), &store.value));

@@ -2,6 +2,7 @@
 //! (headers, auth, query, hooks): sent with every request it sends, so
 //! each request is read with them.
 
+use crate::python::Text;
 use crate::python::{BodyCall, StoredUnder, Value};
 
 /// What a client is built with that applies to every request it sends.
@@ -12,7 +13,7 @@ pub(super) struct ClientSettings {
     /// Functions set as its hooks or auth.
     pub(super) hooks: Vec<Value>,
     /// `headers=`, `auth=`, `params=`: sent with every request.
-    pub(super) defaults: Vec<(Option<String>, Value)>,
+    pub(super) defaults: Vec<(Option<Text>, Value)>,
     /// A function set as its auth after it is built, and where.
     pub(super) later_hooks: Vec<(Value, u32)>,
 }
@@ -29,12 +30,15 @@ impl ClientSettings {
         name: &str,
     ) {
         // In statement order, so credentials list as the code sets them.
-        let mut changes: Vec<(u32, (Option<String>, Value))> = Vec::new();
+        let mut changes: Vec<(u32, (Option<Text>, Value))> = Vec::new();
         for store in stores {
             match (store.object.as_slice(), &store.under) {
                 ([o], StoredUnder::Attribute(setting)) if o == name => match setting.as_str() {
                     "headers" | "params" => {
-                        changes.push((store.line, (Some(setting.clone()), store.value.clone())));
+                        changes.push((
+                            store.line,
+                            (Some(setting.to_string().into()), store.value.clone()),
+                        ));
                     }
                     "auth" => {
                         changes.push((store.line, (Some("auth".into()), store.value.clone())));
@@ -46,7 +50,7 @@ impl ClientSettings {
                     if o == name && matches!(setting.as_str(), "headers" | "params") =>
                 {
                     let one = Value::Dict(vec![(Some(key.clone()), store.value.clone())]);
-                    changes.push((store.line, (Some(setting.clone()), one)));
+                    changes.push((store.line, (Some(setting.to_string().into()), one)));
                 }
                 _ => {}
             }
@@ -64,7 +68,7 @@ impl ClientSettings {
             match (method.as_str(), call.args.as_slice()) {
                 ("update", args) => {
                     for arg in args {
-                        changes.push((call.line, (Some(setting.clone()), arg.clone())));
+                        changes.push((call.line, (Some(setting.to_string().into()), arg.clone())));
                     }
                     let named: Vec<_> = call
                         .keywords
@@ -72,12 +76,15 @@ impl ClientSettings {
                         .map(|(k, v)| (k.clone().map(Value::Str), v.clone()))
                         .collect();
                     if !named.is_empty() {
-                        changes.push((call.line, (Some(setting.clone()), Value::Dict(named))));
+                        changes.push((
+                            call.line,
+                            (Some(setting.to_string().into()), Value::Dict(named)),
+                        ));
                     }
                 }
                 ("setdefault", [key, value]) => {
                     let one = Value::Dict(vec![(Some(key.clone()), value.clone())]);
-                    changes.push((call.line, (Some(setting.clone()), one)));
+                    changes.push((call.line, (Some(setting.to_string().into()), one)));
                 }
                 _ => {}
             }

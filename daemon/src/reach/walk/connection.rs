@@ -3,6 +3,7 @@
 //! name only (a literal password is never printed).
 
 use super::printed::credential;
+use crate::python::Text;
 use crate::python::Value;
 use crate::reach::libraries as lib;
 use crate::reach::model::Credential;
@@ -22,7 +23,7 @@ impl Connection {
     pub(super) fn of(
         frame: &Frame<'_>,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Self {
         let mut connection = Connection::default();
         for (key, value) in keywords {

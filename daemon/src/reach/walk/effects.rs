@@ -160,7 +160,7 @@ impl Walker<'_, '_> {
                 let constructed_sql;
                 let statement = match constructed {
                     Some(keyword) => {
-                        constructed_sql = Value::Str(keyword);
+                        constructed_sql = Value::Str(keyword.into());
                         Some(&constructed_sql)
                     }
                     None => statement,

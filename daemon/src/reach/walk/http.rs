@@ -7,6 +7,7 @@ use super::call_args::{argument, dict_entries, keyword_value, keyword_values, En
 use super::client_settings::ClientSettings;
 use super::printed::{credential, field, withhold_tokens, REDACTED};
 use super::{place, Walker};
+use crate::python::Text;
 use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
 use crate::reach::libraries as lib;
 use crate::reach::model::HttpCall;
@@ -127,12 +128,12 @@ impl Walker<'_, '_> {
                         push_model(deciding, format!("field {k}"));
                     }
                     if lib::is_credential_name(k) {
-                        credentials.push(credential("field", Some(k.clone()), &sources));
+                        credentials.push(credential("field", Some(k.to_string()), &sources));
                     }
                 } else {
                     push_model(&sources.params, "body".into());
                 }
-                fields.push(field(key, &sources));
+                fields.push(field(key.map(Into::into), &sources));
             }
         }
         // Headers the call and its client's settings give: a client's are
@@ -148,7 +149,7 @@ impl Walker<'_, '_> {
                 push_model(&sources.params, "headers".into());
                 match key {
                     Some(Value::Str(k)) if lib::is_credential_name(&k) => {
-                        credentials.push(credential("header", Some(k), &sources))
+                        credentials.push(credential("header", Some(k.to_string()), &sources))
                     }
                     _ => {}
                 }
@@ -168,7 +169,7 @@ impl Walker<'_, '_> {
                 let sources = frame.sources(&value);
                 match key {
                     Some(Value::Str(k)) if lib::is_credential_name(&k) => {
-                        credentials.push(credential("query", Some(k.clone()), &sources));
+                        credentials.push(credential("query", Some(k.to_string()), &sources));
                         pieces.push(format!("{k}={REDACTED}"));
                     }
                     Some(Value::Str(k)) => {
@@ -287,7 +288,9 @@ impl Walker<'_, '_> {
             _ => None,
         };
         let unread_name = match &resolved {
-            Value::Name(name) => !at.params.contains_key(name) && !at.args.contains_key(name),
+            Value::Name(name) => {
+                !at.params.contains_key(name.as_str()) && !at.args.contains_key(name.as_str())
+            }
             _ => false,
         };
         match built {
@@ -366,8 +369,8 @@ impl Walker<'_, '_> {
         // Parameters and the function's own values are data, not hooks.
         functions.retain(|f| match f {
             Value::Name(name) => {
-                !frame.params.contains_key(name)
-                    && !frame.args.contains_key(name)
+                !frame.params.contains_key(name.as_str())
+                    && !frame.args.contains_key(name.as_str())
                     && !frame.locals().iter().any(|b| b.name == *name)
             }
             _ => true,
@@ -408,7 +411,7 @@ pub(super) enum Method<'v> {
 fn method_of(frame: &Frame<'_>, value: &Value) -> (Option<String>, Vec<String>) {
     let (value, at) = frame.resolved(value, 0);
     match &value {
-        Value::Str(s) => (Some(s.to_ascii_uppercase()), Vec::new()),
+        Value::Str(s) => (Some(s.to_ascii_uppercase().to_string()), Vec::new()),
         Value::IfElse { test, body, orelse } => {
             let (a, _) = method_of(&at, body);
             let (b, _) = method_of(&at, orelse);
@@ -496,11 +499,11 @@ fn collect_functions(value: &Value, out: &mut Vec<Value>) {
 /// What the function sets on a `urllib.request.Request` it built, as the
 /// keywords it amounts to: `req.data = …` (a body), `req.add_header(k, v)`
 /// and `req.headers[k] = v` (headers).
-fn request_changes(frame: &Frame<'_>, name: &str) -> Vec<(Option<String>, Value)> {
+fn request_changes(frame: &Frame<'_>, name: &str) -> Vec<(Option<Text>, Value)> {
     let Some(function) = frame.function else {
         return Vec::new();
     };
-    let mut changes: Vec<(u32, (Option<String>, Value))> = Vec::new();
+    let mut changes: Vec<(u32, (Option<Text>, Value))> = Vec::new();
     for store in &function.stores {
         match (store.object.as_slice(), &store.under) {
             ([o], StoredUnder::Attribute(a)) if o == name && a == "data" => {
@@ -543,14 +546,14 @@ fn module_dict_read(frame: &Frame<'_>, value: &Value, depth: usize) -> Option<St
     match value {
         Value::Subscript { base, .. } => match base.as_ref() {
             Value::Name(name)
-                if !at.params.contains_key(name)
-                    && !at.args.contains_key(name)
+                if !at.params.contains_key(name.as_str())
+                    && !at.args.contains_key(name.as_str())
                     && !at.locals().iter().any(|b| b.name == *name)
                     && at
                         .module_binding(name)
                         .is_some_and(|b| b.kind != BindingKind::Function) =>
             {
-                Some(name.clone())
+                Some(name.to_string())
             }
             _ => None,
         },

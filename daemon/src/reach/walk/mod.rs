@@ -22,6 +22,7 @@ pub use side::{budget_spent, Side};
 use super::libraries as lib;
 use super::model::{Hop, Place, Reach, ReachLimit};
 use super::{Frame, MAX_HELPER_DEPTH, MAX_LIMITS};
+use crate::python::Text;
 use crate::python::{BindingKind, BodyCall, Value};
 use crate::resolve::{ModuleSet, Resolver, Target};
 use call_args::{argument, keyword_value, model_supplied};
@@ -180,7 +181,7 @@ impl<'a, 's> Walker<'a, 's> {
             let [base, attribute, ..] = store.target.as_slice() else {
                 continue;
             };
-            if !matches!(roles.get(base), Some(Role::HttpClient(..))) {
+            if !matches!(roles.get(base.as_str()), Some(Role::HttpClient(..))) {
                 continue;
             }
             let setting = matches!(
@@ -250,7 +251,7 @@ impl<'a, 's> Walker<'a, 's> {
         // `r.text.strip()`: a method on an attribute of plain data.
         if let Value::Attribute(parts) = &call.callee {
             if parts.len() > 2
-                && lib::is_plain_data_method(parts.last().map_or("", String::as_str))
+                && lib::is_plain_data_method(parts.last().map_or("", Text::as_str))
                 && plain_root(frame, roles, &Value::Name(parts[0].clone()), 0)
             {
                 return;
@@ -267,7 +268,7 @@ impl<'a, 's> Walker<'a, 's> {
             }
             // `session.headers.update(...)`: a client's transport settings.
             if let [base, setting, method] = parts.as_slice() {
-                if matches!(roles.get(base), Some(Role::HttpClient(..)))
+                if matches!(roles.get(base.as_str()), Some(Role::HttpClient(..)))
                     && matches!(
                         setting.as_str(),
                         "headers" | "cookies" | "params" | "proxies"
@@ -282,7 +283,7 @@ impl<'a, 's> Walker<'a, 's> {
         if let Value::Attribute(parts) = &call.callee {
             if parts.len() > 2 {
                 if let (Some(role @ Role::Service(..)), Some(method)) =
-                    (roles.get(&parts[0]), parts.last())
+                    (roles.get((parts[0]).as_str()), parts.last())
                 {
                     let role = role.clone();
                     let spelled = parts[..parts.len() - 1].join(".");
@@ -293,7 +294,7 @@ impl<'a, 's> Walker<'a, 's> {
         // `name.method(...)` on something the function built.
         if let Value::Attribute(parts) = &call.callee {
             if let [base, method] = parts.as_slice() {
-                if let Some(Role::Elsewhere(role, helper, named)) = roles.get(base) {
+                if let Some(Role::Elsewhere(role, helper, named)) = roles.get(base.as_str()) {
                     // Named where the read goes through it.
                     if self.effect_of(|w| w.role_method(frame, role, base, method, call)) && !named
                     {
@@ -305,7 +306,7 @@ impl<'a, 's> Walker<'a, 's> {
                     }
                     return;
                 }
-                if let Some(role) = roles.get(base) {
+                if let Some(role) = roles.get(base.as_str()) {
                     return self.role_method(frame, role, base, method, call);
                 }
                 if !frame.locals().iter().any(|b| b.name == *base) {
@@ -405,7 +406,7 @@ impl<'a, 's> Walker<'a, 's> {
             return;
         }
         if let Value::Name(name) = file {
-            if matches!(roles.get(name), Some(Role::Plain)) {
+            if matches!(roles.get(name.as_str()), Some(Role::Plain)) {
                 return;
             }
             if !frame.locals().iter().any(|b| b.name == *name) {
@@ -607,7 +608,7 @@ impl<'a, 's> Walker<'a, 's> {
         };
         let spelled = call.callee.dotted().unwrap_or_default();
         // A function the scope rebinds elsewhere is not taken as written.
-        if frame.census.rebound.contains(&function.name) {
+        if frame.census.rebound.contains(function.name.as_str()) {
             self.limit(
                 frame,
                 call.line,
@@ -646,7 +647,7 @@ impl<'a, 's> Walker<'a, 's> {
         let mut via = frame.via.clone();
         via.push(Hop {
             at: place(frame, call.line),
-            name: function.name.clone(),
+            name: function.name.to_string(),
         });
         let mut helper = frame.callee(path, facts, function, &call.args, &call.keywords);
         helper.via = via;

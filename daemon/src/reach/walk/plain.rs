@@ -3,6 +3,7 @@
 //! returns, an item of a loop over those), and a module logger's calls.
 
 use super::roles::Role;
+use crate::python::Text;
 use crate::python::{BindingKind, Value};
 use crate::reach::libraries as lib;
 use crate::reach::Frame;
@@ -15,7 +16,7 @@ use std::collections::BTreeMap;
 pub(super) fn plain_chain(
     frame: &Frame<'_>,
     roles: &BTreeMap<String, Role>,
-    chain: Option<&(Value, Vec<String>)>,
+    chain: Option<&(Value, Vec<Text>)>,
 ) -> bool {
     let Some((root, methods)) = chain else {
         return false;
@@ -42,7 +43,7 @@ pub(super) fn plain_root(
     match root {
         Value::Name(name) => {
             is_plain(frame, name)
-                || matches!(roles.get(name), Some(Role::Plain))
+                || matches!(roles.get(name.as_str()), Some(Role::Plain))
                 || frame.loop_iterables(name).is_some_and(|iterables| {
                     iterables
                         .iter()
@@ -69,7 +70,7 @@ pub(super) fn plain_root(
                     [base, method] => {
                         lib::is_plain_data_method(method)
                             && (plain_root(frame, roles, &Value::Name(base.clone()), depth + 1)
-                                || matches!(roles.get(base), Some(Role::Plain)))
+                                || matches!(roles.get(base.as_str()), Some(Role::Plain)))
                     }
                     _ => false,
                 },
@@ -91,10 +92,12 @@ fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
     // An item of a loop over plain data (`for i in ids: i.strip()`, or a
     // comprehension's `[i.strip() for i in ids]`).
     if frame.loop_iterables(name).is_some() {
-        return !frame.sources(&Value::Name(name.to_string())).computed;
+        return !frame
+            .sources(&Value::Name(name.to_string().into()))
+            .computed;
     }
     if frame.args.contains_key(name) {
-        let (value, caller) = frame.resolved(&Value::Name(name.to_string()), 0);
+        let (value, caller) = frame.resolved(&Value::Name(name.to_string().into()), 0);
         return match &value {
             Value::Str(_)
             | Value::FString(_)
@@ -103,7 +106,7 @@ fn is_plain(frame: &Frame<'_>, name: &str) -> bool {
             | Value::Number(_) => true,
             Value::Name(inner) => caller
                 .params
-                .get(inner)
+                .get(inner.as_str())
                 .is_some_and(|s| !s.computed && !s.params.is_empty()),
             _ => false,
         };

@@ -255,7 +255,7 @@ impl Walker<'_, '_> {
                             Role::Database(..) | Role::Service(_, "sqlalchemy", ..)
                         )
                     };
-                    let database = match roles.get(base) {
+                    let database = match roles.get(base.as_str()) {
                         Some(Role::Elsewhere(inner, ..)) => is_database(inner),
                         Some(role) => is_database(role),
                         None => false,
@@ -281,7 +281,7 @@ impl Walker<'_, '_> {
                     {
                         return;
                     }
-                    let client = match roles.get(base) {
+                    let client = match roles.get(base.as_str()) {
                         Some(role) => Some(role.clone()),
                         None => module_role(frame, base),
                     };
@@ -352,9 +352,10 @@ fn service_target(frame: &Frame<'_>, library: &str, call: &BodyCall) -> Option<S
         _ => None,
     };
     match library {
-        "boto3" => literal("Bucket")
+        "boto3" => (literal("Bucket")
             .or_else(|| literal("TableName"))
-            .or_else(|| literal("QueueUrl")),
+            .or_else(|| literal("QueueUrl")))
+        .map(Into::into),
         // A key, as its template (`notes:{key}`) when its literal parts
         // are plainly a name.
         "redis" => {
@@ -372,7 +373,7 @@ fn service_target(frame: &Frame<'_>, library: &str, call: &BodyCall) -> Option<S
                 Some(Value::Str(s)) if printable_path(s) => Some(s.clone()),
                 _ => None,
             };
-            resource("parent").or_else(|| resource("name")).or_else(|| {
+            (resource("parent").or_else(|| resource("name")).or_else(|| {
                 match keyword_value(call, "memory") {
                     Some(Value::Dict(entries)) => {
                         entries.iter().rev().find_map(|(k, v)| match (k, v) {
@@ -386,7 +387,8 @@ fn service_target(frame: &Frame<'_>, library: &str, call: &BodyCall) -> Option<S
                     }
                     _ => None,
                 }
-            })
+            }))
+            .map(Into::into)
         }
         _ => None,
     }

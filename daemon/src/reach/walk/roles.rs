@@ -7,6 +7,7 @@
 use super::client_settings::ClientSettings;
 use super::connection::{host_text, Connection};
 use super::printed::credential;
+use crate::python::Text;
 use crate::python::{BindingKind, Value};
 use crate::reach::libraries as lib;
 use crate::reach::model::Credential;
@@ -73,14 +74,14 @@ pub(super) fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
                 if let Some(base) = path_of(frame, &roles, left) {
                     let joined =
                         Value::FString(vec![base, Value::Str("/".into()), (**right).clone()]);
-                    roles.insert(binding.name.clone(), Role::Path(joined));
+                    roles.insert(binding.name.to_string(), Role::Path(joined));
                 }
                 continue;
             }
         }
         if let Some(root) = binding.value.as_ref().and_then(handle_root) {
             if let Some(role @ Role::Service(..)) = roles.get(&root) {
-                roles.insert(binding.name.clone(), role.clone());
+                roles.insert(binding.name.to_string(), role.clone());
                 continue;
             }
         }
@@ -100,7 +101,7 @@ pub(super) fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
                         | Value::Number(_)
                 )
             ) {
-                roles.insert(binding.name.clone(), Role::Plain);
+                roles.insert(binding.name.to_string(), Role::Plain);
             }
             continue;
         };
@@ -110,7 +111,7 @@ pub(super) fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
             if let Role::HttpClient(_, _, settings) = &mut role {
                 settings.read_changes(&function.stores, &function.body_calls, &binding.name);
             }
-            roles.insert(binding.name.clone(), role);
+            roles.insert(binding.name.to_string(), role);
         }
     }
     roles
@@ -133,7 +134,7 @@ fn path_at(
         return None;
     }
     match value {
-        Value::Name(name) => match roles.get(name) {
+        Value::Name(name) => match roles.get(name.as_str()) {
             Some(Role::Path(path)) => Some(path.clone()),
             Some(_) => None,
             None if frame.locals().iter().any(|b| b.name == *name) => None,
@@ -141,7 +142,7 @@ fn path_at(
                 let binding = frame.module_binding(name)?;
                 if binding.kind != BindingKind::Assignment
                     || binding.conditional
-                    || frame.census.rebound.contains(name)
+                    || frame.census.rebound.contains(name.as_str())
                 {
                     return None;
                 }
@@ -216,8 +217,8 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
 fn handle_root(value: &Value) -> Option<String> {
     match value {
         Value::Subscript { base, .. } => handle_root(base),
-        Value::Attribute(parts) if parts.len() > 1 => parts.first().cloned(),
-        Value::Name(name) => Some(name.clone()),
+        Value::Attribute(parts) if parts.len() > 1 => parts.first().map(ToString::to_string),
+        Value::Name(name) => Some(name.to_string()),
         _ => None,
     }
 }
@@ -228,7 +229,7 @@ pub(super) fn role_of_call(
     frame: &Frame<'_>,
     callee: &Value,
     args: &[Value],
-    keywords: &[(Option<String>, Value)],
+    keywords: &[(Option<Text>, Value)],
     roles: &BTreeMap<String, Role>,
     line: u32,
 ) -> Option<Role> {
@@ -274,8 +275,9 @@ pub(super) fn role_of_call(
                     .next()
                     .and_then(|scheme| scheme.split('+').next())
                     .unwrap_or("")
-                    .to_string(),
-                _ => service.to_string(),
+                    .to_string()
+                    .into(),
+                _ => service.to_string().into(),
             };
             // The host a client connects to, when its construction names it.
             let host = match (library, args.first()) {
@@ -294,7 +296,13 @@ pub(super) fn role_of_call(
                         .then(|| credential("keyword", Some(k.to_string()), &frame.sources(v)))
                 })
                 .collect();
-            Some(Role::Service(family, library, service, host, credentials))
+            Some(Role::Service(
+                family,
+                library,
+                service.to_string(),
+                host,
+                credentials,
+            ))
         } else if name == "pathlib.Path" {
             Some(Role::Path(
                 args.first().cloned().unwrap_or(Value::Other("path".into())),
@@ -314,23 +322,23 @@ pub(super) fn role_of_call(
             if let [base, _] = parts.as_slice() {
                 // `conn = db.getconn()` on what a helper built: built
                 // elsewhere too.
-                if let Some(Role::Elsewhere(inner, helper, named)) = roles.get(base) {
-                    let held = BTreeMap::from([(base.clone(), (**inner).clone())]);
+                if let Some(Role::Elsewhere(inner, helper, named)) = roles.get(base.as_str()) {
+                    let held = BTreeMap::from([(base.to_string(), (**inner).clone())]);
                     return match role_of_call(frame, callee, args, keywords, &held, line)? {
                         Role::Plain => Some(Role::Plain),
                         role => Some(Role::Elsewhere(Box::new(role), helper.clone(), *named)),
                     };
                 }
-                let outside =
-                    !roles.contains_key(base) && !frame.locals().iter().any(|b| b.name == *base);
+                let outside = !roles.contains_key(base.as_str())
+                    && !frame.locals().iter().any(|b| b.name == *base);
                 if let Some(held) = outside.then(|| module_role(frame, base)).flatten() {
-                    let held = BTreeMap::from([(base.clone(), held)]);
+                    let held = BTreeMap::from([(base.to_string(), held)]);
                     // Built by the helper this function calls to build it
                     // (`if _pool is None: init_db_pool()`), it is that
                     // helper's, named as a client a helper returns is.
                     let (builder, named) = match lazy_builder_called(frame, base) {
                         Some(builder) => (builder, frame.depth >= MAX_HELPER_DEPTH),
-                        None => (base.clone(), false),
+                        None => (base.to_string(), false),
                     };
                     return match role_of_call(frame, callee, args, keywords, &held, line)? {
                         Role::Plain => Some(Role::Plain),
@@ -342,7 +350,7 @@ pub(super) fn role_of_call(
         match callee {
             // `cur = conn.cursor()` on a connection the function built.
             Value::Attribute(parts) => match parts.as_slice() {
-                [base, method] => match roles.get(base) {
+                [base, method] => match roles.get(base.as_str()) {
                     Some(Role::Database(library, service, _, connection)) if method == "cursor" => {
                         Some(Role::Database(
                             library,
@@ -390,11 +398,12 @@ pub(super) fn role_of_call(
             // `SessionLocal()`: a session from a module's session factory,
             // built outside the function.
             Value::Name(n)
-                if !roles.contains_key(n) && !frame.locals().iter().any(|b| b.name == *n) =>
+                if !roles.contains_key(n.as_str())
+                    && !frame.locals().iter().any(|b| b.name == *n) =>
             {
                 match module_role(frame, n)? {
                     role @ Role::Service(_, "sqlalchemy", ..) => {
-                        Some(Role::Elsewhere(Box::new(role), n.clone(), false))
+                        Some(Role::Elsewhere(Box::new(role), n.to_string(), false))
                     }
                     _ => None,
                 }
@@ -409,7 +418,7 @@ pub(super) fn role_of_call(
 /// (`client.bucket("b").blob("k")`).
 pub(super) fn service_chain(
     roles: &BTreeMap<String, Role>,
-    chain: Option<&(Value, Vec<String>)>,
+    chain: Option<&(Value, Vec<Text>)>,
 ) -> Option<Role> {
     let (root, methods) = chain?;
     let (base, first) = match root {
@@ -422,7 +431,7 @@ pub(super) fn service_chain(
         },
         _ => return None,
     };
-    let role = roles.get(base)?;
+    let role = roles.get(base.as_str())?;
     let library = service_library(role);
     (!library.is_empty()
         && lib::service_handle(library, first)
@@ -473,7 +482,7 @@ fn module_role_once(frame: &Frame<'_>, name: &str) -> Option<Role> {
         }
         let mut resolver = Resolver::new(frame.modules);
         let found = resolver
-            .resolve(frame.path, "", &Value::Name(name.to_string()))
+            .resolve(frame.path, "", &Value::Name(name.to_string().into()))
             .ok()?;
         let Target::Value { path, name, .. } = found.target else {
             return None;
@@ -612,7 +621,7 @@ fn lazy_builder_called(frame: &Frame<'_>, global: &str) -> Option<String> {
                 && f.locals.iter().any(|b| b.name == global)
         })
     };
-    function
+    (function
         .body_calls
         .iter()
         .find_map(|call| match &call.callee {
@@ -622,7 +631,8 @@ fn lazy_builder_called(frame: &Frame<'_>, global: &str) -> Option<String> {
                 Some(name.clone())
             }
             _ => None,
-        })
+        }))
+    .map(Into::into)
 }
 
 pub(super) fn service_library(role: &Role) -> &'static str {

@@ -13,6 +13,7 @@
 
 use super::list_exprs::{Member, Members, LIST_KEYWORDS};
 use crate::graph::build::ModuleReader;
+use crate::python::Text;
 use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
 use crate::resolve::ModuleSet;
 use std::collections::BTreeSet;
@@ -274,7 +275,7 @@ impl<'m> ModuleReader<'_, 'm> {
         path: &str,
         call: &CallFact,
     ) -> Vec<(String, Result<String, String>)> {
-        let keywords: Vec<(Option<String>, Value)> = call
+        let keywords: Vec<(Option<Text>, Value)> = call
             .keywords
             .iter()
             .map(|k| (k.name.clone(), k.value.clone()))
@@ -298,7 +299,7 @@ impl<'m> ModuleReader<'_, 'm> {
             Err(why) => builder
                 .params
                 .iter()
-                .map(|p| (p.name.clone(), Err(why.clone())))
+                .map(|p| (p.name.to_string(), Err(why.clone())))
                 .collect(),
         }
     }

@@ -17,6 +17,7 @@
 use super::list_exprs::{Member, Members};
 use crate::graph::build::ModuleReader;
 use crate::pyrepr::str_repr;
+use crate::python::Text;
 use crate::python::{FunctionFact, ModuleFacts, Value};
 use crate::resolve::{ImportStep, Resolver, Target};
 use std::rc::Rc;
@@ -156,7 +157,7 @@ pub(in crate::graph::build) struct RepositoryCall<'m, 'v> {
     pub steps: Vec<ImportStep>,
     pub callee: &'v Value,
     pub args: &'v [Value],
-    pub keywords: &'v [(Option<String>, Value)],
+    pub keywords: &'v [(Option<Text>, Value)],
 }
 
 /// A repository function the read does not take as the one a call runs:
@@ -311,7 +312,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         function_path: &str,
         function: &FunctionFact,
         args: &[Value],
-        keywords: &[(Option<String>, Value)],
+        keywords: &[(Option<Text>, Value)],
     ) -> Result<Rc<CallFrame>, String> {
         let bound = bind_arguments(function, args, keywords)?;
         let defined_in = function
@@ -358,11 +359,11 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
             });
         }
         Ok(Rc::new(CallFrame {
-            function: function.qualname.clone(),
+            function: function.qualname.to_string(),
             path: function_path.to_string(),
             at: format!("{}:{}", site.path, site.line),
             args: arguments,
-            function_sha256: function.implementation_sha256.clone(),
+            function_sha256: function.implementation_sha256.to_string(),
             spelled: spelled_arguments,
             outer: site.outer,
         }))
@@ -600,7 +601,7 @@ pub(in crate::graph::build) fn stored_into(
         .attribute_stores
         .iter()
         .find(|store| {
-            store.target.first().map(String::as_str) == Some(name)
+            store.target.first().map(Text::as_str) == Some(name)
                 && (store.scope == function || store.scope.starts_with(&format!("{function}.")))
         })
         .map(|store| {

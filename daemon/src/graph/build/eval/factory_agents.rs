@@ -261,11 +261,12 @@ impl<'m> ModuleReader<'_, 'm> {
                 at: frame.at.clone(),
                 call_path: site.path.to_string(),
                 call_line: site.call.line,
-                bound_to: site
+                bound_to: (site
                     .call
                     .assigned_to
                     .clone()
-                    .filter(|_| site.call.scope.is_empty()),
+                    .filter(|_| site.call.scope.is_empty()))
+                .map(Into::into),
                 frame,
             });
         }
@@ -296,9 +297,9 @@ pub(in crate::graph::build) fn spelled_name<'v>(
 ) -> Option<String> {
     let piece = |value: &Value| -> Option<String> {
         match value {
-            Value::Str(text) => Some(text.clone()),
+            Value::Str(text) => Some(text.to_string()),
             Value::Name(param) if unchanged(param) => match passed(param)? {
-                Value::Str(text) => Some(text.clone()),
+                Value::Str(text) => Some(text.to_string()),
                 _ => None,
             },
             _ => None,

@@ -598,8 +598,11 @@ impl ModuleReader<'_, '_> {
             return None;
         }
         let mut resolver = crate::resolve::Resolver::new(self.modules);
-        let found = match resolver.resolve(self.path, binding_scope, &Value::Name(name.to_string()))
-        {
+        let found = match resolver.resolve(
+            self.path,
+            binding_scope,
+            &Value::Name(name.to_string().into()),
+        ) {
             Ok(found) => found,
             Err(why) => return Some(Err(format!("`{name}`, which is not followed: {why}"))),
         };
@@ -742,7 +745,7 @@ fn describe(value: &Value) -> String {
         Value::Subscript { .. } => {
             format!("`{}`, a subscript whose value is not read", spelled(value))
         }
-        Value::Other(kind) if kind == crate::python::MEMBERS_PAST_BOUND => kind.clone(),
+        Value::Other(kind) if kind == crate::python::MEMBERS_PAST_BOUND => kind.to_string(),
         Value::Other(kind) => format!("a {kind}, which is not read"),
         Value::BinOp { .. } => "a binary operation, which is not read".to_string(),
         _ => format!("`{}`, which is not a list", spelled(value)),

@@ -26,7 +26,7 @@ pub(in crate::graph::build) fn name_constants(
     let mut strings = BTreeMap::new();
     for name in names::imported_name_candidates(facts) {
         let mut resolver = Resolver::new(modules);
-        let Ok(found) = resolver.resolve(key, "", &Value::Name(name.to_string())) else {
+        let Ok(found) = resolver.resolve(key, "", &Value::Name(name.to_string().into())) else {
             continue;
         };
         if crate::graph::build::chains::reassignment(modules, &found.steps).is_some() {
@@ -46,7 +46,7 @@ pub(in crate::graph::build) fn name_constants(
         let rebound = source_facts
             .functions
             .iter()
-            .any(|f| f.globals.contains(&bound));
+            .any(|f| f.globals.iter().any(|global| *global == bound));
         let value = source_facts
             .module_bindings
             .iter()
