@@ -12,8 +12,7 @@
 //! and imports, `locate.rs` finds the module an import spelling names,
 //! `modules.rs` is the scope's set of modules.
 
-use crate::python::Text;
-use crate::python::{FunctionFact, ModuleFacts, Value};
+use crate::python::{FunctionFact, ModuleFacts, Text, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 

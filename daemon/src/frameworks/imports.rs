@@ -1,8 +1,7 @@
 //! Resolving a name used in a module to the absolute name it was imported as.
 
 use super::exports::EXPORTS;
-use crate::python::Text;
-use crate::python::{ImportFact, ModuleFacts, Value};
+use crate::python::{ImportFact, ModuleFacts, Text, Value};
 
 /// What a framework package exports at an absolute dotted name, by the
 /// readers' name for it: every module path a release defines or re-exports

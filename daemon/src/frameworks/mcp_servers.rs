@@ -13,8 +13,7 @@
 
 use super::imports::{exported_name, imported_name};
 use crate::python::keyword_value as keyword;
-use crate::python::Text;
-use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
+use crate::python::{BindingKind, FunctionFact, ModuleFacts, Text, Value};
 use serde::{Deserialize, Serialize};
 
 /// The annotation hints of the MCP specification, in its order.

@@ -27,7 +27,7 @@
 use super::class_rules::{plain_methods, spells_any};
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, CallFact, ClassFact, FunctionFact, KeywordFact, ModuleFacts};
-use crate::python::{StoredUnder, Value};
+use crate::python::{Comprehension, StoredUnder, Value};
 
 /// Hooks that could answer for or change any attribute.
 const ATTRIBUTE_HOOKS: &[&str] = &[
@@ -320,15 +320,18 @@ fn children(value: &Value) -> Vec<&Value> {
             .iter()
             .flat_map(|(k, v)| k.iter().chain(std::iter::once(v)))
             .collect(),
-        Value::ListComprehension {
-            element,
-            target,
-            iter,
-            conditions,
-        } => [element.as_ref(), target.as_ref(), iter.as_ref()]
-            .into_iter()
-            .chain(conditions)
-            .collect(),
+        Value::ListComprehension(comprehension) => {
+            let Comprehension {
+                element,
+                target,
+                iter,
+                conditions,
+            } = comprehension.as_ref();
+            [element, target, iter]
+                .into_iter()
+                .chain(conditions)
+                .collect()
+        }
         Value::IfElse { test, body, orelse } => vec![test.as_ref(), body.as_ref(), orelse.as_ref()],
         Value::Add { left, right } => vec![left.as_ref(), right.as_ref()],
         Value::BinOp { left, right, .. } | Value::Compare { left, right, .. } => {
@@ -382,17 +385,20 @@ fn substitute(value: &Value, stored: &[(String, Value)], depth: usize) -> Value 
                 .map(|(k, v)| (k.as_ref().map(&again), again(v)))
                 .collect(),
         ),
-        Value::ListComprehension {
-            element,
-            target,
-            iter,
-            conditions,
-        } => Value::ListComprehension {
-            element: boxed(element),
-            target: boxed(target),
-            iter: boxed(iter),
-            conditions: conditions.iter().map(again).collect(),
-        },
+        Value::ListComprehension(comprehension) => {
+            let Comprehension {
+                element,
+                target,
+                iter,
+                conditions,
+            } = comprehension.as_ref();
+            Value::ListComprehension(Box::new(Comprehension {
+                element: again(element),
+                target: again(target),
+                iter: again(iter),
+                conditions: conditions.iter().map(again).collect(),
+            }))
+        }
         Value::IfElse { test, body, orelse } => Value::IfElse {
             test: boxed(test),
             body: boxed(body),
@@ -404,12 +410,12 @@ fn substitute(value: &Value, stored: &[(String, Value)], depth: usize) -> Value 
         },
         Value::BinOp { left, op, right } => Value::BinOp {
             left: boxed(left),
-            op: op.clone(),
+            op: *op,
             right: boxed(right),
         },
         Value::Compare { left, op, right } => Value::Compare {
             left: boxed(left),
-            op: op.clone(),
+            op: *op,
             right: boxed(right),
         },
         other => other.clone(),

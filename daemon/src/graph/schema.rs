@@ -2,7 +2,7 @@
 //! signature, from the definition's parameters and annotations.
 
 use crate::pyrepr::str_repr;
-use crate::python::{FunctionFact, ParamKind, Value};
+use crate::python::{Comprehension, FunctionFact, ParamKind, Value};
 use serde::{Deserialize, Serialize};
 
 /// Parameters the framework fills in (the run or tool context, the bound
@@ -123,12 +123,13 @@ pub fn unparse(value: &Value) -> String {
                 .collect();
             format!("f{}", str_repr(&body))
         }
-        Value::ListComprehension {
-            element,
-            target,
-            iter,
-            conditions,
-        } => {
+        Value::ListComprehension(comprehension) => {
+            let Comprehension {
+                element,
+                target,
+                iter,
+                conditions,
+            } = comprehension.as_ref();
             let mut text = format!(
                 "[{} for {} in {}",
                 unparse(element),

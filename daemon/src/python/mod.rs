@@ -10,6 +10,7 @@ mod getattr_hook;
 mod lines;
 mod name_counts;
 pub mod nesting;
+pub mod operator;
 pub mod stdlib;
 
 pub use extract::extract_facts;

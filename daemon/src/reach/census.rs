@@ -5,8 +5,7 @@
 //! an HTTP library and calls that install or instrument one.
 
 use super::{callers, libraries, model};
-use crate::python::Text;
-use crate::python::{BindingKind, ModuleFacts, Value};
+use crate::python::{BindingKind, ModuleFacts, Text, Value};
 use crate::resolve::{ModuleSet, Resolver};
 
 /// The HTTP libraries an HTTP call goes through, and the modules below

@@ -4,7 +4,7 @@
 
 use super::values::{Literal, Sources};
 use super::Frame;
-use crate::python::Value;
+use crate::python::{Comprehension, Value};
 
 impl<'a> Frame<'a> {
     /// Writes what this frame's reading depends on into `out`, for the
@@ -154,12 +154,13 @@ pub fn write_key(out: &mut String, value: &Value) {
             }
             out.push(')');
         }
-        Value::ListComprehension {
-            element,
-            target,
-            iter,
-            conditions,
-        } => {
+        Value::ListComprehension(comprehension) => {
+            let Comprehension {
+                element,
+                target,
+                iter,
+                conditions,
+            } = comprehension.as_ref();
             out.push('L');
             write_key(out, element);
             write_key(out, target);
@@ -179,13 +180,13 @@ pub fn write_key(out: &mut String, value: &Value) {
         }
         Value::BinOp { left, op, right } => {
             out.push('b');
-            text(out, op);
+            text(out, op.as_str());
             write_key(out, left);
             write_key(out, right);
         }
         Value::Compare { left, op, right } => {
             out.push('=');
-            text(out, op);
+            text(out, op.as_str());
             write_key(out, left);
             write_key(out, right);
         }

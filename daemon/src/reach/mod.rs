@@ -22,8 +22,7 @@ pub use census::Census;
 pub use model::{Claim, Reach};
 
 use crate::python::call_binding::Passed;
-use crate::python::Text;
-use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
+use crate::python::{BindingKind, FunctionFact, ModuleFacts, Text, Value};
 use crate::resolve::{ModuleSet, Resolver};
 use std::collections::BTreeMap;
 use std::rc::Rc;

@@ -157,9 +157,9 @@ impl<'a> Frame<'a> {
             }
             // `[t.lower() for t in tags]`: made from its items and what
             // it iterates.
-            Value::ListComprehension { element, iter, .. } => {
-                let mut out = self.sources_at(iter, next);
-                out.join(self.sources_at(element, next));
+            Value::ListComprehension(comprehension) => {
+                let mut out = self.sources_at(&comprehension.iter, next);
+                out.join(self.sources_at(&comprehension.element, next));
                 out
             }
             Value::Or(parts) => {
@@ -583,12 +583,11 @@ pub fn mentions(value: &Value, name: &str) -> bool {
         Value::Dict(entries) => entries
             .iter()
             .any(|(k, v)| k.as_ref().is_some_and(|k| mentions(k, name)) || mentions(v, name)),
-        Value::ListComprehension {
-            element,
-            iter,
-            conditions,
-            ..
-        } => mentions(element, name) || mentions(iter, name) || any(conditions),
+        Value::ListComprehension(comprehension) => {
+            mentions(&comprehension.element, name)
+                || mentions(&comprehension.iter, name)
+                || any(&comprehension.conditions)
+        }
         Value::IfElse { test, body, orelse } => {
             mentions(test, name) || mentions(body, name) || mentions(orelse, name)
         }

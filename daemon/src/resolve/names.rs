@@ -6,8 +6,7 @@
 
 use super::{Found, ImportStep, ModuleLoc, Resolved, Resolver, Target};
 use crate::pyrepr::str_repr;
-use crate::python::Text;
-use crate::python::{BindingFact, BindingKind, ImportFact, ModuleFacts, Value};
+use crate::python::{BindingFact, BindingKind, ImportFact, ModuleFacts, Text, Value};
 
 /// More modules than this read for one reference is a stop.
 const MAX_MODULES_READ: usize = 64;

@@ -8,10 +8,9 @@
 use super::imports::{exported_name, imported_name};
 use super::module_context::{AgentBase, ModuleContext};
 use super::names::NameConstants;
-use crate::python::Text;
 
 mod handoff;
-use crate::python::{CallFact, FunctionFact, ModuleFacts, Value};
+use crate::python::{CallFact, Comprehension, FunctionFact, ModuleFacts, Text, Value};
 pub use handoff::{handoff_call, HandoffCall};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -253,21 +252,19 @@ pub fn clone_name_filter(clone: &CallFact, tools: &Value) -> Option<String> {
     let [receiver, _clone] = callee.as_slice() else {
         return None;
     };
-    let Value::ListComprehension {
+    let Value::ListComprehension(comprehension) = tools else {
+        return None;
+    };
+    let Comprehension {
         element,
         target,
         iter,
         conditions,
-    } = tools
-    else {
+    } = comprehension.as_ref();
+    let Value::Name(variable) = target else {
         return None;
     };
-    let Value::Name(variable) = target.as_ref() else {
-        return None;
-    };
-    if element.as_ref() != target.as_ref()
-        || iter.as_ref() != &Value::Attribute(vec![receiver.clone(), "tools".into()])
-    {
+    if element != target || *iter != Value::Attribute(vec![receiver.clone(), "tools".into()]) {
         return None;
     }
     let [Value::Compare { left, op, right }] = conditions.as_slice() else {

@@ -691,7 +691,7 @@ fn same_call(call: &crate::python::CallFact, value: &Value) -> bool {
     let Value::Call { args, keywords, .. } = value else {
         return false;
     };
-    call.args == *args
+    call.args[..] == args[..]
         && call.keywords.len() == keywords.len()
         && call
             .keywords

@@ -9,8 +9,7 @@ use crate::frameworks::openai::{self, AgentConstruction, ObjectClass};
 use crate::graph::objects::{ObjectKind, ObjectSite, ObjectTool, UnreadPart};
 use crate::graph::{Affects, Binding, Edge, Gap};
 use crate::pyrepr::str_repr;
-use crate::python::Text;
-use crate::python::{BindingKind, ModuleFacts, Value};
+use crate::python::{BindingKind, ModuleFacts, Text, Value};
 use crate::resolve::{Resolver, Target};
 
 /// Where a listed object's constructor call is written.

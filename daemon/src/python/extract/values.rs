@@ -59,7 +59,7 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
         // `"…/{}".format(x)` reads as the f-string it spells.
         Expr::Call(call) => format_call(call, next).unwrap_or_else(|| Value::Call {
             callee: Box::new(value_of(&call.func, next)),
-            args: members(&call.arguments.args),
+            args: members(&call.arguments.args).into(),
             keywords: {
                 let keywords = &call.arguments.keywords;
                 let mut read: Vec<(Option<Text>, Value)> = keywords
@@ -77,14 +77,14 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
                 if keywords.len() > MAX_LIST_MEMBERS {
                     read.push((None, Value::Other(MEMBERS_PAST_BOUND.into())));
                 }
-                read
+                read.into()
             },
         }),
         Expr::Subscript(sub) => Value::Subscript {
             base: Box::new(value_of(&sub.value, next)),
             index: match sub.slice.as_ref() {
-                Expr::Tuple(tuple) => members(&tuple.elts),
-                other => vec![value_of(other, next)],
+                Expr::Tuple(tuple) => members(&tuple.elts).into(),
+                other => thin_vec![value_of(other, next)],
             },
         },
         Expr::If(if_exp) => Value::IfElse {
@@ -137,30 +137,36 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
         Expr::FString(fstring) => Value::FString(fstring_parts(fstring, next)),
         Expr::ListComp(comp) if comp.generators.len() == 1 && !comp.generators[0].is_async => {
             let generator = &comp.generators[0];
-            Value::ListComprehension {
-                element: Box::new(value_of(&comp.elt, next)),
-                target: Box::new(value_of(&generator.target, next)),
-                iter: Box::new(value_of(&generator.iter, next)),
+            Value::ListComprehension(Box::new(Comprehension {
+                element: value_of(&comp.elt, next),
+                target: value_of(&generator.target, next),
+                iter: value_of(&generator.iter, next),
                 conditions: generator.ifs.iter().map(|c| value_of(c, next)).collect(),
-            }
+            }))
         }
         Expr::Compare(compare) if compare.ops.len() == 1 && compare.comparators.len() == 1 => {
-            Value::Compare {
-                left: Box::new(value_of(&compare.left, next)),
-                op: compare.ops[0].as_str().into(),
-                right: Box::new(value_of(&compare.comparators[0], next)),
+            match Operator::parse(compare.ops[0].as_str()) {
+                Some(op) => Value::Compare {
+                    left: Box::new(value_of(&compare.left, next)),
+                    op,
+                    right: Box::new(value_of(&compare.comparators[0], next)),
+                },
+                None => Value::Other(kind_name(expr).into()),
             }
         }
-        other => Value::Other(kind_name(other).to_string().into()),
+        other => Value::Other(kind_name(other).into()),
     }
 }
 
 /// `left op right` for arithmetic other than `+` (and a `|` union).
 fn binary(binop: &ast::ExprBinOp, depth: usize) -> Value {
-    Value::BinOp {
-        left: Box::new(value_of(&binop.left, depth)),
-        op: binop.op.as_str().into(),
-        right: Box::new(value_of(&binop.right, depth)),
+    match Operator::parse(binop.op.as_str()) {
+        Some(op) => Value::BinOp {
+            left: Box::new(value_of(&binop.left, depth)),
+            op,
+            right: Box::new(value_of(&binop.right, depth)),
+        },
+        None => Value::Other("binary operation".into()),
     }
 }
 

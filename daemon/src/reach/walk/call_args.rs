@@ -2,8 +2,7 @@
 //! of a dict it is handed (with what the function stores into it after),
 //! and the model-supplied parameters its arguments carry.
 
-use crate::python::Text;
-use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
+use crate::python::{BindingKind, BodyCall, StoredUnder, Text, Value};
 use crate::reach::Frame;
 
 /// The argument at `index`, or the keyword `name`.

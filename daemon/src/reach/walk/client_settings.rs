@@ -2,8 +2,7 @@
 //! (headers, auth, query, hooks): sent with every request it sends, so
 //! each request is read with them.
 
-use crate::python::Text;
-use crate::python::{BodyCall, StoredUnder, Value};
+use crate::python::{BodyCall, StoredUnder, Text, Value};
 
 /// What a client is built with that applies to every request it sends.
 #[derive(Debug, Clone)]

@@ -7,8 +7,7 @@ use super::call_args::{argument, dict_entries, keyword_value, keyword_values, En
 use super::client_settings::ClientSettings;
 use super::printed::{credential, field, withhold_tokens, REDACTED};
 use super::{place, Walker};
-use crate::python::Text;
-use crate::python::{BindingKind, BodyCall, StoredUnder, Value};
+use crate::python::{BindingKind, BodyCall, StoredUnder, Text, ThinVec, Value};
 use crate::reach::libraries as lib;
 use crate::reach::model::HttpCall;
 use crate::reach::values::{Literal, Sources};
@@ -381,8 +380,8 @@ impl Walker<'_, '_> {
                 callee: function,
                 receiver: None,
                 chain: None,
-                args: Vec::new(),
-                keywords: Vec::new(),
+                args: ThinVec::new(),
+                keywords: ThinVec::new(),
                 line,
             };
             if !self.helper(frame, &synthetic) && frame.library_name(&synthetic.callee).is_none() {

@@ -22,8 +22,7 @@ pub use side::{budget_spent, Side};
 use super::libraries as lib;
 use super::model::{Hop, Place, Reach, ReachLimit};
 use super::{Frame, MAX_HELPER_DEPTH, MAX_LIMITS};
-use crate::python::Text;
-use crate::python::{BindingKind, BodyCall, Value};
+use crate::python::{BindingKind, BodyCall, Text, ThinVec, Value};
 use crate::resolve::{ModuleSet, Resolver, Target};
 use call_args::{argument, keyword_value, model_supplied};
 use collector::Collector;
@@ -490,8 +489,8 @@ impl<'a, 's> Walker<'a, 's> {
                 callee: function,
                 receiver: None,
                 chain: None,
-                args: Vec::new(),
-                keywords: Vec::new(),
+                args: ThinVec::new(),
+                keywords: ThinVec::new(),
                 line: call.line,
             };
             self.helper(frame, &synthetic);
@@ -530,8 +529,8 @@ impl<'a, 's> Walker<'a, 's> {
             callee: function.clone(),
             receiver: None,
             chain: None,
-            args: Vec::new(),
-            keywords: Vec::new(),
+            args: ThinVec::new(),
+            keywords: ThinVec::new(),
             line: call.line,
         };
         if !self.helper(frame, &synthetic) {

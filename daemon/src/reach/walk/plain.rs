@@ -3,8 +3,7 @@
 //! returns, an item of a loop over those), and a module logger's calls.
 
 use super::roles::Role;
-use crate::python::Text;
-use crate::python::{BindingKind, Value};
+use crate::python::{BindingKind, Text, Value};
 use crate::reach::libraries as lib;
 use crate::reach::Frame;
 use std::collections::BTreeMap;

@@ -7,8 +7,7 @@
 use super::client_settings::ClientSettings;
 use super::connection::{host_text, Connection};
 use super::printed::credential;
-use crate::python::Text;
-use crate::python::{BindingKind, Value};
+use crate::python::{BindingKind, Text, Value};
 use crate::reach::libraries as lib;
 use crate::reach::model::Credential;
 use crate::reach::{Frame, MAX_HELPER_DEPTH};

@@ -13,8 +13,7 @@
 
 use super::list_exprs::{Member, Members, LIST_KEYWORDS};
 use crate::graph::build::ModuleReader;
-use crate::python::Text;
-use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Value};
+use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, Text, Value};
 use crate::resolve::ModuleSet;
 use std::collections::BTreeSet;
 

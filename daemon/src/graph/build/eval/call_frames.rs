@@ -17,8 +17,7 @@
 use super::list_exprs::{Member, Members};
 use crate::graph::build::ModuleReader;
 use crate::pyrepr::str_repr;
-use crate::python::Text;
-use crate::python::{FunctionFact, ModuleFacts, Value};
+use crate::python::{FunctionFact, ModuleFacts, Text, Value};
 use crate::resolve::{ImportStep, Resolver, Target};
 use std::rc::Rc;
 

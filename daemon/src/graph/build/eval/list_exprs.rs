@@ -15,7 +15,7 @@ use super::list_uses::{is_list_expression, list_reads_in, list_reads_within, wit
 pub(in crate::graph::build) use super::list_uses::{other_uses, other_uses_within, LIST_KEYWORDS};
 use crate::frameworks::openai::{self, ListMember};
 use crate::graph::build::ModuleReader;
-use crate::python::{BindingKind, Value};
+use crate::python::{BindingKind, Comprehension, Value};
 use std::rc::Rc;
 
 /// One member read from a capability list.
@@ -232,12 +232,13 @@ impl ModuleReader<'_, '_> {
             }
             // `[t for t in L if keep(t)]`: L's members, each held only when
             // the filter keeps it (the filter's source text).
-            Value::ListComprehension {
-                element,
-                target,
-                iter,
-                conditions,
-            } if element == target && matches!(target.as_ref(), Value::Name(_)) => {
+            Value::ListComprehension(comprehension)
+                if comprehension.element == comprehension.target
+                    && matches!(comprehension.target, Value::Name(_)) =>
+            {
+                let Comprehension {
+                    iter, conditions, ..
+                } = comprehension.as_ref();
                 let mut kept = when.to_vec();
                 for condition in conditions {
                     kept.push(format!(
