@@ -29,7 +29,7 @@ pub(super) fn reach_lines(out: &mut Out, binding: &Value, reach: &Value) {
             field(limit, "at"),
             field(limit, "why")
         );
-        out.line(4, &one_line(&line));
+        out.prose(4, &one_line(&line));
     }
     let more_listed = limits.len().saturating_sub(REACH_LIMITS_SHOWN) as u64;
     let more_dropped = get(reach, "more_limits")
