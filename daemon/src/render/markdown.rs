@@ -24,7 +24,8 @@ mod tests;
 
 use escape::{clip, code, text};
 
-/// GitHub's limit on a comment's body, in characters.
+/// GitHub's limit on a comment's body, in characters (counted here as
+/// UTF-16 code units, the larger count).
 pub const COMMENT_LIMIT: usize = 65_536;
 /// What the findings may take of it; lines past it are counted instead.
 const FINDINGS_SHARE: usize = 16_000;
@@ -49,8 +50,10 @@ pub fn render_markdown(doc: &Value) -> String {
     format!("{opening}{rows_section}{limits}{closing}")
 }
 
+/// A length as GitHub's limit may count it: UTF-16 code units, never
+/// fewer than characters, so the bound holds however it counts.
 fn chars(s: &str) -> usize {
-    s.chars().count()
+    s.encode_utf16().count()
 }
 
 fn str_at<'a>(v: &'a Value, path: &[&str]) -> &'a str {

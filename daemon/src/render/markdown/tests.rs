@@ -103,11 +103,7 @@ fn rows_stop_before_the_comment_limit_and_the_rest_are_counted() {
         })
         .collect();
     let out = render_markdown(&doc_with(rows));
-    assert!(
-        out.chars().count() <= COMMENT_LIMIT,
-        "{}",
-        out.chars().count()
-    );
+    assert!(out.encode_utf16().count() <= COMMENT_LIMIT);
     // Every table line but the header and its separator is a row.
     let shown = out.lines().filter(|l| l.starts_with("| ")).count() - 2;
     assert!(shown > 100, "{shown}");
@@ -133,6 +129,17 @@ fn rows_stop_before_the_comment_limit_and_the_rest_are_counted() {
 }
 
 #[test]
+fn the_limit_holds_for_characters_outside_the_basic_plane() {
+    // Each emoji is one character but two UTF-16 units.
+    let rows: Vec<Value> = (0..2000)
+        .map(|i| row(i, &"🤖".repeat(100), &format!("tool_{i}"), "added"))
+        .collect();
+    let out = render_markdown(&doc_with(rows));
+    assert!(out.encode_utf16().count() <= COMMENT_LIMIT);
+    assert!(out.contains(" left out)</summary>"));
+}
+
+#[test]
 fn long_findings_and_limits_are_bounded_too() {
     let limits: Vec<String> = (0..500)
         .map(|i| format!("limit {i} {}", "x".repeat(900)))
@@ -140,7 +147,7 @@ fn long_findings_and_limits_are_bounded_too() {
     let mut doc = doc_with(vec![row(0, "a", "b", "added")]);
     doc["head"]["limits"] = json!(limits);
     let out = render_markdown(&doc);
-    assert!(out.chars().count() <= COMMENT_LIMIT);
+    assert!(out.encode_utf16().count() <= COMMENT_LIMIT);
     assert!(out.contains("more, in `--json`."), "{}", &out[..2000]);
     assert!(out.contains("<summary>Rows (1)</summary>"));
 }
