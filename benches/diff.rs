@@ -180,7 +180,7 @@ fn request(repo: &Repo, base: &str, head: &str) -> DiffRequest {
         head: Some(head.to_string()),
         scope: Some(".".into()),
         max_python_files: Some(MAX_PYTHON_FILES),
-        want_text: true,
+        format: shipgate_daemon::render::OutputFormat::Text,
         ..Default::default()
     }
 }
@@ -241,7 +241,10 @@ fn assert_rows(outcome: &DiffOutcome, expected: &[ExpectedRow]) {
         let agents = document[side]["agents"].as_array().map_or(0, Vec::len);
         assert_eq!(agents, AGENTS, "{side} agents:\n{}", outcome.json);
     }
-    assert!(outcome.text.is_some(), "the text rendering was asked for");
+    assert!(
+        outcome.rendered.is_some(),
+        "the text rendering was asked for"
+    );
     let mut rows: Vec<ExpectedRow> = document["rows"]
         .as_array()
         .expect("the document has rows")

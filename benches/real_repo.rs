@@ -36,7 +36,7 @@ fn real_repo_benches(c: &mut Criterion) {
         workspace: repo.clone(),
         base: Some(base.clone()),
         head: Some(head.clone()),
-        want_text: true,
+        format: shipgate_daemon::render::OutputFormat::Text,
         ..Default::default()
     };
     // Outside the timing: the pair must answer, or this measures an error.

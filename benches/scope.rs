@@ -49,7 +49,7 @@ fn scope_benches(c: &mut Criterion) {
         scope: None,
         base_scope: None,
         max_python_files: Some(5000),
-        want_text: true,
+        format: shipgate_daemon::render::OutputFormat::Text,
     };
 
     let store = Store::fresh();

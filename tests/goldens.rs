@@ -130,6 +130,82 @@ fn golden(name: &str, base: &Path, head: &Path, under: &str, args: &[&str]) {
         python_comparison_id(&doc)
     );
     golden::check(name, &doc, &text, &base_commit, &head_commit);
+    ci_renderings(
+        name,
+        &place,
+        &repo,
+        &full,
+        &doc,
+        &text,
+        &base_commit,
+        &head_commit,
+    );
+}
+
+/// The CI renderings of the same answer through the real client
+/// (`--format markdown|sarif|github`), each against its golden: the SARIF
+/// log valid against the official schema with a result per row, the
+/// comment within GitHub's limit, and `GITHUB_ACTIONS=true` changing
+/// nothing of the text.
+#[allow(clippy::too_many_arguments)]
+fn ci_renderings(
+    name: &str,
+    place: &Place,
+    repo: &Repo,
+    args: &[&str],
+    doc: &Value,
+    text: &str,
+    base: &str,
+    head: &str,
+) {
+    let run = |format: &str| {
+        let mut with_format = args.to_vec();
+        with_format.extend_from_slice(&["--format", format]);
+        let (code, out, stderr) = place.diff(repo, &with_format);
+        assert_eq!(code, 0, "--format {format}: {stderr}");
+        out
+    };
+    let markdown = run("markdown");
+    assert!(markdown.chars().count() <= 65_536);
+    assert_eq!(markdown.matches("</details>").count(), 1, "{markdown}");
+    golden::check_file(
+        &format!("{name}.md"),
+        &golden::normalise(&markdown, base, head),
+    );
+
+    let sarif: Value = serde_json::from_str(&run("sarif")).expect("the SARIF log parses");
+    support::schema::assert_valid_sarif(&sarif);
+    let results = sarif["runs"][0]["results"].as_array().map(Vec::len);
+    assert_eq!(results, doc["rows"].as_array().map(Vec::len));
+    let mut stable = sarif.clone();
+    let run0 = &mut stable["runs"][0];
+    run0["tool"]["driver"]["version"] = Value::String("<version>".into());
+    run0["tool"]["driver"]["semanticVersion"] = Value::String("<version>".into());
+    run0["properties"]["comparison_id"] = Value::String("<comparison_id>".into());
+    golden::check_file(
+        &format!("{name}.sarif"),
+        &golden::normalise_json_text(&stable, base, head),
+    );
+
+    let annotations = run("github");
+    assert!(
+        annotations.lines().all(|l| l.starts_with("::")),
+        "{annotations}"
+    );
+    golden::check_file(
+        &format!("{name}.annotations.txt"),
+        &golden::normalise(&annotations, base, head),
+    );
+
+    let workspace = repo.path().to_string_lossy().into_owned();
+    let mut text_args = vec!["diff", "--application", "--workspace", workspace.as_str()];
+    text_args.extend_from_slice(args);
+    let output = place.client_with_env(&text_args, &[("GITHUB_ACTIONS", "true")]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        text,
+        "GITHUB_ACTIONS changed the text"
+    );
 }
 
 fn root() -> PathBuf {

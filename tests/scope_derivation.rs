@@ -203,7 +203,8 @@ fn a_shared_module_is_compared_where_its_nearest_agents_are() {
         json!(["Agent files outside shared also import the change and are not compared: examples/demo.py."])
     );
     assert!(
-        text.contains("\n  scope limit: Agent files outside shared also import the change and are not compared: examples/demo.py.\n"),
+        // The sentence wraps at 100 columns, continued four spaces deeper.
+        text.contains("\n  scope limit: Agent files outside shared also import the change and are not compared:\n      examples/demo.py.\n"),
         "{text}"
     );
 }

@@ -66,20 +66,38 @@ fn a_limit_of_one_file_is_not_shown_on_another_files_agent() {
         summary["not_read"],
         json!([{"agent": "agent", "agent_source": "examples/a.py", "count": 1, "sides": ["base", "head"], "first": A_LIMIT}])
     );
-    let opening: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("Findings:"))
-        .take_while(|l| !l.starts_with("Detail:"))
-        .collect();
+    let opening: Vec<String> = unwrapped(
+        text.lines()
+            .skip_while(|l| !l.starts_with("Findings:"))
+            .take_while(|l| !l.starts_with("Detail:")),
+    );
     assert_eq!(
         opening,
         vec![
-            "Findings: 1 changed agent, 1 row (1 added); effect evidence 1 write (provisional: unknown effect).",
-            "agent (examples/b.py) [compared]: +fetch (reach: none established)",
-            "  Review: Should agent be able to call fetch?",
-            &format!("Also not read, and not tied to a row above: 1 limit on agent (examples/a.py); first: {A_LIMIT}"),
+            "Findings: 1 changed agent, 1 row (1 added); effect evidence 1 write (provisional: unknown effect).".to_string(),
+            "agent (examples/b.py) [compared]: +fetch (reach: none established)".to_string(),
+            "  Review: Should agent be able to call fetch?".to_string(),
+            format!("Also not read, and not tied to a row above: 1 limit on agent (examples/a.py); first: {A_LIMIT}"),
         ]
     );
+}
+
+/// Text lines with wrapped sentences joined back: a line indented four or
+/// more spaces deeper than the line before it continues that line (the
+/// text wraps limit sentences at 100 columns).
+fn unwrapped<'a>(lines: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut out: Vec<String> = Vec::new();
+    for line in lines {
+        match out.last_mut() {
+            Some(last) if indent(line) >= indent(last) + 4 => {
+                last.push(' ');
+                last.push_str(line.trim_start());
+            }
+            _ => out.push(line.to_string()),
+        }
+    }
+    out
 }
 
 /// `A` with `fetch` added to its list.
@@ -133,11 +151,11 @@ fn each_of_two_same_named_agents_keeps_its_own_limit() {
     assert_eq!(b["first_unresolved"], Value::Null);
     assert_eq!(b.get("agent_limits"), None);
     assert_eq!(doc["summary"]["not_read"], json!([]));
-    let opening: Vec<&str> = text
-        .lines()
-        .skip_while(|l| !l.starts_with("Findings:"))
-        .take_while(|l| !l.starts_with("Not established:"))
-        .collect();
+    let opening: Vec<String> = unwrapped(
+        text.lines()
+            .skip_while(|l| !l.starts_with("Findings:"))
+            .take_while(|l| !l.starts_with("Not established:")),
+    );
     assert_eq!(
         opening,
         vec![

@@ -21,7 +21,10 @@ agent's capabilities changed: which tools, handoffs and sub-agents it binds at t
 and what could not be established. Talks to a shipgate daemon, starting one on demand; reads git \
 objects only and never runs the code under review.",
     after_help = "Examples:\n  shipgate-client diff --application --workspace . --base origin/main --head HEAD\n  \
-shipgate-client diff --application --base main --scope app --json\n  shipgate-client watch .\n  shipgate-client status"
+shipgate-client diff --application --base main --scope app --json\n  \
+shipgate-client diff --application --base origin/main --format markdown > comment.md\n  \
+shipgate-client diff --application --base origin/main --format sarif > shipgate.sarif\n  \
+shipgate-client diff --application --base origin/main --format github\n  shipgate-client watch .\n  shipgate-client status"
 )]
 struct Cli {
     #[command(flatten)]
@@ -50,7 +53,11 @@ struct Connection {
 enum Command {
     /// Compare the agents between a base and a head commit (agents-shipgate's flags).
     #[command(
-        after_help = "Exit codes: 0 for any comparison (read comparison_status: compared, partial, \
+        after_help = "Formats: text for a reviewer; json for scripts; markdown for a pull-request comment; \
+sarif for a code-scanning upload; github for annotations in a GitHub Actions step. Annotations are printed only \
+with --format github: GITHUB_ACTIONS=true changes no output, so a job keeps the text or JSON it parses.
+
+Exit codes: 0 for any comparison (read comparison_status: compared, partial, \
 not_established); 2 for bad input (unknown ref, bad scope, not a repository); 1 when the daemon cannot be reached."
     )]
     Diff(DiffArgs),
@@ -107,12 +114,54 @@ struct DiffArgs {
     /// Bound on Python files read per side [default: 1000]
     #[arg(long)]
     max_python_files: Option<i64>,
-    /// Print the JSON document instead of the text
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    format: Option<FormatArg>,
+    /// Print the JSON document instead of the text (the same as --format json)
     #[arg(long)]
     json: bool,
     /// After the answer, print each phase's wall time on stderr (as the daemon measured it)
     #[arg(long)]
     timings: bool,
+}
+
+/// What `--format` takes; the daemon renders each (the client only prints).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    /// The reviewer text: findings, then the rows (the default)
+    Text,
+    /// The JSON document of the output contract (as --json)
+    Json,
+    /// A pull-request comment: findings, rows in a <details> table within GitHub's 65,536 characters, each limit once
+    Markdown,
+    /// SARIF 2.1.0 for code scanning: one result per row at its binding location
+    Sarif,
+    /// GitHub Actions annotations (::warning/::notice), one per row with a location; only when asked, never from GITHUB_ACTIONS
+    Github,
+}
+
+/// `--format` and its alias `--json` together: `--json` is `--format json`,
+/// and another format beside it is a usage error.
+fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputFormat, String> {
+    let asked = format.map(|f| match f {
+        FormatArg::Text => OutputFormat::Text,
+        FormatArg::Json => OutputFormat::Json,
+        FormatArg::Markdown => OutputFormat::Markdown,
+        FormatArg::Sarif => OutputFormat::Sarif,
+        FormatArg::Github => OutputFormat::Github,
+    });
+    match (asked, json) {
+        (Some(OutputFormat::Json) | None, true) => Ok(OutputFormat::Json),
+        (Some(other), true) => Err(format!(
+            "--json is --format json; it cannot be combined with --format {}.",
+            other
+                .as_str_name()
+                .trim_start_matches("OUTPUT_FORMAT_")
+                .to_lowercase()
+        )),
+        (Some(format), false) => Ok(format),
+        (None, false) => Ok(OutputFormat::Text),
+    }
 }
 
 #[derive(Args)]
@@ -268,7 +317,11 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
         Some(n) if n >= 1 => u32::try_from(n).unwrap_or(u32::MAX),
         Some(_) => return usage_error("diff", "--max-python-files must be at least 1."),
     };
-    let request = match diff_request(&args, max_python_files) {
+    let format = match chosen_format(args.format, args.json) {
+        Ok(format) => format,
+        Err(message) => return usage_error("diff", &message),
+    };
+    let request = match diff_request(&args, max_python_files, format) {
         Ok(request) => request,
         Err(message) => return usage_error("diff", &message),
     };
@@ -280,14 +333,21 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
         Ok(response) => {
             let response = response.into_inner();
             let code = ExitCode::from(u8::try_from(response.exit_code).unwrap_or(1));
-            let code = print_then(
-                if args.json {
-                    &response.json
-                } else {
-                    &response.text
-                },
-                code,
-            );
+            let answer = if format == OutputFormat::Json {
+                &response.json
+            } else {
+                &response.text
+            };
+            // Every rendering has at least a line; none means a daemon
+            // from before this format, which ignored what it did not know.
+            if answer.is_empty() {
+                return unreachable_daemon(
+                    "the daemon answered without the rendering asked for; it is older than this \
+client: stop it (`shipgate-client shutdown`) and run again"
+                        .into(),
+                );
+            }
+            let code = print_then(answer, code);
             if args.timings {
                 eprintln!(
                     "{}",
@@ -301,7 +361,11 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
 }
 
 /// The diff request, once its strings are fit to send.
-fn diff_request(args: &DiffArgs, max_python_files: u32) -> Result<pb::DiffRequest, String> {
+fn diff_request(
+    args: &DiffArgs,
+    max_python_files: u32,
+    format: OutputFormat,
+) -> Result<pb::DiffRequest, String> {
     let text = |value: &Option<String>| value.clone().unwrap_or_default();
     let request = pb::DiffRequest {
         workspace: workspace_field(&args.workspace)?,
@@ -310,11 +374,7 @@ fn diff_request(args: &DiffArgs, max_python_files: u32) -> Result<pb::DiffReques
         scope: text(&args.scope),
         base_scope: text(&args.base_scope),
         max_python_files,
-        format: if args.json {
-            OutputFormat::Json
-        } else {
-            OutputFormat::Text
-        } as i32,
+        format: format as i32,
         timings: args.timings,
     };
     check_lengths(&[
@@ -660,8 +720,9 @@ async fn shutdown(target: &Target) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::progress_line;
+    use super::{chosen_format, progress_line, FormatArg};
     use shipgate_proto::v1::HistoryProgress;
+    use shipgate_proto::v1::OutputFormat;
     use std::time::Duration;
 
     fn progress(done: u32, total: u32) -> HistoryProgress {
@@ -670,6 +731,24 @@ mod tests {
             total,
             ..HistoryProgress::default()
         }
+    }
+
+    #[test]
+    fn json_is_an_alias_of_format_json() {
+        assert_eq!(chosen_format(None, false), Ok(OutputFormat::Text));
+        assert_eq!(chosen_format(None, true), Ok(OutputFormat::Json));
+        assert_eq!(
+            chosen_format(Some(FormatArg::Json), true),
+            Ok(OutputFormat::Json)
+        );
+        assert_eq!(
+            chosen_format(Some(FormatArg::Github), false),
+            Ok(OutputFormat::Github)
+        );
+        assert_eq!(
+            chosen_format(Some(FormatArg::Sarif), true),
+            Err("--json is --format json; it cannot be combined with --format sarif.".into())
+        );
     }
 
     #[test]

@@ -3,7 +3,49 @@
 
 use crate::engine::DiffRequest;
 use crate::error::DiffError;
+use crate::render::OutputFormat;
 use std::path::PathBuf;
+
+/// What `--format` takes (the client's flag has the same names and help).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// The reviewer text: findings, then the rows (the default)
+    Text,
+    /// The JSON document of the output contract (as --json)
+    Json,
+    /// A pull-request comment: findings, rows in a <details> table within GitHub's 65,536 characters, each limit once
+    Markdown,
+    /// SARIF 2.1.0 for code scanning: one result per row at its binding location
+    Sarif,
+    /// GitHub Actions annotations (::warning/::notice), one per row with a location; only when asked, never from GITHUB_ACTIONS
+    Github,
+}
+
+impl FormatArg {
+    pub fn format(self) -> OutputFormat {
+        match self {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Json => OutputFormat::Json,
+            FormatArg::Markdown => OutputFormat::Markdown,
+            FormatArg::Sarif => OutputFormat::Sarif,
+            FormatArg::Github => OutputFormat::Github,
+        }
+    }
+}
+
+/// `--format` and its alias `--json` read together: `--json` is `--format
+/// json`, and naming another format beside it is a usage error.
+pub fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputFormat, String> {
+    match (format.map(FormatArg::format), json) {
+        (Some(OutputFormat::Json) | None, true) => Ok(OutputFormat::Json),
+        (Some(other), true) => Err(format!(
+            "--json is --format json; it cannot be combined with --format {}.",
+            other.name()
+        )),
+        (Some(format), false) => Ok(format),
+        (None, false) => Ok(OutputFormat::Text),
+    }
+}
 
 /// The reference tool's `diff --application` flags.
 #[derive(Debug, Clone, clap::Args)]
@@ -31,7 +73,10 @@ pub struct DiffArgs {
     /// Bound on Python files read per side.
     #[arg(long)]
     pub max_python_files: Option<i64>,
-    /// Print the JSON document instead of the text.
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Print the JSON document instead of the text (the same as --format json).
     #[arg(long)]
     pub json: bool,
     /// After the answer, print each phase's wall time on stderr.
@@ -66,6 +111,7 @@ impl DiffArgs {
                 ));
             }
         };
+        let format = chosen_format(self.format, self.json).map_err(DiffError::usage)?;
         let workspace =
             std::path::absolute(&self.workspace).unwrap_or_else(|_| self.workspace.clone());
         Ok(DiffRequest {
@@ -75,7 +121,7 @@ impl DiffArgs {
             scope: self.scope.clone(),
             base_scope: self.base_scope.clone(),
             max_python_files,
-            want_text: !self.json,
+            format,
         })
     }
 }
@@ -99,6 +145,21 @@ pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_is_an_alias_of_format_json() {
+        assert_eq!(chosen_format(None, false), Ok(OutputFormat::Text));
+        assert_eq!(chosen_format(None, true), Ok(OutputFormat::Json));
+        assert_eq!(
+            chosen_format(Some(FormatArg::Json), true),
+            Ok(OutputFormat::Json)
+        );
+        assert_eq!(
+            chosen_format(Some(FormatArg::Sarif), false),
+            Ok(OutputFormat::Sarif)
+        );
+        assert!(chosen_format(Some(FormatArg::Markdown), true).is_err());
+    }
 
     #[test]
     fn durations_parse() {

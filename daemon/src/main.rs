@@ -49,7 +49,11 @@ shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-to
     },
     /// Run one comparison in-process (same flags and output as the client's diff).
     #[command(
-        after_help = "Example:\n  shipgate-daemon diff --application --workspace . --base main --head HEAD --json"
+        after_help = "Examples:\n  shipgate-daemon diff --application --workspace . --base main --head HEAD --json\n  \
+shipgate-daemon diff --application --base origin/main --format markdown > comment.md\n  \
+shipgate-daemon diff --application --base origin/main --format sarif > shipgate.sarif\n  \
+shipgate-daemon diff --application --base origin/main --format github   # annotations in a GitHub Actions step\n\n\
+Annotations are printed only with --format github: GITHUB_ACTIONS=true changes no output."
     )]
     Diff {
         #[command(flatten)]
@@ -168,7 +172,7 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     std::mem::forget(engine);
     match outcome {
         Ok(outcome) => {
-            print!("{}", outcome.text.as_deref().unwrap_or(&outcome.json));
+            print!("{}", outcome.rendered.as_deref().unwrap_or(&outcome.json));
             if args.timings {
                 use std::io::Write;
                 // The answer first, then the timings after it.

@@ -23,6 +23,12 @@ pub fn normalise_json(doc: &Value, base: &str, head: &str) -> String {
     normalise(&pretty, base, head) + "\n"
 }
 
+/// Any JSON value pretty-printed, commit ids spelled as placeholders.
+pub fn normalise_json_text(doc: &Value, base: &str, head: &str) -> String {
+    let pretty = serde_json::to_string_pretty(doc).expect("json");
+    normalise(&pretty, base, head) + "\n"
+}
+
 pub fn check_file(name: &str, actual: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/goldens")

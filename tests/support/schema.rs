@@ -1,22 +1,30 @@
-//! A small JSON Schema validator for the draft 2020-12 subset the
-//! published document schemas use (`docs/*.schema.json`), so the tests
-//! need no validator crate.
+//! A small JSON Schema validator for the subset the published document
+//! schemas use (`docs/*.schema.json`, draft 2020-12) and the official
+//! SARIF 2.1.0 schema uses (`tests/fixtures/sarif/`, draft 04), so the
+//! tests need no validator crate.
 //!
 //! Applied keywords: `type` (a name or an array of names), `properties`,
 //! `required`, `additionalProperties` (a boolean or a schema), `items` (one
-//! schema for every element), `enum`, `const`, `pattern`, `$ref` (a local
-//! `#/...` JSON pointer, also beside other keywords), `anyOf` and `oneOf`.
-//! `pattern` takes the regular-expression subset that fixed-shape strings
-//! need: literals, `.`, `\d`, bracket classes with ranges, the quantifiers
-//! `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}`, and the anchors `^`/`$`; no groups
-//! or alternation. Annotations (`$schema`, `$id`, `$comment`, `$defs`,
-//! `title`, `description`, `default`, `examples`) are accepted and ignored.
+//! schema for every element), `minItems`, `uniqueItems`, `enum`, `const`,
+//! `minimum`, `maximum`, `pattern` (`schema/pattern.rs`: literals, `.`,
+//! `\d`, bracket classes, groups without alternation, quantifiers, the
+//! anchors `^`/`$`), `format` (`schema/formats.rs`: `uri`, `uri-reference`,
+//! `date-time`, checked as assertions), `$ref` (a local `#/...` JSON
+//! pointer, also beside other keywords), `anyOf` and `oneOf`. Annotations
+//! (`$schema`, `$id`, `id`, `$comment`, `$defs`, `definitions`, `title`,
+//! `description`, `default`, `examples`) are accepted and ignored, but the
+//! schemas under `$defs` and `definitions` are checked too.
 //!
 //! Any other keyword, or a pattern outside that subset, is an error rather
 //! than silently skipped: a schema this validator cannot fully apply never
 //! passes a document.
 
 use serde_json::{Map, Value};
+
+mod formats;
+mod pattern;
+
+use pattern::Pattern;
 
 /// Keywords that constrain an instance.
 const APPLIED: &[&str] = &[
@@ -25,9 +33,14 @@ const APPLIED: &[&str] = &[
     "required",
     "additionalProperties",
     "items",
+    "minItems",
+    "uniqueItems",
     "enum",
     "const",
+    "minimum",
+    "maximum",
     "pattern",
+    "format",
     "$ref",
     "anyOf",
     "oneOf",
@@ -37,8 +50,10 @@ const APPLIED: &[&str] = &[
 const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
+    "id",
     "$comment",
     "$defs",
+    "definitions",
     "title",
     "description",
     "default",
@@ -112,7 +127,7 @@ fn check(root: &Value, schema: &Value, at: &str, errors: &mut Vec<String>) {
                 }
                 _ => errors.push(format!("{here}: must be an object of schemas")),
             },
-            "$defs" => match value {
+            "$defs" | "definitions" => match value {
                 Value::Object(defs) => {
                     for (name, sub) in defs {
                         check(root, sub, &format!("{here}/{}", escape(name)), errors);
@@ -135,6 +150,29 @@ fn check(root: &Value, schema: &Value, at: &str, errors: &mut Vec<String>) {
                 }
             }
             "const" => {}
+            "minimum" | "maximum" => {
+                if !value.is_number() {
+                    errors.push(format!("{here}: must be a number"));
+                }
+            }
+            "minItems" => {
+                if !value.is_u64() {
+                    errors.push(format!("{here}: must be a non-negative integer"));
+                }
+            }
+            "uniqueItems" => {
+                if !value.is_boolean() {
+                    errors.push(format!("{here}: must be a boolean"));
+                }
+            }
+            "format" => match value.as_str() {
+                Some(name) if formats::KNOWN.contains(&name) => {}
+                Some(name) => errors.push(format!(
+                    "{here}: format `{name}` is not implemented by this validator (it checks {})",
+                    formats::KNOWN.join(", ")
+                )),
+                None => errors.push(format!("{here}: must be a string")),
+            },
             "pattern" => match value.as_str() {
                 Some(pattern) => {
                     if let Err(why) = Pattern::parse(pattern) {
@@ -341,6 +379,53 @@ impl Walk<'_> {
                 Err(why) => fail(why, "pattern"),
             }
         }
+        if let (Some(Value::String(format)), Some(text)) = (map.get("format"), instance.as_str()) {
+            if let Some(why) = formats::check(format, text) {
+                fail(format!("{} {why}", brief(instance)), "format");
+            }
+        }
+        if let Some(number) = instance.as_f64().filter(|_| instance.is_number()) {
+            if let Some(minimum) = map.get("minimum").and_then(Value::as_f64) {
+                if number < minimum {
+                    fail(
+                        format!("{number} is less than the minimum {minimum}"),
+                        "minimum",
+                    );
+                }
+            }
+            if let Some(maximum) = map.get("maximum").and_then(Value::as_f64) {
+                if number > maximum {
+                    fail(
+                        format!("{number} is more than the maximum {maximum}"),
+                        "maximum",
+                    );
+                }
+            }
+        }
+        if let Value::Array(elements) = instance {
+            if let Some(min) = map.get("minItems").and_then(Value::as_u64) {
+                if (elements.len() as u64) < min {
+                    fail(
+                        format!("{} items, fewer than {min}", elements.len()),
+                        "minItems",
+                    );
+                }
+            }
+            if map.get("uniqueItems") == Some(&Value::Bool(true)) {
+                let repeated = elements.iter().enumerate().find_map(|(i, a)| {
+                    elements[i + 1..]
+                        .iter()
+                        .position(|b| json_eq(a, b))
+                        .map(|j| (i, i + 1 + j))
+                });
+                if let Some((first, again)) = repeated {
+                    fail(
+                        format!("items {first} and {again} are equal, and must be unique"),
+                        "uniqueItems",
+                    );
+                }
+            }
+        }
         if let Value::Object(object) = instance {
             if let Some(Value::Array(required)) = map.get("required") {
                 for name in required.iter().filter_map(Value::as_str) {
@@ -457,215 +542,6 @@ impl Walk<'_> {
     }
 }
 
-/// What one position of a pattern accepts.
-#[derive(Debug, Clone)]
-enum Atom {
-    Any,
-    Char(char),
-    /// Inclusive ranges; `negated` accepts what they do not.
-    Class {
-        ranges: Vec<(char, char)>,
-        negated: bool,
-    },
-}
-
-impl Atom {
-    fn accepts(&self, c: char) -> bool {
-        match self {
-            Atom::Any => c != '\n',
-            Atom::Char(want) => c == *want,
-            Atom::Class { ranges, negated } => {
-                ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&c)) != *negated
-            }
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-struct Piece {
-    atom: Atom,
-    min: usize,
-    max: usize,
-}
-
-/// A compiled pattern of the supported subset (see the module docs).
-#[derive(Debug, Clone)]
-struct Pattern {
-    start: bool,
-    end: bool,
-    pieces: Vec<Piece>,
-}
-
-impl Pattern {
-    fn parse(pattern: &str) -> Result<Pattern, String> {
-        let unsupported = |what: &str| {
-            format!("pattern {pattern:?} uses {what}, which this validator does not implement")
-        };
-        let mut chars: Vec<char> = pattern.chars().collect();
-        let start = chars.first() == Some(&'^');
-        if start {
-            chars.remove(0);
-        }
-        let end =
-            chars.last() == Some(&'$') && !(chars.len() >= 2 && chars[chars.len() - 2] == '\\');
-        if end {
-            chars.pop();
-        }
-        let mut pieces: Vec<Piece> = Vec::new();
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            i += 1;
-            let atom = match c {
-                '.' => Atom::Any,
-                '\\' => {
-                    let Some(&e) = chars.get(i) else {
-                        return Err(unsupported("a trailing backslash"));
-                    };
-                    i += 1;
-                    escaped(e).ok_or_else(|| unsupported(&format!("the escape \\{e}")))?
-                }
-                '[' => {
-                    let mut ranges = Vec::new();
-                    let negated = chars.get(i) == Some(&'^');
-                    if negated {
-                        i += 1;
-                    }
-                    let mut closed = false;
-                    while i < chars.len() {
-                        let mut lo = chars[i];
-                        i += 1;
-                        if lo == ']' && !ranges.is_empty() {
-                            closed = true;
-                            break;
-                        }
-                        if lo == '\\' {
-                            let Some(&e) = chars.get(i) else { break };
-                            i += 1;
-                            match escaped(e) {
-                                Some(Atom::Char(ch)) => lo = ch,
-                                Some(Atom::Class { ranges: more, .. }) => {
-                                    ranges.extend(more);
-                                    continue;
-                                }
-                                _ => return Err(unsupported(&format!("the escape \\{e}"))),
-                            }
-                        }
-                        if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|c| *c != ']')
-                        {
-                            let hi = chars[i + 1];
-                            if hi == '\\' {
-                                return Err(unsupported("an escaped range end"));
-                            }
-                            i += 2;
-                            if hi < lo {
-                                return Err(format!("pattern {pattern:?} has a reversed range"));
-                            }
-                            ranges.push((lo, hi));
-                        } else {
-                            ranges.push((lo, lo));
-                        }
-                    }
-                    if !closed {
-                        return Err(format!("pattern {pattern:?} has an unclosed class"));
-                    }
-                    Atom::Class { ranges, negated }
-                }
-                '(' | ')' | '|' => return Err(unsupported("groups or alternation")),
-                '^' | '$' => return Err(unsupported("an anchor inside the pattern")),
-                '*' | '+' | '?' | '{' => {
-                    return Err(format!(
-                        "pattern {pattern:?} has a quantifier with nothing to repeat"
-                    ))
-                }
-                other => Atom::Char(other),
-            };
-            let (min, max) = match chars.get(i) {
-                Some('*') => {
-                    i += 1;
-                    (0, usize::MAX)
-                }
-                Some('+') => {
-                    i += 1;
-                    (1, usize::MAX)
-                }
-                Some('?') => {
-                    i += 1;
-                    (0, 1)
-                }
-                Some('{') => {
-                    let close = chars[i..]
-                        .iter()
-                        .position(|c| *c == '}')
-                        .ok_or_else(|| format!("pattern {pattern:?} has an unclosed {{"))?;
-                    let inside: String = chars[i + 1..i + close].iter().collect();
-                    i += close + 1;
-                    let number = |s: &str| {
-                        s.trim()
-                            .parse::<usize>()
-                            .map_err(|_| unsupported(&format!("the repetition {{{inside}}}")))
-                    };
-                    match inside.split_once(',') {
-                        None => {
-                            let n = number(&inside)?;
-                            (n, n)
-                        }
-                        Some((lo, "")) => (number(lo)?, usize::MAX),
-                        Some((lo, hi)) => (number(lo)?, number(hi)?),
-                    }
-                }
-                _ => (1, 1),
-            };
-            if matches!(chars.get(i), Some('?' | '+')) && (min, max) != (1, 1) {
-                return Err(unsupported("a lazy or possessive quantifier"));
-            }
-            if min > max {
-                return Err(format!(
-                    "pattern {pattern:?} has a repetition with min > max"
-                ));
-            }
-            pieces.push(Piece { atom, min, max });
-        }
-        Ok(Pattern { start, end, pieces })
-    }
-
-    fn matches(&self, text: &str) -> bool {
-        let chars: Vec<char> = text.chars().collect();
-        let last_start = if self.start { 0 } else { chars.len() };
-        (0..=last_start).any(|from| self.match_from(0, &chars, from))
-    }
-
-    fn match_from(&self, piece: usize, chars: &[char], at: usize) -> bool {
-        let Some(p) = self.pieces.get(piece) else {
-            return !self.end || at == chars.len();
-        };
-        let mut count = 0;
-        while count < p.max && at + count < chars.len() && p.atom.accepts(chars[at + count]) {
-            count += 1;
-        }
-        if count < p.min {
-            return false;
-        }
-        (p.min..=count)
-            .rev()
-            .any(|n| self.match_from(piece + 1, chars, at + n))
-    }
-}
-
-/// The atom `\e` stands for: `\d`, or an escaped punctuation character.
-fn escaped(e: char) -> Option<Atom> {
-    match e {
-        'd' => Some(Atom::Class {
-            ranges: vec![('0', '9')],
-            negated: false,
-        }),
-        'n' => Some(Atom::Char('\n')),
-        't' => Some(Atom::Char('\t')),
-        c if c.is_ascii_punctuation() => Some(Atom::Char(c)),
-        _ => None,
-    }
-}
-
 /// Asserts `doc` validates against the committed schema
 /// (`docs/application-comparison-0.4.schema.json`).
 pub fn assert_valid(doc: &Value) {
@@ -675,4 +551,16 @@ pub fn assert_valid(doc: &Value) {
     .expect("schema JSON");
     let errors = validate(&schema, doc);
     assert!(errors.is_empty(), "{errors:?}");
+}
+
+/// The official SARIF 2.1.0 schema, vendored (`tests/fixtures/sarif/`).
+pub fn sarif_schema() -> Value {
+    serde_json::from_str(include_str!("../fixtures/sarif/sarif-schema-2.1.0.json"))
+        .expect("SARIF schema JSON")
+}
+
+/// Asserts `log` validates against the official SARIF 2.1.0 schema.
+pub fn assert_valid_sarif(log: &Value) {
+    let errors = validate(&sarif_schema(), log);
+    assert!(errors.is_empty(), "{errors:#?}");
 }

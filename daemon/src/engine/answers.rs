@@ -6,7 +6,7 @@
 //! An answer is a function of what its key holds and nothing else: the
 //! refs as the request spells them (they are printed), the commits and
 //! trees they resolve to (content-addressed, so the same ids are the same
-//! source), the scope and bounds asked for, whether text was asked for,
+//! source), the scope and bounds asked for, the rendering asked for,
 //! and the engine version. The key is taken after the revisions are
 //! resolved, so a branch that moved is a new key.
 
@@ -28,7 +28,7 @@ pub(super) struct AnswerKey<'r> {
     pub scope: Option<&'r str>,
     pub base_scope: Option<&'r str>,
     pub max_files: u32,
-    pub want_text: bool,
+    pub format: crate::render::OutputFormat,
 }
 
 impl AnswerKey<'_> {
@@ -62,7 +62,7 @@ impl AnswerKey<'_> {
             }
         }
         hasher.update(&self.max_files.to_be_bytes());
-        hasher.update(&[u8::from(self.want_text)]);
+        hasher.update(&[self.format.key_byte()]);
         hasher.finalize()
     }
 }

@@ -17,7 +17,7 @@ use crate::paths::{normalize_scope, rooted};
 use crate::pyrepr::str_repr;
 use crate::python::stdlib::is_stdlib_module;
 use crate::python::{extract_facts, ModuleFacts};
-use crate::render::{pyjson::to_pretty, text::render_text};
+use crate::render::{pyjson::to_pretty, render, OutputFormat};
 use crate::store::{Cache, Namespace};
 use crate::timings::phase;
 use gix::ObjectId;
@@ -56,7 +56,8 @@ pub struct DiffRequest {
     pub scope: Option<String>,
     pub base_scope: Option<String>,
     pub max_python_files: Option<u32>,
-    pub want_text: bool,
+    /// The rendering asked for besides the JSON document.
+    pub format: OutputFormat,
 }
 
 /// A comparison as answered.
@@ -65,7 +66,9 @@ pub struct DiffOutcome {
     pub document: Value,
     /// The document as printed with `--json`.
     pub json: String,
-    pub text: Option<String>,
+    /// The document rendered as the request's `format` asked (text,
+    /// markdown, SARIF, annotations); none when it asked for JSON.
+    pub rendered: Option<String>,
     pub status: String,
 }
 
@@ -185,7 +188,7 @@ impl Engine {
             scope: scope.as_deref(),
             base_scope: base_scope.as_deref(),
             max_files,
-            want_text: request.want_text,
+            format: request.format,
         };
         let answers = &self.cache.answers;
         if let Some(answer) = self.answers.get(&answer_key) {
@@ -300,7 +303,7 @@ impl Engine {
             .to_string();
         let outcome = DiffOutcome {
             json: to_pretty(&document),
-            text: request.want_text.then(|| render_text(&document)),
+            rendered: render(&document, request.format),
             document,
             status,
         };

@@ -17,18 +17,47 @@ const CAUSES_SHOWN: usize = 4;
 /// Rows printed under `Detail:`; above it none are.
 pub const DETAIL_ROWS: usize = 10;
 
-/// The lines, each `(indent, text)`; the caller applies the one-line filter.
-pub fn lines(summary: &Value) -> Vec<(usize, String)> {
+/// One line of the opening.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingLine {
+    pub indent: usize,
+    pub text: String,
+    /// The line states a sentence (a limit, an uncertainty cause), which a
+    /// renderer may wrap; the other lines are the summary's grammar.
+    pub sentence: bool,
+}
+
+impl FindingLine {
+    fn new(indent: usize, text: String) -> Self {
+        FindingLine {
+            indent,
+            text,
+            sentence: false,
+        }
+    }
+
+    fn sentence(indent: usize, text: String) -> Self {
+        FindingLine {
+            indent,
+            text,
+            sentence: true,
+        }
+    }
+}
+
+/// The lines in order; the caller applies the one-line filter (and, for
+/// markdown, its escaping).
+pub fn lines(summary: &Value) -> Vec<FindingLine> {
     let mut out = Vec::new();
     let findings = array(summary, "findings");
-    out.push((0, headline(summary, findings.len())));
+    out.push(FindingLine::new(0, headline(summary, findings.len())));
     declared_lines(&mut out, summary);
     for finding in findings.iter().take(FINDINGS_SHOWN) {
         finding_lines(&mut out, finding, summary);
     }
     if findings.len() > FINDINGS_SHOWN {
         let more = findings.len() - FINDINGS_SHOWN;
-        out.push((
+        out.push(FindingLine::new(
             0,
             format!(
                 "{more} more {}: tool lines and questions are in --json summary.findings.",
@@ -37,7 +66,7 @@ pub fn lines(summary: &Value) -> Vec<(usize, String)> {
         ));
     }
     for renamed in array(summary, "renamed") {
-        out.push((
+        out.push(FindingLine::new(
             0,
             format!(
                 "Renamed: {} → {} ({}); its bindings are unchanged.",
@@ -55,14 +84,14 @@ pub fn lines(summary: &Value) -> Vec<(usize, String)> {
 /// `Declared: list_notes (MCP server 'notes', app/server.py): declared
 /// read-only, but writes: POST … at app/server.py:10 [new]`: the app's own
 /// declarations its tools' reach contradicts, before any agent.
-fn declared_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
+fn declared_lines(out: &mut Vec<FindingLine>, summary: &Value) {
     let declared = array(summary, "declared_effects");
     for entry in declared.iter().take(FINDINGS_SHOWN) {
         let server = match entry.get("server").and_then(Value::as_str) {
             Some(name) => format!("MCP server '{name}', "),
             None => "MCP server, ".to_string(),
         };
-        out.push((
+        out.push(FindingLine::new(
             0,
             format!(
                 "Declared: {} ({server}{}): {} [{}]",
@@ -75,7 +104,7 @@ fn declared_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
     }
     if declared.len() > FINDINGS_SHOWN {
         let more = declared.len() - FINDINGS_SHOWN;
-        out.push((
+        out.push(FindingLine::new(
             0,
             format!(
                 "{more} more declared-effect {}: they are in --json declared_effects.",
@@ -167,7 +196,7 @@ fn shared_name(summary: &Value, agent: &str, source: &str) -> bool {
         .any(|f| text(f, "agent_source") != source)
 }
 
-fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, summary: &Value) {
+fn finding_lines(out: &mut Vec<FindingLine>, finding: &Value, summary: &Value) {
     let agent = text(finding, "agent");
     let tools = array(finding, "tools");
     let mut header = agent.to_string();
@@ -188,23 +217,26 @@ fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, summary: &Valu
     if !notes.is_empty() {
         header.push_str(&format!(" ({})", notes.join("; ")));
     }
-    out.push((0, header));
+    out.push(FindingLine::new(0, header));
     if let Some(from) = finding.get("renamed_from").and_then(Value::as_str) {
-        out.push((2, format!("renamed: {from} → {agent}")));
+        out.push(FindingLine::new(2, format!("renamed: {from} → {agent}")));
     }
     let detailed: Vec<&Value> = tools
         .iter()
         .filter(|t| !array(t, "facts").is_empty() || t.get("unresolved").is_some())
         .collect();
     for tool in detailed.iter().take(TOOL_LINES) {
-        out.push((2, tool_line(tool)));
+        out.push(FindingLine::new(2, tool_line(tool)));
     }
     if detailed.len() > TOOL_LINES {
         let rest: Vec<String> = detailed[TOOL_LINES..]
             .iter()
             .map(|t| format!("{}{}", mark(t), text(t, "tool")))
             .collect();
-        out.push((2, format!("and {} more: {}", rest.len(), rest.join(", "))));
+        out.push(FindingLine::new(
+            2,
+            format!("and {} more: {}", rest.len(), rest.join(", ")),
+        ));
     }
     if let Some(limits) = finding.get("agent_limits").filter(|l| l.is_object()) {
         let mut line = format!(
@@ -215,7 +247,7 @@ fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, summary: &Valu
         if count > 1 {
             line.push_str(&format!(" (and {} more)", count - 1));
         }
-        out.push((2, line));
+        out.push(FindingLine::sentence(2, line));
     }
     let questions = array(finding, "questions");
     for (index, question) in questions.iter().take(QUESTIONS_SHOWN).enumerate() {
@@ -226,7 +258,7 @@ fn finding_lines(out: &mut Vec<(usize, String)>, finding: &Value, summary: &Valu
                 questions.len() - QUESTIONS_SHOWN
             ));
         }
-        out.push((2, line));
+        out.push(FindingLine::new(2, line));
     }
 }
 
@@ -298,7 +330,7 @@ fn tool_line(tool: &Value) -> String {
 
 /// `Not established: <n> rows share <k> causes.`, a line per cause and the
 /// question.
-fn cause_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
+fn cause_lines(out: &mut Vec<FindingLine>, summary: &Value) {
     let causes = array(summary, "causes");
     if causes.is_empty() {
         return;
@@ -306,7 +338,7 @@ fn cause_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
     let candidates = summary
         .get("counts")
         .map_or(0, |c| number(c, "not_established")) as usize;
-    out.push((
+    out.push(FindingLine::new(
         0,
         format!(
             "Not established: {candidates} {} {} {}.",
@@ -325,7 +357,7 @@ fn cause_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
             0 => String::new(),
             n => format!("{n} similar; "),
         };
-        out.push((
+        out.push(FindingLine::sentence(
             2,
             format!(
                 "- {} [{similar}{rows} {}, {}]",
@@ -336,18 +368,18 @@ fn cause_lines(out: &mut Vec<(usize, String)>, summary: &Value) {
         ));
     }
     if causes.len() > CAUSES_SHOWN {
-        out.push((
+        out.push(FindingLine::new(
             2,
             format!("- and {} more in --json", causes.len() - CAUSES_SHOWN),
         ));
     }
     if let Some(question) = summary.get("question").and_then(Value::as_str) {
-        out.push((2, format!("Review: {question}")));
+        out.push(FindingLine::new(2, format!("Review: {question}")));
     }
 }
 
 /// `Also not read, and not tied to a row above: <n> limits on <agents>; first: <reason>`.
-fn not_read_line(out: &mut Vec<(usize, String)>, summary: &Value) {
+fn not_read_line(out: &mut Vec<FindingLine>, summary: &Value) {
     let groups = array(summary, "not_read");
     let Some(first) = groups.first() else {
         return;
@@ -365,7 +397,7 @@ fn not_read_line(out: &mut Vec<(usize, String)>, summary: &Value) {
             None => "the scope".to_string(),
         })
         .collect();
-    out.push((
+    out.push(FindingLine::sentence(
         0,
         format!(
             "Also not read, and not tied to a row above: {count} {} on {}; first: {}",

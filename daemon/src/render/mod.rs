@@ -2,11 +2,20 @@
 //!
 //! Render only renders: these modules serialise, sanitise, hash and print a
 //! document that the comparison layer already built. None of them reads
-//! git, parses Python or decides what changed, so the JSON, the text and
-//! the `comparison_id` can never disagree with one another.
+//! git, parses Python or decides what changed, so the JSON, the text, the
+//! CI renderings (markdown, SARIF, GitHub annotations) and the
+//! `comparison_id` can never disagree with one another.
 
 pub mod findings;
+pub mod format;
+pub mod github;
 pub mod id;
+pub mod limits;
+pub mod markdown;
 pub mod pyjson;
+pub mod row_facts;
 pub mod sanitize;
+pub mod sarif;
 pub mod text;
+
+pub use format::{render, OutputFormat};

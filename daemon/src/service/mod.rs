@@ -135,6 +135,27 @@ fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> Status {
     ))
 }
 
+/// The rendering a request's `format` asks for; a value this daemon does
+/// not know (a newer client's) is a usage error naming what it renders.
+fn output_format(raw: i32) -> Result<crate::render::OutputFormat, Status> {
+    use crate::render::OutputFormat;
+    match pb::OutputFormat::try_from(raw) {
+        Ok(pb::OutputFormat::Text) => Ok(OutputFormat::Text),
+        Ok(pb::OutputFormat::Json) => Ok(OutputFormat::Json),
+        Ok(pb::OutputFormat::Markdown) => Ok(OutputFormat::Markdown),
+        Ok(pb::OutputFormat::Sarif) => Ok(OutputFormat::Sarif),
+        Ok(pb::OutputFormat::Github) => Ok(OutputFormat::Github),
+        Err(_) => {
+            let known: Vec<&str> = OutputFormat::ALL.iter().map(|f| f.name()).collect();
+            Err(Status::invalid_argument(format!(
+                "output format {raw} is unknown to this daemon ({}); it renders {}",
+                crate::VERSION,
+                known.join(", ")
+            )))
+        }
+    }
+}
+
 fn non_empty(value: String) -> Option<String> {
     (!value.is_empty()).then_some(value)
 }
@@ -284,7 +305,7 @@ impl Shipgate for ShipgateService {
             scope: non_empty(req.scope),
             base_scope: non_empty(req.base_scope),
             max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
-            want_text: req.format == pb::OutputFormat::Text as i32,
+            format: output_format(req.format)?,
         };
         let engine = Arc::clone(&self.engine);
         // Queued until a core is free; a client that leaves while queued
@@ -313,7 +334,7 @@ impl Shipgate for ShipgateService {
         };
         Ok(Response::new(pb::DiffResponse {
             json: outcome.json,
-            text: outcome.text.unwrap_or_default(),
+            text: outcome.rendered.unwrap_or_default(),
             exit_code: 0,
             comparison_status: outcome.status,
             timings,
@@ -496,5 +517,31 @@ mod tests {
             .message()
             .starts_with("head is longer than 4096 bytes"));
         assert!(!status.message().contains(&limit));
+    }
+
+    #[test]
+    fn every_proto_format_maps_and_an_unknown_one_is_refused() {
+        use crate::render::OutputFormat;
+        assert_eq!(
+            output_format(pb::OutputFormat::Text as i32).ok(),
+            Some(OutputFormat::Text)
+        );
+        assert_eq!(
+            output_format(pb::OutputFormat::Sarif as i32).ok(),
+            Some(OutputFormat::Sarif)
+        );
+        assert_eq!(
+            output_format(pb::OutputFormat::Github as i32).ok(),
+            Some(OutputFormat::Github)
+        );
+        let refused = output_format(99)
+            .err()
+            .map(|s| (s.code(), s.message().to_string()));
+        let (code, message) = refused.unwrap_or((tonic::Code::Ok, String::new()));
+        assert_eq!(code, tonic::Code::InvalidArgument);
+        assert!(
+            message.contains("text, json, markdown, sarif, github"),
+            "{message}"
+        );
     }
 }

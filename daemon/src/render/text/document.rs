@@ -43,7 +43,8 @@ pub(super) fn scope_lines(out: &mut Out, doc: &Value) {
         ),
     );
     for limit in strings(selection, "limits") {
-        out.line(2, &format!("scope limit: {}", one_line(&limit)));
+        out.prose(2, &format!("scope limit: {}", one_line(&limit)));
+        out.scope_limits.push(limit);
     }
 }
 
@@ -79,10 +80,15 @@ pub(super) fn comparison_body(out: &mut Out, comparison: &Value) {
     if rows.is_empty() {
         out.line(0, no_rows_sentence(comparison));
     }
-    for side in ["base", "head"] {
-        if let Some(side_doc) = get(comparison, side) {
-            for limit in strings(side_doc, "limits") {
-                out.line(2, &format!("{side} limit: {}", one_line(&limit)));
+    if out.findings_first {
+        side_limit_lines(out, comparison);
+    } else {
+        // 1.2.0: every base limit, then every head limit, repeats and all.
+        for side in ["base", "head"] {
+            if let Some(side_doc) = get(comparison, side) {
+                for limit in strings(side_doc, "limits") {
+                    out.line(2, &format!("{side} limit: {}", one_line(&limit)));
+                }
             }
         }
     }
@@ -91,9 +97,26 @@ pub(super) fn comparison_body(out: &mut Out, comparison: &Value) {
     }
 }
 
+/// The findings-first layout's limit lines: each sentence once, labelled
+/// with the sides that hold it (`base limit:`, `head limit:`, `base and
+/// head limit:`), none that a `scope limit:` line already stated. The
+/// labels keep the 1.2.0 words: a line matched on `head limit:` still
+/// finds a limit both sides hold.
+fn side_limit_lines(out: &mut Out, comparison: &Value) {
+    for limit in crate::render::limits::side_limits(comparison) {
+        if out.scope_limits.contains(&limit.text) {
+            continue;
+        }
+        out.prose(
+            2,
+            &format!("{} limit: {}", limit.sides.label(), one_line(&limit.text)),
+        );
+    }
+}
+
 /// Zero rows mean different things depending on the status; never let an
 /// incomplete read look like "no change".
-pub(super) fn no_rows_sentence(comparison: &Value) -> &'static str {
+pub(crate) fn no_rows_sentence(comparison: &Value) -> &'static str {
     match get(comparison, "comparison_status").and_then(Value::as_str) {
         Some("not_established") => "No supported application agents were established.",
         Some("partial") => "Incomplete comparison; this is not a no-change result.",

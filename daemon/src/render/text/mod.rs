@@ -8,6 +8,13 @@
 //!
 //! Values marked ⟦1⟧ in the contract pass [`one_line`], so a control or
 //! bidi character in a name cannot break a line or reorder what CI reads.
+//!
+//! A schema 0.4 document (one with `summary`, the findings-first layout)
+//! also states each limit once (`base and head limit:` for a sentence both
+//! sides hold, and nothing already said as a `scope limit:`), and wraps
+//! limit and reason sentences at [`wrap::WRAP_COLUMNS`] (`wrap.rs` says
+//! which lines and why). A 1.2.0 document prints as 1.2.0 did, byte for
+//! byte (`tests.rs` holds the reference's own output).
 
 use serde_json::Value;
 
@@ -19,7 +26,9 @@ mod rows;
 #[cfg(test)]
 mod tests;
 mod values;
+mod wrap;
 
+pub(crate) use document::no_rows_sentence;
 use document::*;
 use reach::*;
 use rows::*;
@@ -38,15 +47,24 @@ const REACH_LIMITS_SHOWN: usize = 3;
 
 /// Renders the whole document as the text CI reads.
 pub fn render_text(doc: &Value) -> String {
-    let mut out = Out::default();
+    let mut out = Out {
+        text: String::new(),
+        findings_first: get(doc, "summary").is_some_and(Value::is_object),
+        scope_limits: Vec::new(),
+    };
     out.line(0, &header(doc));
     scope_lines(&mut out, doc);
     // Schema 0.4: the findings open the answer, the rows follow as detail
     // (a 1.2.0 document has no summary and prints as 1.2.0 did).
     let mut print_rows = true;
     if let Some(summary) = get(doc, "summary").filter(|s| s.is_object()) {
-        for (indent, line) in super::findings::lines(summary) {
-            out.line(indent, &one_line(&line));
+        for line in super::findings::lines(summary) {
+            let content = one_line(&line.text);
+            if line.sentence {
+                out.prose(line.indent, &content);
+            } else {
+                out.line(line.indent, &content);
+            }
         }
         let rows = items(doc, "rows").len();
         print_rows = rows <= super::findings::DETAIL_ROWS;
@@ -102,7 +120,7 @@ fn stability_lines(out: &mut Out, stability: &Value) {
         );
     }
     for caveat in items(stability, "caveats") {
-        out.line(
+        out.prose(
             2,
             &one_line(&format!(
                 "{} ({}): may differ between calls: {}",
@@ -187,9 +205,15 @@ fn declared_lines(out: &mut Out, doc: &Value) {
 }
 
 /// Accumulates lines; every line ends in `\n`, indentation is spaces.
+/// The default is the 1.2.0 layout.
 #[derive(Default)]
 struct Out {
     text: String,
+    /// The schema 0.4 layout: limits once, sentences wrapped.
+    findings_first: bool,
+    /// The `scope limit:` sentences printed, which the sides' limit lines
+    /// then do not repeat.
+    scope_limits: Vec<String>,
 }
 
 impl Out {
@@ -199,5 +223,18 @@ impl Out {
         }
         self.text.push_str(content);
         self.text.push('\n');
+    }
+
+    /// A line whose content is a sentence (a limit, a reason): wrapped in
+    /// the findings-first layout, one line as 1.2.0 printed it otherwise.
+    fn prose(&mut self, indent: usize, content: &str) {
+        if !self.findings_first {
+            self.line(indent, content);
+            return;
+        }
+        for line in wrap::wrap(indent, content) {
+            self.text.push_str(&line);
+            self.text.push('\n');
+        }
     }
 }

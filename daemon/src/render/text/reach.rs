@@ -29,6 +29,7 @@ pub(super) fn reach_lines(out: &mut Out, binding: &Value, reach: &Value) {
             field(limit, "at"),
             field(limit, "why")
         );
+        // A reach line of §4.3 (`<at> <why>`), never wrapped.
         out.line(4, &one_line(&line));
     }
     let more_listed = limits.len().saturating_sub(REACH_LIMITS_SHOWN) as u64;

@@ -29,7 +29,7 @@ pub(super) fn row_block(out: &mut Out, row: &Value) {
         for (side, reasons) in uncertainty {
             for reason in reasons.as_array().map_or(&[][..], Vec::as_slice) {
                 let reason = one_line(&py_str(Some(reason)));
-                out.line(2, &format!("{side} uncertainty: {reason}"));
+                out.prose(2, &format!("{side} uncertainty: {reason}"));
             }
         }
     }

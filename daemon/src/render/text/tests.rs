@@ -265,3 +265,80 @@ fn field_values_print_like_python() {
     assert_eq!(field_line(&json!({"field": "x", "literal": true})), None);
     assert_eq!(field_line(&json!({"field": null, "value": 1})), None);
 }
+
+/// A schema 0.4 document (it has `summary`): the findings-first layout.
+fn findings_first_doc(base_limits: Value, head_limits: Value, scope_limits: Value) -> Value {
+    json!({
+        "comparison_status": "partial",
+        "summary": {"counts": {"total": 0, "added": 0, "removed": 0, "changed": 0, "not_established": 0},
+                    "findings": [], "effects": [], "causes": [], "not_read": []},
+        "base": {"compared_commit": "aaaaaaaaaaaaaaaa", "limits": base_limits},
+        "head": {"compared_commit": "bbbbbbbbbbbbbbbb", "limits": head_limits},
+        "rows": [],
+        "scope_selection": {"mode": "derived", "scopes": ["app"], "reason": "app: app/agent.py is an agent file", "limits": scope_limits}
+    })
+}
+
+#[test]
+fn each_limit_is_printed_once_in_the_findings_layout() {
+    let doc = findings_first_doc(
+        json!(["both sides", "base only", "said as a scope limit"]),
+        json!(["head only", "both sides", "said as a scope limit"]),
+        json!(["said as a scope limit"]),
+    );
+    let text = render_text(&doc);
+    assert_eq!(
+        text,
+        "Application comparison: partial (aaaaaaaaaaaa → bbbbbbbbbbbb)\n\
+         scope: app (derived: app: app/agent.py is an agent file)\n  \
+         scope limit: said as a scope limit\n\
+         Findings: 0 changed agents, 0 rows.\n\
+         Detail:\n\
+         Incomplete comparison; this is not a no-change result.\n  \
+         base and head limit: both sides\n  \
+         base limit: base only\n  \
+         head limit: head only\n\
+         This comparison is advisory evidence and supplies no release verdict or merge permission.\n"
+    );
+    // A 1.2.0 document (no summary) repeats them, as 1.2.0 did.
+    let mut old = doc.clone();
+    old.as_object_mut().map(|m| m.remove("summary"));
+    let old_text = render_text(&old);
+    assert_eq!(old_text.matches("both sides").count(), 2, "{old_text}");
+    assert_eq!(
+        old_text.matches("said as a scope limit").count(),
+        3,
+        "{old_text}"
+    );
+}
+
+#[test]
+fn limit_sentences_wrap_and_grammar_lines_do_not() {
+    let long_limit = "OpenAI Agents SDK agent 'triage' at agent.py:43 uses a dynamic tools expression; its binding graph is incomplete, and what it binds is not read.";
+    let mut doc = findings_first_doc(json!([]), json!([long_limit]), json!([]));
+    let question = format!("Should support have this added binding to {}? Review the before/after signature and implementation locations.", "t".repeat(40));
+    doc["rows"] = json!([{
+        "agent": "support", "tool": "escalate", "change": "not_established", "candidate_change": "added",
+        "uncertainty": {"head": [long_limit]}, "before": null, "after": null,
+        "why": "This candidate change cannot be established from the affected inputs; it is not a no-change result.",
+        "review_question": question
+    }]);
+    let text = render_text(&doc);
+    for line in text.lines() {
+        let grammar = line.starts_with("  Review: ") || line.starts_with("  This candidate");
+        assert!(grammar || line.chars().count() <= 100, "{line:?}");
+    }
+    // The Review line stays whole, however long.
+    assert!(text.contains(&format!("  Review: {question}\n")));
+    assert!(text.contains(
+        "  head uncertainty: OpenAI Agents SDK agent 'triage' at agent.py:43 uses a dynamic tools expression;\n      \
+         its binding graph is incomplete, and what it binds is not read.\n"
+    ), "{text}");
+    assert!(text.contains(
+        "  head limit: OpenAI Agents SDK agent 'triage' at agent.py:43 uses a dynamic tools expression; its\n      \
+         binding graph is incomplete, and what it binds is not read.\n"
+    ), "{text}");
+    // The 1.2.0 layout keeps each on one line.
+    doc.as_object_mut().map(|m| m.remove("summary"));
+    assert!(render_text(&doc).contains(&format!("  head limit: {long_limit}\n")));
+}
