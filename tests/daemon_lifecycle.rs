@@ -178,6 +178,63 @@ fn watched_repositories_index_new_branch_heads() {
     );
 }
 
+/// `diff` compares against `origin/HEAD` by default, so the watcher warms
+/// the remote-tracking branches too: each by its short name, the symbolic
+/// `origin/HEAD` not twice, and a fetch that moves one is indexed again.
+#[test]
+fn watched_repositories_index_remote_tracking_branches() {
+    let repo = two_commit_repo();
+    let base = repo.git(&["rev-parse", "HEAD~1"]);
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&["update-ref", "refs/remotes/origin/main", &base]);
+    repo.git(&[
+        "symbolic-ref",
+        "refs/remotes/origin/HEAD",
+        "refs/remotes/origin/main",
+    ]);
+    let place = Place::new();
+    let _daemon: Daemon = place.start_daemon();
+    let output = place.client(&["watch", &repo.path().to_string_lossy()]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let heads = |status: &serde_json::Value| -> Vec<(String, String)> {
+        status["repositories"][0]["indexed"]
+            .as_array()
+            .map(|heads| {
+                heads
+                    .iter()
+                    .map(|h| {
+                        (
+                            h["reference"].as_str().unwrap_or_default().to_string(),
+                            h["commit"].as_str().unwrap_or_default().to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let fetched = [
+        ("main".to_string(), head.clone()),
+        ("origin/main".to_string(), base.clone()),
+    ];
+    // Once indexed, no pass is under way.
+    let status = wait_for_status(&place, |s| {
+        heads(s) == fetched && s["repositories"][0]["progress"].is_null()
+    });
+    assert_eq!(status["repositories"][0]["pending"], 0);
+
+    // A fetch moves `origin/main`: indexed again at its new head.
+    repo.git(&["update-ref", "refs/remotes/origin/main", &head]);
+    let moved = [
+        ("main".to_string(), head.clone()),
+        ("origin/main".to_string(), head.clone()),
+    ];
+    wait_for_status(&place, |s| heads(s) == moved);
+}
+
 #[test]
 fn tcp_requires_a_token_and_answers_with_it() {
     let (binary, client) = support::binaries();

@@ -550,6 +550,32 @@ async fn status(target: &Target, json: bool) -> ExitCode {
     print_then(&text, ExitCode::SUCCESS)
 }
 
+/// The pass under way, as `status` prints it: `indexing origin/main
+/// (branch 2 of 5): history 340 of 1000 commits, 12.3 s`.
+fn indexing_line(progress: &pb::IndexingProgress) -> String {
+    let elapsed = format!("{:.1} s", progress.elapsed_ms as f64 / 1000.0);
+    if progress.branch.is_empty() {
+        return format!(
+            "indexing: {} branch heads to read, {elapsed}",
+            progress.branches_total
+        );
+    }
+    let mut line = format!(
+        "indexing {} (branch {} of {})",
+        progress.branch,
+        (progress.branches_done + 1).min(progress.branches_total.max(1)),
+        progress.branches_total
+    );
+    if progress.commits_total > 0 {
+        line.push_str(&format!(
+            ": history {} of {} commits",
+            progress.commits_done, progress.commits_total
+        ));
+    }
+    line.push_str(&format!(", {elapsed}"));
+    line
+}
+
 fn status_json(status: &pb::StatusResponse) -> String {
     let repositories: Vec<serde_json::Value> = status
         .repositories
@@ -560,6 +586,14 @@ fn status_json(status: &pb::StatusResponse) -> String {
                 "indexed": r.indexed.iter().map(|h| serde_json::json!({"reference": h.reference, "commit": h.commit})).collect::<Vec<_>>(),
                 "pending": r.pending,
                 "history_commits": r.history_commits,
+                "progress": r.progress.as_ref().map(|p| serde_json::json!({
+                    "branch": p.branch,
+                    "branches_done": p.branches_done,
+                    "branches_total": p.branches_total,
+                    "commits_done": p.commits_done,
+                    "commits_total": p.commits_total,
+                    "elapsed_ms": p.elapsed_ms,
+                })),
                 "last_error": (!r.last_error.is_empty()).then_some(&r.last_error),
             })
         })
@@ -645,6 +679,9 @@ fn status_text(status: &pb::StatusResponse) -> String {
             "watching {} ({} pending, history indexed for {} commits)",
             repo.path, repo.pending, repo.history_commits
         );
+        if let Some(progress) = &repo.progress {
+            let _ = writeln!(text, "  {}", indexing_line(progress));
+        }
         for head in &repo.indexed {
             let _ = writeln!(
                 text,
@@ -720,9 +757,36 @@ async fn shutdown(target: &Target) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{chosen_format, progress_line, FormatArg};
-    use shipgate_proto::v1::HistoryProgress;
+    use super::{chosen_format, indexing_line, progress_line, FormatArg};
     use shipgate_proto::v1::OutputFormat;
+    use shipgate_proto::v1::{HistoryProgress, IndexingProgress};
+
+    #[test]
+    fn the_indexing_line_names_the_branch_its_place_and_the_history_read() {
+        let progress = IndexingProgress {
+            branch: "origin/main".to_string(),
+            branches_done: 1,
+            branches_total: 5,
+            commits_done: 340,
+            commits_total: 1000,
+            elapsed_ms: 12_345,
+        };
+        assert_eq!(
+            indexing_line(&progress),
+            "indexing origin/main (branch 2 of 5): history 340 of 1000 commits, 12.3 s"
+        );
+        let starting = IndexingProgress {
+            branch: String::new(),
+            branches_done: 0,
+            commits_done: 0,
+            commits_total: 0,
+            ..progress
+        };
+        assert_eq!(
+            indexing_line(&starting),
+            "indexing: 5 branch heads to read, 12.3 s"
+        );
+    }
     use std::time::Duration;
 
     fn progress(done: u32, total: u32) -> HistoryProgress {

@@ -266,14 +266,29 @@ impl Engine {
         head: ObjectId,
         since: Option<ObjectId>,
         max: usize,
+        on_step: &mut dyn FnMut(StepsRead),
     ) -> Result<usize, DiffError> {
         let (chain, _) = repo.first_parent_chain(head, since, max)?;
-        for commit in &chain {
+        let total = chain.len();
+        on_step(StepsRead { done: 0, total });
+        for (index, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
             self.history_step(repo, commit, ".", crate::engine::DEFAULT_MAX_PYTHON_FILES)?;
+            on_step(StepsRead {
+                done: index + 1,
+                total,
+            });
         }
-        Ok(chain.len())
+        Ok(total)
     }
+}
+
+/// How far an indexing pass has read a branch's history: `done` of the
+/// `total` commits of its chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepsRead {
+    pub done: usize,
+    pub total: usize,
 }
 
 /// The tree of a commit's first parent; `None` for a root commit.

@@ -254,17 +254,22 @@ impl Repository {
         Ok(blob.detach().data)
     }
 
-    /// Every local branch and its head commit, for background indexing.
+    /// Every local branch and every remote-tracking branch (`origin/main`:
+    /// what `diff` compares against by default) with its head commit, for
+    /// background indexing. A symbolic one (`origin/HEAD`) is skipped: the
+    /// branch it names is listed itself.
     pub fn branch_heads(&self) -> Vec<(String, ObjectId)> {
         let repo = self.local();
         let mut heads = Vec::new();
         let Ok(platform) = repo.references() else {
             return heads;
         };
-        let Ok(branches) = platform.local_branches() else {
-            return heads;
-        };
-        for reference in branches.flatten() {
+        let locals = platform.local_branches().into_iter().flatten();
+        let remotes = platform.remote_branches().into_iter().flatten();
+        for reference in locals.chain(remotes).flatten() {
+            if matches!(reference.target(), gix::refs::TargetRef::Symbolic(_)) {
+                continue;
+            }
             let name = reference.name().shorten().to_string();
             let mut reference = reference;
             if let Ok(id) = reference.peel_to_id() {
@@ -272,6 +277,7 @@ impl Repository {
             }
         }
         heads.sort();
+        heads.dedup();
         heads
     }
 

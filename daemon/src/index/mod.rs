@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long ref events settle before the heads are re-read.
 const DEBOUNCE: Duration = Duration::from_millis(300);
@@ -57,6 +57,27 @@ pub struct RepositoryStatus {
     pub last_error: Option<String>,
     pub pending: u32,
     pub history_commits: u64,
+    /// The pass under way, if any.
+    pub progress: Option<PassProgress>,
+}
+
+/// How far the pass under way over a repository has come: which branch it
+/// reads, how many of the pass's branches are done, how many commits of
+/// that branch's history, and for how long it has run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PassProgress {
+    pub branch: String,
+    pub branches_done: u32,
+    pub branches_total: u32,
+    pub commits_done: u64,
+    pub commits_total: u64,
+    pub elapsed_ms: u64,
+}
+
+/// A pass under way, as the indexer keeps it.
+struct Pass {
+    progress: PassProgress,
+    started: Instant,
 }
 
 /// Commits of a moved branch whose history steps are indexed per pass.
@@ -67,6 +88,8 @@ struct Watched {
     record: WatchedRecord,
     last_error: Option<String>,
     pending: u32,
+    /// The pass under way, if any.
+    pass: Option<Pass>,
     /// Cancelled when the repository is unwatched: a pass over it stops.
     cancel: crate::work::Cancel,
     /// Kept alive for as long as the repository is watched.
@@ -166,6 +189,7 @@ impl Indexer {
                 record,
                 last_error,
                 pending: 1,
+                pass: None,
                 cancel: crate::work::Cancel::new(),
                 _watcher: watcher.ok(),
             },
@@ -245,6 +269,11 @@ impl Indexer {
                 last_error: watched.last_error.clone(),
                 pending: watched.pending,
                 history_commits: watched.record.history_commits,
+                progress: watched.pass.as_ref().map(|pass| PassProgress {
+                    elapsed_ms: u64::try_from(pass.started.elapsed().as_millis())
+                        .unwrap_or(u64::MAX),
+                    ..pass.progress.clone()
+                }),
             })
             .collect();
         out.sort_by(|a, b| a.path.cmp(&b.path));
@@ -310,6 +339,7 @@ impl Indexer {
                 Err(_) => {
                     watched.record.failed_passes += 1;
                     watched.pending = 0;
+                    watched.pass = None;
                     watched.last_error = Some(if watched.record.skipped() {
                         skipped_reason(watched.record.failed_passes)
                     } else {
@@ -352,8 +382,16 @@ impl Indexer {
             .into_iter()
             .filter(|(b, c)| indexed.get(b) != Some(&c.to_string()))
             .collect();
+        let branches_total = u32::try_from(todo.len()).unwrap_or(u32::MAX);
         if let Some(watched) = self.lock().get_mut(root) {
-            watched.pending = u32::try_from(todo.len()).unwrap_or(u32::MAX);
+            watched.pending = branches_total;
+            watched.pass = Some(Pass {
+                progress: PassProgress {
+                    branches_total,
+                    ..PassProgress::default()
+                },
+                started: Instant::now(),
+            });
         }
         let mut error = None;
         for (branch, commit) in todo {
@@ -362,10 +400,21 @@ impl Indexer {
             let since = indexed
                 .get(&branch)
                 .and_then(|c| gix::ObjectId::from_hex(c.as_bytes()).ok());
-            let history = self
-                .engine
-                .index_history(&repo, commit, since, HISTORY_PER_PASS);
+            self.update_pass(root, |progress| {
+                progress.branch.clone_from(&branch);
+                progress.commits_done = 0;
+                progress.commits_total = 0;
+            });
+            let history =
+                self.engine
+                    .index_history(&repo, commit, since, HISTORY_PER_PASS, &mut |read| {
+                        self.update_pass(root, |progress| {
+                            progress.commits_done = read.done as u64;
+                            progress.commits_total = read.total as u64;
+                        })
+                    });
             let result = self.engine.index_commit(&repo, commit);
+            self.update_pass(root, |progress| progress.branches_done += 1);
             if let (Ok(count), Some(watched)) = (&history, self.lock().get_mut(root)) {
                 watched.record.history_commits += *count as u64;
             }
@@ -387,6 +436,18 @@ impl Indexer {
         if let Some(watched) = self.lock().get_mut(root) {
             watched.last_error = error;
             watched.pending = 0;
+            watched.pass = None;
+        }
+    }
+
+    /// Changes the progress of the pass under way over `root`.
+    fn update_pass(&self, root: &Path, change: impl FnOnce(&mut PassProgress)) {
+        if let Some(pass) = self
+            .lock()
+            .get_mut(root)
+            .and_then(|watched| watched.pass.as_mut())
+        {
+            change(&mut pass.progress);
         }
     }
 }

@@ -436,6 +436,14 @@ impl Shipgate for ShipgateService {
                 last_error: r.last_error.unwrap_or_default(),
                 pending: r.pending,
                 history_commits: r.history_commits,
+                progress: r.progress.map(|p| pb::IndexingProgress {
+                    branch: p.branch,
+                    branches_done: p.branches_done,
+                    branches_total: p.branches_total,
+                    commits_done: p.commits_done,
+                    commits_total: p.commits_total,
+                    elapsed_ms: p.elapsed_ms,
+                }),
             })
             .collect();
         Ok(Response::new(pb::StatusResponse {
