@@ -30,7 +30,8 @@ fn a_stock_python_client_reflects_checks_health_and_reads_rich_errors() {
     let place = Place::new();
     let _unix = place.start_daemon();
     let tcp = TcpDaemon::start(place.dir.path());
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/stock_client.py");
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/stock_client.py");
     let output = std::process::Command::new(&python)
         .arg(&script)
         .arg("--unix")

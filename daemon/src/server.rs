@@ -132,9 +132,7 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         // Each connection's request headers have an `:authority` h2 accepts.
         let connections = tokio_stream::wrappers::UnixListenerStream::new(listener)
             .map(|connection| connection.map(authority::AuthorityTolerant::new));
-        let served = router
-            .serve_with_incoming_shutdown(connections, stop)
-            .await;
+        let served = router.serve_with_incoming_shutdown(connections, stop).await;
         let _ = std::fs::remove_file(&socket);
         served
     };

@@ -174,9 +174,9 @@ impl Reason {
     /// the status message cannot name.
     fn cli_hint(self) -> Option<&'static str> {
         match self {
-            Reason::NoDefaultBase => Some(
-                "Pass --base <ref> explicitly (use --base HEAD for uncommitted changes only).",
-            ),
+            Reason::NoDefaultBase => {
+                Some("Pass --base <ref> explicitly (use --base HEAD for uncommitted changes only).")
+            }
             Reason::BaseScopeWithoutScope => Some("Pass --scope too."),
             Reason::ScopeNotAtRevision => {
                 Some("Pass a directory that exists there, or an --until commit that has it.")

@@ -172,10 +172,8 @@ impl Engine {
         };
         let max_files = request.max_python_files.unwrap_or(DEFAULT_MAX_PYTHON_FILES);
         if max_files < 1 {
-            return Err(
-                DiffError::usage(Reason::BadLimit, "must be at least 1.")
-                    .about(field::MAX_PYTHON_FILES, max_files.to_string()),
-            );
+            return Err(DiffError::usage(Reason::BadLimit, "must be at least 1.")
+                .about(field::MAX_PYTHON_FILES, max_files.to_string()));
         }
         let resolving = phase!("resolve").entered();
         let repo = Repository::discover(&request.workspace)?;
@@ -684,9 +682,9 @@ impl Engine {
             handles
                 .into_iter()
                 .map(|spawned| match spawned {
-                    Ok(handle) => handle.join().unwrap_or_else(|_| {
-                        Err(DiffError::internal("a parser thread panicked"))
-                    }),
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|_| Err(DiffError::internal("a parser thread panicked"))),
                     Err(err) => Err(DiffError::internal(format!(
                         "cannot start a parser thread: {err}"
                     ))),

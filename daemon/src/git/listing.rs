@@ -108,9 +108,10 @@ impl Repository {
             ))
         })?;
         let entry = tree.lookup_entry_by_path(scope).map_err(|err| {
-            DiffError::config(Reason::TreeUnreadable, format!(
-                "The tree of the scope {scope} could not be read: {err}"
-            ))
+            DiffError::config(
+                Reason::TreeUnreadable,
+                format!("The tree of the scope {scope} could not be read: {err}"),
+            )
         })?;
         Ok(match entry {
             None => ScopeLookup::Absent,
@@ -208,7 +209,10 @@ impl Repository {
             ))
         })?;
         let entry = tree.lookup_entry_by_path(path).map_err(|err| {
-            DiffError::config(Reason::TreeUnreadable, format!("The tree at {path} could not be read: {err}"))
+            DiffError::config(
+                Reason::TreeUnreadable,
+                format!("The tree at {path} could not be read: {err}"),
+            )
         })?;
         Ok(entry.map(|entry| {
             let mode = entry.mode();
@@ -284,10 +288,10 @@ fn tree_entries(repo: &gix::Repository, tree_id: ObjectId) -> Result<Vec<TreeEnt
         ))
     })?;
     let decoded = tree.decode().map_err(|err| {
-        DiffError::config(Reason::TreeUnreadable, format!(
-            "Tree {} is malformed: {err}",
-            tree_id.to_hex_with_len(12)
-        ))
+        DiffError::config(
+            Reason::TreeUnreadable,
+            format!("Tree {} is malformed: {err}", tree_id.to_hex_with_len(12)),
+        )
     })?;
     Ok(decoded
         .entries

@@ -308,16 +308,19 @@ fn open_failure(workspace: &Path, err: &gix::Error) -> DiffError {
         }
     });
     if let Some(format) = object_format {
-        return DiffError::config(Reason::UnsupportedObjectFormat, if format.eq_ignore_ascii_case("sha256") {
-            format!(
+        return DiffError::config(
+            Reason::UnsupportedObjectFormat,
+            if format.eq_ignore_ascii_case("sha256") {
+                format!(
                 "The repository at {shown} uses SHA-256 object ids (extensions.objectFormat = sha256), which shipgate does not read yet; it compares SHA-1 repositories only."
             )
-        } else {
-            format!(
+            } else {
+                format!(
                 "The repository at {shown} uses the object format {} (extensions.objectFormat), which shipgate does not read; it reads SHA-1 repositories.",
                 one_line(&format)
             )
-        });
+            },
+        );
     }
     // No git directory anywhere above the workspace: not a checkout.
     let found = gix::discover::upwards(workspace).ok();

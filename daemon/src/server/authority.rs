@@ -443,7 +443,7 @@ mod tests {
 
     fn client_block(authority: &str, with_indexing: bool) -> Vec<u8> {
         let mut block = vec![0x83, 0x86]; // :method POST, :scheme http
-        // :path as a literal with the static name :path (index 4).
+                                          // :path as a literal with the static name :path (index 4).
         block.push(0x04);
         encode_string(b"/shipgate.v1.Shipgate/Status", &mut block);
         // :authority with the static name :authority (index 1).
@@ -482,7 +482,10 @@ mod tests {
     fn a_valid_authority_and_other_frames_pass_as_they_came() {
         let mut rewriter = HeaderRewriter::new();
         let mut input = PREFACE.to_vec();
-        input.extend(headers_frame(&client_block("localhost:50051", false), END_HEADERS));
+        input.extend(headers_frame(
+            &client_block("localhost:50051", false),
+            END_HEADERS,
+        ));
         // A PING frame goes through byte for byte.
         let ping = [0, 0, 8, 0x6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         input.extend_from_slice(&ping);
@@ -498,7 +501,10 @@ mod tests {
     fn frames_split_across_reads_are_waited_for() {
         let mut rewriter = HeaderRewriter::new();
         let mut whole = PREFACE.to_vec();
-        whole.extend(headers_frame(&client_block("/tmp/d.sock", true), END_HEADERS));
+        whole.extend(headers_frame(
+            &client_block("/tmp/d.sock", true),
+            END_HEADERS,
+        ));
         let mut out = Vec::new();
         let mut unread = Vec::new();
         for byte in &whole {

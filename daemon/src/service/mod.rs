@@ -275,7 +275,8 @@ impl Shipgate for ShipgateService {
         }))
     }
 
-    type HistoryStream = tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryResponse, Status>>;
+    type HistoryStream =
+        tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryResponse, Status>>;
 
     async fn history(
         &self,
@@ -415,10 +416,7 @@ impl Shipgate for ShipgateService {
     ) -> Result<Response<pb::UnwatchResponse>, Status> {
         let _in_flight = self.activity.begin();
         let path = workspace_path(&request.into_inner().workspace)?;
-        let (root, was_watched) = self
-            .indexer
-            .unwatch(&path)
-            .map_err(status::watch_failed)?;
+        let (root, was_watched) = self.indexer.unwatch(&path).map_err(status::watch_failed)?;
         Ok(Response::new(pb::UnwatchResponse {
             repository: root.display().to_string(),
             was_watched,

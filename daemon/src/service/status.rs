@@ -6,7 +6,9 @@
 //! `tonic_types::StatusExt`).
 
 use crate::error::DiffError;
-use shipgate_proto::errors::{bounded_value, ErrorKind, Reason, DOMAIN, FIELD_KEY, KIND_KEY, VALUE_KEY};
+use shipgate_proto::errors::{
+    bounded_value, ErrorKind, Reason, DOMAIN, FIELD_KEY, KIND_KEY, VALUE_KEY,
+};
 use shipgate_proto::MAX_FIELD_BYTES;
 use std::collections::HashMap;
 use tonic::{Code, Status};
@@ -87,7 +89,13 @@ pub fn stopping() -> Status {
 
 /// A failure of ours: INTERNAL.
 pub fn internal(message: impl Into<String>) -> Status {
-    rich(Code::Internal, ErrorKind::Internal, Reason::Internal, None, message)
+    rich(
+        Code::Internal,
+        ErrorKind::Internal,
+        Reason::Internal,
+        None,
+        message,
+    )
 }
 
 /// A blocking task that did not return: a panic in one request is that
