@@ -155,6 +155,9 @@ impl<S: tonic::transport::server::Connected> tonic::transport::server::Connected
     }
 }
 
+/// A header block's fields, name and value, in the order sent.
+type Fields = Vec<(Vec<u8>, Vec<u8>)>;
+
 /// A header block whose HEADERS frame came without END_HEADERS: the
 /// CONTINUATION frames that follow complete it.
 struct OpenBlock {
@@ -337,7 +340,7 @@ impl HeaderRewriter {
 
     /// The block's fields, in order. The decoder is third-party code fed by
     /// the client: a panic in it closes this connection, never the daemon.
-    fn decode(&mut self, block: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+    fn decode(&mut self, block: &[u8]) -> Result<Fields, String> {
         let decoder = &mut self.decoder;
         let decoded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut fields = Vec::new();
