@@ -156,6 +156,9 @@ reasons! {
     ObjectsMissing = "OBJECTS_MISSING",
     /// A repository that cannot be watched (or unwatched).
     WatchFailed = "WATCH_FAILED",
+    /// A `shipgate.v1` call over TCP without the daemon's bearer token, or
+    /// with another one.
+    BadToken = "BAD_TOKEN",
     /// The daemon is stopping and takes no more work.
     Stopping = "STOPPING",
     /// A failure of shipgate's own (a bug, a thread that could not start).

@@ -13,7 +13,8 @@ it, no `:authority` override) and on TCP:
   - reflection (v1alpha and v1) lists the services and resolves the
     shipgate.v1.Shipgate descriptor;
   - health `Check` answers SERVING (on TCP without the token);
-  - `Status` answers (on TCP with the token, and is refused without it);
+  - `Status` answers (on TCP with the token; without it, UNAUTHENTICATED
+    with reason BAD_TOKEN);
   - a `Diff` with an unknown base is INVALID_ARGUMENT with a
     google.rpc.Status detail holding an ErrorInfo (domain shipgate.dev,
     reason BAD_REVISION, field base, the value) and a message naming no
@@ -83,6 +84,17 @@ def shipgate_messages(channel):
     return service, classes
 
 
+def error_infos(rich):
+    """The ErrorInfo details of a google.rpc.Status (none when absent)."""
+    infos = []
+    for detail in rich.details if rich is not None else []:
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            infos.append(info)
+    return infos
+
+
 def unary(channel, classes, method, request_type, response_type):
     return channel.unary_unary(
         "/" + SHIPGATE + "/" + method,
@@ -135,6 +147,8 @@ def exercise(label, channel, metadata, workspace, check_unauthenticated):
                 refused.code() == grpc.StatusCode.UNAUTHENTICATED,
                 str(refused.code()),
             )
+            reasons = [info.reason for info in error_infos(rpc_status.from_call(refused))]
+            check(label + ": the refusal's reason is BAD_TOKEN", reasons == ["BAD_TOKEN"], str(reasons))
 
     diff = unary(channel, classes, "Diff", "DiffRequest", "DiffResponse")
     request = classes["DiffRequest"](workspace=workspace, base="no-such-ref", head="HEAD")
@@ -157,12 +171,7 @@ def exercise(label, channel, metadata, workspace, check_unauthenticated):
     check(label + ": a google.rpc.Status detail arrives", rich is not None, "none")
     if rich is None:
         return
-    infos = []
-    for detail in rich.details:
-        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-            info = error_details_pb2.ErrorInfo()
-            detail.Unpack(info)
-            infos.append(info)
+    infos = error_infos(rich)
     check(label + ": it holds one ErrorInfo", len(infos) == 1, str(rich.details))
     if not infos:
         return

@@ -61,9 +61,7 @@ pub fn check(expected: Option<&BearerToken>, request: Request<()>) -> Result<Req
     if expected.matches(given.as_bytes()) {
         Ok(request)
     } else {
-        Err(Status::unauthenticated(
-            "a valid bearer token is required (authorization: Bearer <token>)",
-        ))
+        Err(crate::service::status::bad_token())
     }
 }
 

@@ -76,6 +76,17 @@ pub fn watch_failed(message: impl Into<String>) -> Status {
     )
 }
 
+/// A TCP call without the bearer token (or with another): UNAUTHENTICATED.
+pub fn bad_token() -> Status {
+    rich(
+        Code::Unauthenticated,
+        ErrorKind::Usage,
+        Reason::BadToken,
+        None,
+        "a valid bearer token is required (authorization: Bearer <token>)",
+    )
+}
+
 /// The daemon takes no more work: it is stopping.
 pub fn stopping() -> Status {
     rich(
