@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
 # Builds shipgate and compares the agents between two commits; the client
 # starts the daemon on demand. With no arguments it builds a small demo
-# repository from examples/support-bot (a base and a head commit) and
-# compares those; otherwise every argument goes to `shipgate-client diff
-# --application`, e.g.:
+# repository from examples/support-bot (a base and a head commit) in a
+# temporary directory, compares those, and removes it; otherwise every
+# argument goes to `shipgate-client diff --application`, e.g.:
 #   scripts/diff.sh --workspace /path/to/repo --base origin/main --head HEAD
+# Works wherever cargo puts its output (CARGO_TARGET_DIR included): the
+# binaries' paths are read from cargo's own build messages.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cargo build --release --quiet --manifest-path "$root/Cargo.toml" -p shipgate-daemon -p shipgate-client
-client="$root/target/release/shipgate-client"
+
+# cargo reports each built executable as `"executable":"<path>"`.
+client="$(
+  cargo build --release --quiet --message-format=json \
+    --manifest-path "$root/Cargo.toml" -p shipgate-daemon -p shipgate-client |
+    grep -o '"executable":"[^"]*/shipgate-client"' |
+    sed 's/^"executable":"//; s/"$//' |
+    tail -n 1
+)"
+if [ -z "$client" ] || [ ! -x "$client" ]; then
+  echo "scripts/diff.sh: cargo did not report where it built shipgate-client" >&2
+  exit 1
+fi
 
 if [ "$#" -gt 0 ]; then
   exec "$client" diff --application "$@"
 fi
 
 demo="$(mktemp -d "${TMPDIR:-/tmp}/shipgate-demo.XXXXXX")"
+trap 'rm -rf "$demo"' EXIT
 git -C "$demo" init -q -b main
 git -C "$demo" config user.email demo@example.com
 git -C "$demo" config user.name "shipgate demo"
@@ -25,5 +39,8 @@ git -C "$demo" add -A && git -C "$demo" -c commit.gpgsign=false commit -q -m "su
 git -C "$demo" checkout -q -b add-refunds
 cp "$root/examples/support-bot/head/agent.py" "$demo/support_bot/agent.py"
 git -C "$demo" add -A && git -C "$demo" -c commit.gpgsign=false commit -q -m "let support refund orders"
-echo "demo repository: $demo (base main, head add-refunds)" >&2
-exec "$client" diff --application --workspace "$demo" --base main --head add-refunds
+echo "demo repository: $demo (base main, head add-refunds; removed on exit)" >&2
+# Not exec: the trap removes the demo repository once the client is done.
+status=0
+"$client" diff --application --workspace "$demo" --base main --head add-refunds || status=$?
+exit "$status"

@@ -275,7 +275,7 @@ fn unknown_refs_and_bad_scopes_exit_2_with_what_to_do() {
     );
     refused(
         &["--base", "main", "--base-scope", "app"],
-        "--base-scope names the old path",
+        "Error: Invalid value for --base-scope: A base scope names the old path of an explicitly selected application; it needs a scope. Pass --scope too.",
     );
 
     let not_a_repo = tempfile::tempdir().expect("temp dir");

@@ -396,7 +396,7 @@ fn history_of_a_scope_absent_at_until_is_a_usage_error() {
     assert_eq!(stdout, "");
     assert_eq!(
         stderr.trim_end(),
-        format!("Error: Invalid value for --scope: 'services' does not exist at HEAD ({}), so it has no history to read; pass a directory that exists there, or an --until commit that has it.", &head[..12])
+        format!("Error: Invalid value for --scope: 'services' does not exist at HEAD ({}), so it has no history to read. Pass a directory that exists there, or an --until commit that has it.", &head[..12])
     );
     let (code, _, stderr) = history(&place, &repo, &["--scope", "app/agent.py"]);
     assert_eq!(code, 2, "{stderr}");

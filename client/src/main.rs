@@ -3,11 +3,12 @@
 
 mod agent_mode;
 mod connect;
+mod errors;
 
 use clap::{Args, Parser, Subcommand};
 use connect::{connect, connect_existing, ConnectError, Target};
 use shipgate_proto::v1::{self as pb, OutputFormat};
-use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA, MAX_FIELD_BYTES};
+use shipgate_proto::MAX_FIELD_BYTES;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -388,27 +389,17 @@ fn diff_request(
 }
 
 fn diff_error(status: &tonic::Status) -> ExitCode {
-    let kind = status
-        .metadata()
-        .get(ERROR_KIND_METADATA)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    match (status.code(), kind) {
+    let failure = errors::read(status);
+    match (status.code(), failure.kind.as_str()) {
         (tonic::Code::InvalidArgument, "usage") => {
             eprintln!("Usage: shipgate-client diff [OPTIONS]\nTry 'shipgate-client diff --help' for help.");
-            eprintln!("{}", status.message());
+            eprintln!("{}", failure.line);
             ExitCode::from(2)
         }
-        (tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition, _) => {
-            eprintln!("{}", status.message());
+        (tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition, kind) => {
+            eprintln!("{}", failure.line);
             if agent_mode::enabled() {
-                let raw = status
-                    .metadata()
-                    .get_bin(ERROR_MESSAGE_METADATA)
-                    .and_then(|v| v.to_bytes().ok())
-                    .map(|b| String::from_utf8_lossy(&b).into_owned())
-                    .unwrap_or_else(|| status.message().to_string());
-                eprintln!("{}", agent_mode::error_line(kind, &raw));
+                eprintln!("{}", agent_mode::error_line(kind, &failure.bare));
             }
             ExitCode::from(2)
         }
@@ -437,7 +428,7 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
     loop {
         match stream.message().await {
             Ok(Some(event)) => match event.event {
-                Some(pb::history_event::Event::Progress(progress)) => {
+                Some(pb::history_response::Event::Progress(progress)) => {
                     // A line a second on a long walk, from the first
                     // second on, on stderr only.
                     let now = std::time::Instant::now();
@@ -447,7 +438,7 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
                         eprintln!("{}", progress_line(&progress, now - started));
                     }
                 }
-                Some(pb::history_event::Event::Result(result)) => {
+                Some(pb::history_response::Event::Result(result)) => {
                     let text = if args.json { result.json } else { result.text };
                     return print_then(&text, ExitCode::SUCCESS);
                 }
@@ -518,7 +509,7 @@ fn history_request(args: &HistoryArgs) -> Result<pb::HistoryRequest, String> {
 fn history_error(status: &tonic::Status) -> ExitCode {
     match status.code() {
         tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition => {
-            eprintln!("{}", status.message());
+            eprintln!("{}", errors::read(status).line);
             ExitCode::from(2)
         }
         _ => unreachable_daemon(format!(

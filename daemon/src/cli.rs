@@ -2,7 +2,7 @@
 //! reference CLI checks them, so both binaries refuse the same input.
 
 use crate::engine::DiffRequest;
-use crate::error::DiffError;
+use crate::error::{field, DiffError, Reason};
 use crate::render::OutputFormat;
 use std::path::PathBuf;
 
@@ -93,25 +93,26 @@ impl DiffArgs {
             || self.max_python_files.is_some();
         if !self.application && needs_application {
             return Err(DiffError::usage(
+                Reason::ApplicationRequired,
                 "--head, --scope, --base-scope and --max-python-files require --application.",
             ));
         }
         if !self.application {
             return Err(DiffError::usage(
+                Reason::ApplicationRequired,
                 "shipgate compares applications only: pass --application.",
             ));
         }
         let max_python_files = match self.max_python_files {
             None => None,
             Some(n) if n >= 1 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            Some(_) => {
-                return Err(DiffError::usage_for(
-                    "--max-python-files",
-                    "must be at least 1.",
-                ));
+            Some(n) => {
+                return Err(DiffError::usage(Reason::BadLimit, "must be at least 1.")
+                    .about(field::MAX_PYTHON_FILES, n.to_string()));
             }
         };
-        let format = chosen_format(self.format, self.json).map_err(DiffError::usage)?;
+        let format = chosen_format(self.format, self.json)
+            .map_err(|message| DiffError::usage(Reason::BadFormat, message))?;
         let workspace =
             std::path::absolute(&self.workspace).unwrap_or_else(|_| self.workspace.clone());
         Ok(DiffRequest {

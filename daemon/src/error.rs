@@ -1,83 +1,108 @@
 //! The errors a comparison request can end in, shaped as the output contract's
 //! error kinds (§1.3–1.4). Everything else a hostile repository can do to us
 //! becomes a coverage gap or a limit inside the document, never an error.
+//!
+//! Each error carries its reason and, when it is about one request field,
+//! that field and its value: the gRPC service sends them as an `ErrorInfo`
+//! (`service/status.rs`), and the command-line line is made from them by
+//! `shipgate_proto::errors`, so the message itself never names a flag.
 
+use shipgate_proto::errors::ErrorReport;
+pub use shipgate_proto::errors::{field, ErrorKind, Reason};
 use std::fmt;
 
-/// Why a comparison could not be produced. Each maps to exit code 2.
+/// Why a comparison could not be produced. Each kind but `Internal` maps to
+/// exit code 2.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DiffError {
-    /// A bad flag value or combination. `option` names the flag the message is
-    /// about (`--base`), printed as `Invalid value for --base: …`.
-    Usage {
-        option: Option<&'static str>,
-        message: String,
-    },
-    /// The inputs cannot be read as asked (`config_error`).
-    Config(String),
-    /// A partial clone lacks objects the diff needs (`objects_missing`).
-    ObjectsMissing(String),
-    /// A failure of ours (store, thread pool); reported, never hidden.
-    Internal(String),
+pub struct DiffError {
+    kind: ErrorKind,
+    reason: Reason,
+    /// The request field the error is about (`shipgate.proto`'s name).
+    field: Option<&'static str>,
+    /// What that field held, when echoing it helps.
+    value: Option<String>,
+    /// What went wrong and what to do, in the API's words (no flags).
+    message: String,
 }
 
 impl DiffError {
-    pub fn usage(message: impl Into<String>) -> Self {
-        DiffError::Usage {
-            option: None,
+    fn new(kind: ErrorKind, reason: Reason, message: impl Into<String>) -> Self {
+        DiffError {
+            kind,
+            reason,
+            field: None,
+            value: None,
             message: message.into(),
         }
     }
 
-    pub fn usage_for(option: &'static str, message: impl Into<String>) -> Self {
-        DiffError::Usage {
-            option: Some(option),
-            message: message.into(),
-        }
+    /// A bad value or combination of values.
+    pub fn usage(reason: Reason, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Usage, reason, message)
     }
 
-    /// The contract's error kind, as carried in gRPC metadata.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            DiffError::Usage { .. } => "usage",
-            DiffError::Config(_) => "config_error",
-            DiffError::ObjectsMissing(_) => "objects_missing",
-            DiffError::Internal(_) => "internal",
-        }
+    /// The inputs cannot be read as asked (`config_error`).
+    pub fn config(reason: Reason, message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Config, reason, message)
     }
 
-    /// The message alone, without the human line's prefix (the agent-mode
-    /// JSON line carries this).
+    /// A partial clone lacks objects the diff needs (`objects_missing`).
+    pub fn objects_missing(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::ObjectsMissing, Reason::ObjectsMissing, message)
+    }
+
+    /// A failure of ours (store, thread pool); reported, never hidden.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::Internal, Reason::Internal, message)
+    }
+
+    /// The request field the error is about, and the value it held.
+    pub fn about(mut self, field: &'static str, value: impl Into<String>) -> Self {
+        self.field = Some(field);
+        self.value = Some(value.into());
+        self
+    }
+
+    /// The request field the error is about, when its value says nothing.
+    pub fn about_field(mut self, field: &'static str) -> Self {
+        self.field = Some(field);
+        self
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+
+    pub fn field(&self) -> Option<&'static str> {
+        self.field
+    }
+
+    pub fn value(&self) -> Option<&str> {
+        self.value.as_deref()
+    }
+
+    /// The message alone, as the gRPC status carries it.
     pub fn message(&self) -> &str {
-        match self {
-            DiffError::Usage { message, .. }
-            | DiffError::Config(message)
-            | DiffError::ObjectsMissing(message)
-            | DiffError::Internal(message) => message,
+        &self.message
+    }
+
+    /// The error as a command line reads it.
+    pub fn report(&self) -> ErrorReport {
+        ErrorReport {
+            kind: self.kind,
+            reason: Some(self.reason),
+            field: self.field.map(str::to_string),
+            message: self.message.clone(),
         }
     }
 
-    /// The one human line a CLI prints on stderr.
+    /// The one human line a CLI prints on stderr, with the flags named.
     pub fn human_line(&self) -> String {
-        match self {
-            DiffError::Usage {
-                option: Some(option),
-                message,
-            } => format!("Error: Invalid value for {option}: {message}"),
-            DiffError::Usage {
-                option: None,
-                message,
-            } => format!("Error: Invalid value: {message}"),
-            DiffError::Config(message) => {
-                if message.starts_with("This checkout is shallow") {
-                    message.clone()
-                } else {
-                    format!("Application comparison could not read its inputs: {message}")
-                }
-            }
-            DiffError::ObjectsMissing(message) => message.clone(),
-            DiffError::Internal(message) => format!("shipgate internal error: {message}"),
-        }
+        self.report().cli_line()
     }
 }
 

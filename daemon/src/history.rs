@@ -8,7 +8,7 @@ use crate::compare::document::{row_json, stability_object};
 use crate::compare::stability::stability;
 use crate::compare::{Change, Row};
 use crate::engine::Engine;
-use crate::error::DiffError;
+use crate::error::{field, DiffError, Reason};
 use crate::git::{CommitInfo, Repository};
 use crate::graph::SideGraph;
 use crate::paths::{normalize_scope, rooted};
@@ -89,10 +89,11 @@ impl Engine {
     ) -> Result<HistoryOutcome, DiffError> {
         let scope = match &request.scope {
             Some(raw) => normalize_scope(raw).ok_or_else(|| {
-                DiffError::usage_for(
-                    "--scope",
+                DiffError::usage(
+                    Reason::BadScope,
                     "Scope must be a repository-relative directory without '..'.",
                 )
+                .about(field::SCOPE, raw.as_str())
             })?,
             None => ".".to_string(),
         };
@@ -101,7 +102,7 @@ impl Engine {
             .unwrap_or(crate::engine::DEFAULT_MAX_PYTHON_FILES);
         let repo = Repository::discover(&request.workspace)?;
         let until_ref = request.until.clone().unwrap_or_else(|| "HEAD".to_string());
-        let until = resolve(&repo, &until_ref, "--until")?;
+        let until = resolve(&repo, &until_ref, field::UNTIL)?;
         let until_tree = repo.commit_tree(until)?;
         let at = format!("{} ({})", one_line(&until_ref), until.to_hex_with_len(12));
         let missing = match repo.lookup_scope(until_tree, &scope)? {
@@ -110,16 +111,18 @@ impl Engine {
             crate::git::ScopeLookup::NotADirectory => Some("is not a directory"),
         };
         if let Some(missing) = missing {
-            return Err(DiffError::usage_for(
-                "--scope",
+            // The command line adds what to pass instead (`--until`).
+            return Err(DiffError::usage(
+                Reason::ScopeNotAtRevision,
                 format!(
-                    "{} {missing} at {at}, so it has no history to read; pass a directory that exists there, or an --until commit that has it.",
+                    "{} {missing} at {at}, so it has no history to read.",
                     str_repr(&scope)
                 ),
-            ));
+            )
+            .about(field::SCOPE, scope));
         }
         let since = match &request.since {
-            Some(rev) => Some(resolve(&repo, rev, "--since")?),
+            Some(rev) => Some(resolve(&repo, rev, field::SINCE)?),
             None => None,
         };
         let max = request.max_commits.map_or(MAX_HISTORY_COMMITS, |m| {
@@ -321,12 +324,14 @@ fn step_key(
     hasher.finalize()
 }
 
-fn resolve(repo: &Repository, rev: &str, flag: &'static str) -> Result<ObjectId, DiffError> {
+/// `rev`, the value of the request field `field`, as a commit.
+fn resolve(repo: &Repository, rev: &str, field: &'static str) -> Result<ObjectId, DiffError> {
     repo.resolve_commit(rev).ok_or_else(|| {
-        DiffError::usage_for(
-            flag,
+        DiffError::usage(
+            Reason::BadRevision,
             format!("{rev} does not name a commit in this repository."),
         )
+        .about(field, rev)
     })
 }
 
@@ -352,14 +357,15 @@ fn unknown_agent(
         }
         format!("agents seen: {}", names.join(", "))
     };
-    DiffError::usage_for(
-        "--agent",
+    DiffError::usage(
+        Reason::UnknownAgent,
         format!(
             "no agent named {} in the history of scope {} ({read} {commits} read); {seen_text}.",
             str_repr(agent),
             one_line(scope)
         ),
     )
+    .about(field::AGENT, agent)
 }
 
 /// A row that says a binding changed: added, removed, changed, or not

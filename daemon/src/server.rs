@@ -1,7 +1,11 @@
 //! Running the daemon: one per data directory (a lock), a Unix socket by
-//! default or TCP with a bearer token when asked, the health service beside
-//! ours, and a graceful stop (SIGTERM, Ctrl-C, `Shutdown`, or idleness)
-//! that flushes the store.
+//! default (any `:authority` accepted: `authority.rs`) or TCP with a bearer
+//! token when asked (`token.rs`, for `shipgate.v1` only), the health and
+//! reflection services beside ours, and a graceful stop (SIGTERM, Ctrl-C,
+//! `Shutdown`, or idleness) that flushes the store.
+
+mod authority;
+mod token;
 
 use crate::engine::Engine;
 use crate::index::Indexer;
@@ -14,8 +18,9 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use token::BearerToken;
 use tokio::sync::watch;
-use tonic::{Request, Status};
+use tokio_stream::StreamExt;
 
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -64,7 +69,7 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         .await;
 
     let token = match (&options.tcp, &options.token_file) {
-        (Some(_), Some(file)) => Some(read_token(file)?),
+        (Some(_), Some(file)) => Some(BearerToken::read(file)?),
         (Some(_), None) => return Err("--tcp requires --token-file: a TCP daemon only answers clients that send its bearer token".into()),
         (None, _) => None,
     };
@@ -81,16 +86,17 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         shutdown: shutdown_tx,
         cpu_slots: crate::service::cpu_slots(),
     };
-    let auth = move |request: Request<()>| -> Result<Request<()>, Status> {
-        check_token(token.as_deref(), &request)?;
-        Ok(request)
-    };
+    let (reflection_v1, reflection_v1alpha) = reflection_services()?;
+    // Health and reflection answer without the token (they name no
+    // repository; a probe or a generic client asks them first); only the
+    // shipgate.v1 service is behind it.
     let router = tonic::transport::Server::builder()
-        .add_service(tonic::service::interceptor::InterceptedService::new(
-            health_service,
-            auth.clone(),
-        ))
-        .add_service(ShipgateServer::with_interceptor(service, auth));
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(ShipgateServer::with_interceptor(service, move |request| {
+            token::check(token.as_ref(), request)
+        }));
     let stop = async move {
         stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout).await;
         bound_the_stop();
@@ -123,12 +129,10 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
             socket.display(),
             std::process::id()
         );
-        let served = router
-            .serve_with_incoming_shutdown(
-                tokio_stream::wrappers::UnixListenerStream::new(listener),
-                stop,
-            )
-            .await;
+        // Each connection's request headers have an `:authority` h2 accepts.
+        let connections = tokio_stream::wrappers::UnixListenerStream::new(listener)
+            .map(|connection| connection.map(authority::AuthorityTolerant::new));
+        let served = router.serve_with_incoming_shutdown(connections, stop).await;
         let _ = std::fs::remove_file(&socket);
         served
     };
@@ -198,43 +202,40 @@ fn bind_private(socket: &Path) -> std::io::Result<std::os::unix::net::UnixListen
     )))
 }
 
-fn read_token(file: &Path) -> Result<String, String> {
-    let token = std::fs::read_to_string(file)
-        .map_err(|err| format!("cannot read the token file {}: {err}", file.display()))?;
-    let token = token.trim().to_string();
-    if token.len() < 16 {
-        return Err(format!(
-            "the token in {} is shorter than 16 characters",
-            file.display()
-        ));
-    }
-    Ok(token)
-}
-
-fn check_token(expected: Option<&str>, request: &Request<()>) -> Result<(), Status> {
-    let Some(expected) = expected else {
-        return Ok(());
+/// The reflection services (`grpc.reflection.v1` and `v1alpha`, for older
+/// clients), each describing every service served — `shipgate.v1`,
+/// `grpc.health.v1` and both reflection versions — from the descriptor sets
+/// compiled with their code.
+fn reflection_services() -> Result<
+    (
+        tonic_reflection::server::v1::ServerReflectionServer<
+            impl tonic_reflection::server::v1::ServerReflection,
+        >,
+        tonic_reflection::server::v1alpha::ServerReflectionServer<
+            impl tonic_reflection::server::v1alpha::ServerReflection,
+        >,
+    ),
+    String,
+> {
+    let described = || {
+        // Both reflection versions are registered here (the builder would
+        // add only its own), so either lists the other too.
+        tonic_reflection::server::Builder::configure()
+            .include_reflection_service(false)
+            .register_encoded_file_descriptor_set(shipgate_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            )
     };
-    let given = request
-        .metadata()
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    // Compare in constant time over the expected length.
-    let matches = given.len() == expected.len()
-        && given
-            .bytes()
-            .zip(expected.bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0;
-    if matches {
-        Ok(())
-    } else {
-        Err(Status::unauthenticated(
-            "a valid bearer token is required (authorization: Bearer <token>)",
-        ))
-    }
+    let failed = |err: tonic_reflection::server::Error| {
+        format!("cannot describe the API for reflection: {err}")
+    };
+    Ok((
+        described().build_v1().map_err(failed)?,
+        described().build_v1alpha().map_err(failed)?,
+    ))
 }
 
 /// How long a stopping daemon waits for requests in flight and the store's

@@ -97,9 +97,9 @@ pub fn side_by_side<A: Send, B>(
         let beside = match spawned {
             Ok(handle) => handle
                 .join()
-                .map_err(|_| DiffError::Internal("a side's thread panicked".into()))?,
+                .map_err(|_| DiffError::internal("a side's thread panicked"))?,
             Err(err) => {
-                return Err(DiffError::Internal(format!(
+                return Err(DiffError::internal(format!(
                     "cannot start a side's thread: {err}"
                 )))
             }
@@ -112,7 +112,7 @@ pub fn side_by_side<A: Send, B>(
 /// asker is gone) but unwinds the work through its ordinary error path.
 pub fn checkpoint() -> Result<(), DiffError> {
     if cancelled() {
-        Err(DiffError::Internal(
+        Err(DiffError::internal(
             "the request was cancelled: its client went away or its deadline passed".to_string(),
         ))
     } else {

@@ -6,11 +6,13 @@ pub mod v1 {
     tonic::include_proto!("shipgate.v1");
 }
 
-/// Metadata key naming the output contract's error kind on a failed `Diff`.
-pub const ERROR_KIND_METADATA: &str = "shipgate-error-kind";
+/// The encoded `FileDescriptorSet` of `shipgate/v1/shipgate.proto`, made by
+/// `build.rs` from the same compilation as the code: what the daemon's
+/// reflection service describes.
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/shipgate_descriptor.bin"));
 
-/// Binary metadata key carrying a failed `Diff`'s bare message (UTF-8).
-pub const ERROR_MESSAGE_METADATA: &str = "shipgate-error-message-bin";
+pub mod errors;
 
 /// The longest string a request field may hold (refs, paths, names, in
 /// bytes). Real ones are far shorter; a longer one is refused as bad input
@@ -20,10 +22,6 @@ pub const MAX_FIELD_BYTES: usize = 4096;
 
 pub mod locations;
 
-/// The `--timings` line both binaries print on stderr after the answer:
-/// `shipgate: timings: resolve 1.2 ms, …, total 1051.0 ms`, with
-/// ` (answer kept)` when the daemon answered from its kept answers (the
-/// phases after resolving did not run, so they are absent).
 /// The rate of a walk (`done` items in `elapsed`) and the whole seconds
 /// left at that rate, rounded up: `(0.0, 0)` until an item is done. The
 /// daemon sends both with each history progress event; a client facing a
@@ -45,6 +43,10 @@ pub fn rate_and_time_left(done: u64, total: u64, elapsed: std::time::Duration) -
     (rate, seconds_left)
 }
 
+/// The `--timings` line both binaries print on stderr after the answer:
+/// `shipgate: timings: resolve 1.2 ms, …, total 1051.0 ms`, with
+/// ` (answer kept)` when the daemon answered from its kept answers (the
+/// phases after resolving did not run, so they are absent).
 pub fn timings_line(timings: &[v1::PhaseTiming], answer_kept: bool) -> String {
     let phases: Vec<String> = timings
         .iter()

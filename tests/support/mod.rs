@@ -159,6 +159,57 @@ impl Drop for Daemon {
     }
 }
 
+/// A daemon serving TCP on a free loopback port with a bearer token, on its
+/// own store; killed when dropped.
+pub struct TcpDaemon {
+    pub child: Child,
+    /// `127.0.0.1:PORT`
+    pub addr: String,
+    pub token_file: PathBuf,
+}
+
+impl TcpDaemon {
+    /// Starts `serve --tcp` with a token written beside the store, and
+    /// waits until the port accepts connections.
+    pub fn start(dir: &Path) -> Self {
+        let (daemon, _) = binaries();
+        let token_file = dir.join("token");
+        std::fs::write(&token_file, "0123456789abcdef0123\n").expect("write token");
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let child = Command::new(daemon)
+            .args(["serve", "--tcp", &addr, "--token-file"])
+            .arg(&token_file)
+            .arg("--data-dir")
+            .arg(dir.join("tcp-data"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("daemon starts");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(&addr).is_err() {
+            assert!(Instant::now() < deadline, "the TCP daemon never listened");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        TcpDaemon {
+            child,
+            addr,
+            token_file,
+        }
+    }
+}
+
+impl Drop for TcpDaemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 pub fn wait_for_socket(socket: &Path) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline {

@@ -10,7 +10,7 @@ use crate::compare::{
     apply_absent_agents, apply_label_correspondence, apply_submodules, compare_renamed,
     exact_renames,
 };
-use crate::error::DiffError;
+use crate::error::{field, DiffError, Reason};
 use crate::git::{Repository, ScopeLookup};
 use crate::graph::{build_side, Gap, ScopeContext, SideGraph, SideInput, SourceFile};
 use crate::paths::{normalize_scope, rooted};
@@ -156,24 +156,27 @@ impl Engine {
 
     pub fn diff(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
         let scope = match &request.scope {
-            Some(raw) => Some(normalize_scope(raw).ok_or_else(bad_scope)?),
+            Some(raw) => Some(normalize_scope(raw).ok_or_else(|| bad_scope(field::SCOPE, raw))?),
             None => None,
         };
         let base_scope = match (&request.base_scope, &scope) {
-            (Some(_), None) => {
+            // The command line adds the flag to pass (`--scope`).
+            (Some(raw), None) => {
                 return Err(DiffError::usage(
-                    "--base-scope names the old path of an explicitly selected application; pass --scope too.",
-                ))
+                    Reason::BaseScopeWithoutScope,
+                    "A base scope names the old path of an explicitly selected application; it needs a scope.",
+                )
+                .about(field::BASE_SCOPE, raw.as_str()))
             }
-            (Some(raw), Some(_)) => Some(normalize_scope(raw).ok_or_else(bad_scope)?),
+            (Some(raw), Some(_)) => Some(
+                normalize_scope(raw).ok_or_else(|| bad_scope(field::BASE_SCOPE, raw))?,
+            ),
             (None, scope) => scope.clone(),
         };
         let max_files = request.max_python_files.unwrap_or(DEFAULT_MAX_PYTHON_FILES);
         if max_files < 1 {
-            return Err(DiffError::usage_for(
-                "--max-python-files",
-                "must be at least 1.",
-            ));
+            return Err(DiffError::usage(Reason::BadLimit, "must be at least 1.")
+                .about(field::MAX_PYTHON_FILES, max_files.to_string()));
         }
         let resolving = phase!("resolve").entered();
         let repo = Repository::discover(&request.workspace)?;
@@ -227,11 +230,16 @@ impl Engine {
                     max_files,
                 )?;
                 if pair.base.absent && pair.head.absent {
-                    return Err(DiffError::Config(format!(
-                        "Neither comparison tree contains the selected scopes: base={}, head={}. Check --scope/--base-scope.",
-                        str_repr(&base_scope),
-                        str_repr(&head_scope)
-                    )));
+                    // The command line adds the flags to check.
+                    return Err(DiffError::config(
+                        Reason::ScopeNotFound,
+                        format!(
+                            "Neither comparison tree contains the selected scopes: base={}, head={}.",
+                            str_repr(&base_scope),
+                            str_repr(&head_scope)
+                        ),
+                    )
+                    .about(field::SCOPE, head_scope));
                 }
                 let _render = phase!("render").entered();
                 single_document(&Comparison {
@@ -677,10 +685,10 @@ impl Engine {
             handles
                 .into_iter()
                 .map(|spawned| match spawned {
-                    Ok(handle) => handle.join().unwrap_or_else(|_| {
-                        Err(DiffError::Internal("a parser thread panicked".into()))
-                    }),
-                    Err(err) => Err(DiffError::Internal(format!(
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|_| Err(DiffError::internal("a parser thread panicked"))),
+                    Err(err) => Err(DiffError::internal(format!(
                         "cannot start a parser thread: {err}"
                     ))),
                 })
@@ -710,9 +718,12 @@ fn build_both(base: SideInput, head: SideInput) -> Result<(SideGraph, SideGraph)
     Ok((base, head))
 }
 
-fn bad_scope() -> DiffError {
-    DiffError::usage_for(
-        "--scope",
+/// A scope (`field`: `scope` or `base_scope`) that is not a repository
+/// path.
+fn bad_scope(field: &'static str, raw: &str) -> DiffError {
+    DiffError::usage(
+        Reason::BadScope,
         "Scope must be a repository-relative directory without '..'.",
     )
+    .about(field, raw)
 }

@@ -133,7 +133,11 @@ impl Engine {
                 }))
             }
             ScopeLookup::NotADirectory => {
-                return Err(DiffError::Config(format!("Application scope is not a regular directory: {scope}")))
+                return Err(DiffError::config(
+                    Reason::ScopeNotADirectory,
+                    format!("Application scope is not a regular directory: {scope}"),
+                )
+                .about(field::SCOPE, scope))
             }
         };
         let listing = repo.list_python(scope_tree)?;

@@ -33,7 +33,7 @@ impl Repository {
             .find_commit(id)
             .map_err(|_| self.objects_missing_for(id))?;
         parse_commit(id, &commit.data).ok_or_else(|| {
-            DiffError::Internal(format!(
+            DiffError::internal(format!(
                 "commit {} could not be read",
                 id.to_hex_with_len(12)
             ))

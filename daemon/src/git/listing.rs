@@ -1,7 +1,7 @@
 //! Listing the Python sources of one scope of one commit's tree.
 
 use super::Repository;
-use crate::error::DiffError;
+use crate::error::{DiffError, Reason};
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
 
@@ -102,15 +102,16 @@ impl Repository {
         }
         let repo = self.local();
         let tree = repo.find_tree(root_tree).map_err(|err| {
-            DiffError::ObjectsMissing(format!(
+            DiffError::objects_missing(format!(
                 "Tree {} could not be read (objects_missing): {err}.",
                 root_tree.to_hex_with_len(12)
             ))
         })?;
         let entry = tree.lookup_entry_by_path(scope).map_err(|err| {
-            DiffError::Config(format!(
-                "The tree of the scope {scope} could not be read: {err}"
-            ))
+            DiffError::config(
+                Reason::TreeUnreadable,
+                format!("The tree of the scope {scope} could not be read: {err}"),
+            )
         })?;
         Ok(match entry {
             None => ScopeLookup::Absent,
@@ -202,13 +203,16 @@ impl Repository {
     ) -> Result<Option<PathEntry>, DiffError> {
         let repo = self.local();
         let tree = repo.find_tree(root_tree).map_err(|err| {
-            DiffError::ObjectsMissing(format!(
+            DiffError::objects_missing(format!(
                 "Tree {} could not be read (objects_missing): {err}.",
                 root_tree.to_hex_with_len(12)
             ))
         })?;
         let entry = tree.lookup_entry_by_path(path).map_err(|err| {
-            DiffError::Config(format!("The tree at {path} could not be read: {err}"))
+            DiffError::config(
+                Reason::TreeUnreadable,
+                format!("The tree at {path} could not be read: {err}"),
+            )
         })?;
         Ok(entry.map(|entry| {
             let mode = entry.mode();
@@ -229,7 +233,7 @@ impl Repository {
     pub fn blob_size(&self, blob: ObjectId) -> Result<u64, DiffError> {
         let repo = self.local();
         let header = repo.find_header(blob).map_err(|err| {
-            DiffError::ObjectsMissing(format!(
+            DiffError::objects_missing(format!(
                 "Blob {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
                 blob.to_hex_with_len(12)
             ))
@@ -278,16 +282,16 @@ struct TreeEntry {
 /// malformed one a clear error, never a panic.
 fn tree_entries(repo: &gix::Repository, tree_id: ObjectId) -> Result<Vec<TreeEntry>, DiffError> {
     let tree = repo.find_tree(tree_id).map_err(|err| {
-        DiffError::ObjectsMissing(format!(
+        DiffError::objects_missing(format!(
             "Tree {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
             tree_id.to_hex_with_len(12)
         ))
     })?;
     let decoded = tree.decode().map_err(|err| {
-        DiffError::Config(format!(
-            "Tree {} is malformed: {err}",
-            tree_id.to_hex_with_len(12)
-        ))
+        DiffError::config(
+            Reason::TreeUnreadable,
+            format!("Tree {} is malformed: {err}", tree_id.to_hex_with_len(12)),
+        )
     })?;
     Ok(decoded
         .entries

@@ -8,7 +8,7 @@ mod listing;
 pub use history::CommitInfo;
 pub use listing::{DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup};
 
-use crate::error::DiffError;
+use crate::error::{field, DiffError, Reason};
 use gix::ObjectId;
 use std::path::{Path, PathBuf};
 
@@ -37,20 +37,23 @@ impl Repository {
     /// `config_error` messages when the path is unusable.
     pub fn discover(workspace: &Path) -> Result<Self, DiffError> {
         let shown = workspace.display();
+        let refused = |reason: Reason, message: String| {
+            DiffError::config(reason, message).about(field::WORKSPACE, shown.to_string())
+        };
         match std::fs::metadata(workspace) {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                return Err(DiffError::Config(format!(
-                    "--workspace does not exist: {shown}. Point it at an existing checkout — clone or create the directory first. Nothing was written."
+                return Err(refused(Reason::WorkspaceNotFound, format!(
+                    "The workspace does not exist: {shown}. Point it at an existing checkout — clone or create the directory first. Nothing was written."
                 )))
             }
             Err(_) => {
-                return Err(DiffError::Config(format!(
-                    "--workspace could not be read: {shown}. Check the permissions on the path and every directory above it."
+                return Err(refused(Reason::WorkspaceUnreadable, format!(
+                    "The workspace could not be read: {shown}. Check the permissions on the path and every directory above it."
                 )))
             }
             Ok(meta) if !meta.is_dir() => {
-                return Err(DiffError::Config(format!(
-                    "--workspace is not a directory: {shown}. Point it at the checkout root rather than at a file inside it."
+                return Err(refused(Reason::WorkspaceNotADirectory, format!(
+                    "The workspace is not a directory: {shown}. Point it at the checkout root rather than at a file inside it."
                 )))
             }
             Ok(_) => {}
@@ -131,35 +134,41 @@ impl Repository {
         let head_ref = head.unwrap_or("HEAD").to_string();
         if head_ref.is_empty() || head_ref.starts_with('-') {
             return Err(DiffError::usage(
+                Reason::BadRevision,
                 "Head ref must be non-empty and cannot start with a dash.",
-            ));
+            )
+            .about(field::HEAD, head_ref));
         }
         let head_commit = self.resolve_commit(&head_ref).ok_or_else(|| {
-            DiffError::usage(format!(
-                "Head ref '{head_ref}' is unavailable locally. Fetch it first."
-            ))
+            DiffError::usage(
+                Reason::BadRevision,
+                format!("Head ref '{head_ref}' is unavailable locally. Fetch it first."),
+            )
+            .about(field::HEAD, head_ref.as_str())
         })?;
         let base_ref = match base {
             Some(base) => base.to_string(),
+            // The command line adds which flag to pass (`--base`).
             None => self.default_base().ok_or_else(|| {
-                DiffError::usage_for(
-                    "--base",
-                    "No base ref could be detected. Pass --base <ref> explicitly (use --base HEAD for uncommitted changes only).",
-                )
+                DiffError::usage(Reason::NoDefaultBase, "No base ref could be detected.")
+                    .about_field(field::BASE)
             })?,
         };
         if base_ref.is_empty() || base_ref.starts_with('-') {
             return Err(DiffError::usage(
+                Reason::BadRevision,
                 "Base ref must be non-empty and cannot start with a dash.",
-            ));
+            )
+            .about(field::BASE, base_ref));
         }
         let requested_base = self.resolve_commit(&base_ref).ok_or_else(|| {
-            DiffError::usage_for(
-                "--base",
+            DiffError::usage(
+                Reason::BadRevision,
                 format!(
                     "Base ref '{base_ref}' is not available locally. Fetch it first; this command never fetches."
                 ),
             )
+            .about(field::BASE, base_ref.as_str())
         })?;
         let repo = self.local();
         let merge_base = repo.merge_base(requested_base, head_commit);
@@ -169,12 +178,13 @@ impl Repository {
                 if repo.is_shallow().unwrap_or(false) {
                     return Err(self.shallow_refusal());
                 }
-                return Err(DiffError::usage_for(
-                    "--base",
+                return Err(DiffError::usage(
+                    Reason::NoMergeBase,
                     format!(
                         "No merge base between '{requested_base}' and {head_commit}, so there is no common point to compare from."
                     ),
-                ));
+                )
+                .about(field::BASE, base_ref));
             }
         };
         Ok(ResolvedRevisions {
@@ -189,7 +199,7 @@ impl Repository {
     /// A commit a shallow clone never fetched (a parent of its boundary):
     /// the fix is to unshallow, not to hydrate a partial clone.
     pub(crate) fn beyond_shallow(&self, commit: ObjectId) -> DiffError {
-        DiffError::Config(format!(
+        DiffError::config(Reason::ShallowCheckout, format!(
             "This checkout is shallow: commit {} is older than the history it fetched. Run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI), then rerun.",
             commit.to_hex_with_len(8),
             self.root.display()
@@ -200,7 +210,7 @@ impl Repository {
     /// it fetched; `None` in a full one.
     pub fn shallow_history(&self) -> Option<DiffError> {
         self.is_shallow().then(|| {
-            DiffError::Config(format!(
+            DiffError::config(Reason::ShallowCheckout, format!(
                 "This checkout is shallow, so its history before the commits it fetched is not read. Run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI) to read it.",
                 self.root.display()
             ))
@@ -208,7 +218,7 @@ impl Repository {
     }
 
     fn shallow_refusal(&self) -> DiffError {
-        DiffError::Config(format!(
+        DiffError::config(Reason::ShallowCheckout, format!(
             "This checkout is shallow; run git -C {} fetch --unshallow (or use fetch-depth: 0 in CI), then rerun diff.",
             self.root.display()
         ))
@@ -236,7 +246,7 @@ impl Repository {
             return self.beyond_shallow(commit);
         }
         let short = commit.to_hex_with_len(8).to_string();
-        DiffError::ObjectsMissing(format!(
+        DiffError::objects_missing(format!(
             "The objects of commit {short} could not be read (objects_missing). This checkout may be a partial clone whose objects were never fetched; shipgate never fetches. Hydrate them (for example `git -C {} fetch --refetch --no-filter <remote>`, or clone without `--filter`), then rerun.",
             self.root.display()
         ))
@@ -246,7 +256,7 @@ impl Repository {
     pub fn read_blob(&self, id: ObjectId) -> Result<Vec<u8>, DiffError> {
         let repo = self.local();
         let blob = repo.find_blob(id).map_err(|err| {
-            DiffError::ObjectsMissing(format!(
+            DiffError::objects_missing(format!(
                 "Blob {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",
                 id.to_hex_with_len(12)
             ))
@@ -304,21 +314,28 @@ fn open_failure(workspace: &Path, err: &gix::Error) -> DiffError {
         }
     });
     if let Some(format) = object_format {
-        return DiffError::Config(if format.eq_ignore_ascii_case("sha256") {
-            format!(
+        return DiffError::config(
+            Reason::UnsupportedObjectFormat,
+            if format.eq_ignore_ascii_case("sha256") {
+                format!(
                 "The repository at {shown} uses SHA-256 object ids (extensions.objectFormat = sha256), which shipgate does not read yet; it compares SHA-1 repositories only."
             )
-        } else {
-            format!(
+            } else {
+                format!(
                 "The repository at {shown} uses the object format {} (extensions.objectFormat), which shipgate does not read; it reads SHA-1 repositories.",
                 one_line(&format)
             )
-        });
+            },
+        );
     }
     // No git directory anywhere above the workspace: not a checkout.
     let found = gix::discover::upwards(workspace).ok();
     let Some((found, _)) = found else {
-        return DiffError::Config(format!("Workspace is not inside a git checkout: {shown}"));
+        return DiffError::config(
+            Reason::NotARepository,
+            format!("Workspace is not inside a git checkout: {shown}"),
+        )
+        .about(field::WORKSPACE, shown.to_string());
     };
     let mut causes: Vec<String> = Vec::new();
     for cause in err.iter_errors() {
@@ -330,12 +347,12 @@ fn open_failure(workspace: &Path, err: &gix::Error) -> DiffError {
     let git_dir = AsRef::<Path>::as_ref(&found).display().to_string();
     match causes.split_first() {
         Some((first, rest)) if first.contains("configuration") && !rest.is_empty() => {
-            DiffError::Config(format!(
+            DiffError::config(Reason::BadGitConfig, format!(
                 "The git configuration could not be read: {}. Fix the repository's configuration or the file it includes (git config --list --show-origin names each), then rerun.",
                 rest.join(": ")
             ))
         }
-        _ => DiffError::Config(format!(
+        _ => DiffError::config(Reason::RepositoryUnreadable, format!(
             "The repository at {git_dir} could not be opened: {}.",
             causes.join(": ")
         )),

@@ -155,7 +155,7 @@ impl Indexer {
 
     /// Registers a repository (any path inside it) and indexes its heads.
     pub fn watch(&self, workspace: &Path) -> Result<PathBuf, String> {
-        let repo = Repository::discover(workspace).map_err(|err| err.to_string())?;
+        let repo = Repository::discover(workspace).map_err(|err| err.message().to_string())?;
         let root = repo.root().to_path_buf();
         let known = self.lock().get(&root).map(|w| w.record.clone());
         match known {
@@ -174,7 +174,7 @@ impl Indexer {
     }
 
     fn watch_with(&self, path: &Path, record: WatchedRecord) -> Result<(), String> {
-        let repo = Repository::discover(path).map_err(|err| err.to_string())?;
+        let repo = Repository::discover(path).map_err(|err| err.message().to_string())?;
         let root = repo.root().to_path_buf();
         let watcher = self.fs_watcher(&repo, &root);
         let last_error = if record.skipped() {

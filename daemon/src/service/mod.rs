@@ -1,11 +1,12 @@
 //! The tonic service: validates requests, runs the engine off the async
-//! executor, maps errors to gRPC statuses. Holds no analysis logic.
+//! executor, answers errors as rich statuses (`status.rs`). Holds no
+//! analysis logic.
 
 use crate::engine::{DiffRequest as EngineRequest, Engine};
-use crate::error::DiffError;
+use crate::error::{field, Reason};
 use crate::index::Indexer;
 use shipgate_proto::v1::{self as pb, shipgate_server::Shipgate};
-use shipgate_proto::{ERROR_KIND_METADATA, ERROR_MESSAGE_METADATA, MAX_FIELD_BYTES};
+use status::{check_lengths, from_diff_error, panicked, task_failed};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use tokio::sync::watch;
 use tonic::{Request, Response, Status};
 
 mod progress;
+pub mod status;
 
 /// When the daemon last answered, and how many requests are in flight: the
 /// idle timer reads both.
@@ -93,48 +95,6 @@ pub fn cpu_slots() -> Arc<tokio::sync::Semaphore> {
     Arc::new(tokio::sync::Semaphore::new(cores))
 }
 
-fn no_slot() -> Status {
-    Status::unavailable("the daemon is stopping")
-}
-
-fn error_status(err: DiffError) -> Status {
-    let message = err.human_line();
-    let mut status = match err {
-        DiffError::Usage { .. } => Status::invalid_argument(message),
-        DiffError::Config(_) | DiffError::ObjectsMissing(_) => Status::failed_precondition(message),
-        DiffError::Internal(_) => Status::internal(message),
-    };
-    if let Ok(kind) = err.kind().parse() {
-        status.metadata_mut().insert(ERROR_KIND_METADATA, kind);
-    }
-    // The bare message may hold any text (paths, dashes): binary metadata.
-    let raw = tonic::metadata::MetadataValue::from_bytes(err.message().as_bytes());
-    status
-        .metadata_mut()
-        .insert_bin(ERROR_MESSAGE_METADATA, raw);
-    status
-}
-
-/// A blocking task that did not return: a panic in one request is that
-/// request's INTERNAL error; the daemon keeps serving.
-fn task_failed(what: &str, err: tokio::task::JoinError) -> Status {
-    match err.try_into_panic() {
-        Ok(panic) => panicked(what, panic.as_ref()),
-        Err(err) => Status::internal(format!("{what} did not finish: {err}")),
-    }
-}
-
-fn panicked(what: &str, panic: &(dyn std::any::Any + Send)) -> Status {
-    let detail = panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "no message".to_string());
-    Status::internal(format!(
-        "{what} failed inside shipgate (a bug; please report it): {detail}; the daemon keeps serving"
-    ))
-}
-
 /// The rendering a request's `format` asks for; a value this daemon does
 /// not know (a newer client's) is a usage error naming what it renders.
 fn output_format(raw: i32) -> Result<crate::render::OutputFormat, Status> {
@@ -147,11 +107,16 @@ fn output_format(raw: i32) -> Result<crate::render::OutputFormat, Status> {
         Ok(pb::OutputFormat::Github) => Ok(OutputFormat::Github),
         Err(_) => {
             let known: Vec<&str> = OutputFormat::ALL.iter().map(|f| f.name()).collect();
-            Err(Status::invalid_argument(format!(
-                "output format {raw} is unknown to this daemon ({}); it renders {}",
-                crate::VERSION,
-                known.join(", ")
-            )))
+            Err(status::invalid_field(
+                Reason::BadFormat,
+                "format",
+                Some(&raw.to_string()),
+                format!(
+                    "output format {raw} is unknown to this daemon ({}); it renders {}",
+                    crate::VERSION,
+                    known.join(", ")
+                ),
+            ))
         }
     }
 }
@@ -160,32 +125,26 @@ fn non_empty(value: String) -> Option<String> {
     (!value.is_empty()).then_some(value)
 }
 
-/// Refuses a string field longer than any real ref, path or name, naming
-/// the field but not echoing the value: a value echoed into an error
-/// overflowed the HTTP/2 header limit and reached the client as a bare
-/// protocol error instead of a usage error.
-fn check_lengths(fields: &[(&str, &str)]) -> Result<(), Status> {
-    match fields.iter().find(|(_, value)| value.len() > MAX_FIELD_BYTES) {
-        Some((name, value)) => Err(Status::invalid_argument(format!(
-            "{name} is longer than {MAX_FIELD_BYTES} bytes ({} bytes): no ref, path or name is that long",
-            value.len()
-        ))),
-        None => Ok(()),
-    }
-}
-
 fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
     if raw.is_empty() {
-        return Err(Status::invalid_argument(
+        return Err(status::invalid_field(
+            Reason::MissingField,
+            field::WORKSPACE,
+            None,
             "workspace is required: pass the repository path",
         ));
     }
-    check_lengths(&[("workspace", raw)])?;
+    check_lengths(&[(field::WORKSPACE, raw)])?;
     let path = PathBuf::from(raw);
     if !path.is_absolute() {
-        return Err(Status::invalid_argument(format!(
-            "workspace must be an absolute path (the daemon does not share the caller's working directory): {raw}"
-        )));
+        return Err(status::invalid_field(
+            Reason::RelativeWorkspace,
+            field::WORKSPACE,
+            Some(raw),
+            format!(
+                "workspace must be an absolute path (the daemon does not share the caller's working directory): {raw}"
+            ),
+        ));
     }
     Ok(path)
 }
@@ -195,11 +154,11 @@ fn workspace_path(raw: &str) -> Result<PathBuf, Status> {
 fn history_events(
     engine: &Engine,
     request: &crate::history::HistoryRequest,
-    sender: &tokio::sync::mpsc::Sender<Result<pb::HistoryEvent, Status>>,
+    sender: &tokio::sync::mpsc::Sender<Result<pb::HistoryResponse, Status>>,
 ) {
     let walk = progress::WalkProgress::new();
-    let as_event = |progress: pb::HistoryProgress| pb::HistoryEvent {
-        event: Some(pb::history_event::Event::Progress(progress)),
+    let as_event = |progress: pb::HistoryProgress| pb::HistoryResponse {
+        event: Some(pb::history_response::Event::Progress(progress)),
     };
     // Stopped (its sender dropped) when the walk ends, before the result
     // is sent: no progress follows the answer.
@@ -248,13 +207,13 @@ fn history_events(
         answered
     });
     let message = match answered {
-        Ok(Ok(outcome)) => Ok(pb::HistoryEvent {
-            event: Some(pb::history_event::Event::Result(pb::HistoryResult {
+        Ok(Ok(outcome)) => Ok(pb::HistoryResponse {
+            event: Some(pb::history_response::Event::Result(pb::HistoryResult {
                 json: outcome.json,
                 text: outcome.text.unwrap_or_default(),
             })),
         }),
-        Ok(Err(err)) => Err(error_status(err)),
+        Ok(Err(err)) => Err(from_diff_error(&err)),
         Err(panic) => Err(panicked("the history query", panic.as_ref())),
     };
     let _ = sender.blocking_send(message);
@@ -313,7 +272,7 @@ impl Shipgate for ShipgateService {
         let slot = Arc::clone(&self.cpu_slots)
             .acquire_owned()
             .await
-            .map_err(|_| no_slot())?;
+            .map_err(|_| status::stopping())?;
         // Dropping this future (the client went away, its deadline passed)
         // cancels the work at its next checkpoint.
         let cancel = crate::work::Cancel::new();
@@ -326,7 +285,7 @@ impl Shipgate for ShipgateService {
         })
         .await
         .map_err(|err| task_failed("the comparison", err))?;
-        let outcome = outcome.map_err(error_status)?;
+        let outcome = outcome.map_err(|err| from_diff_error(&err))?;
         let (timings, answer_kept) = if req.timings {
             (phase_timings(&timings), timings.answer_kept)
         } else {
@@ -342,7 +301,8 @@ impl Shipgate for ShipgateService {
         }))
     }
 
-    type HistoryStream = tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryEvent, Status>>;
+    type HistoryStream =
+        tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryResponse, Status>>;
 
     async fn history(
         &self,
@@ -478,7 +438,7 @@ impl Shipgate for ShipgateService {
         let root = tokio::task::spawn_blocking(move || indexer.watch(&path))
             .await
             .map_err(|err| task_failed("watching the repository", err))?
-            .map_err(Status::failed_precondition)?;
+            .map_err(status::watch_failed)?;
         Ok(Response::new(pb::WatchResponse {
             repository: root.display().to_string(),
         }))
@@ -490,10 +450,7 @@ impl Shipgate for ShipgateService {
     ) -> Result<Response<pb::UnwatchResponse>, Status> {
         let _in_flight = self.activity.begin();
         let path = workspace_path(&request.into_inner().workspace)?;
-        let (root, was_watched) = self
-            .indexer
-            .unwatch(&path)
-            .map_err(Status::failed_precondition)?;
+        let (root, was_watched) = self.indexer.unwatch(&path).map_err(status::watch_failed)?;
         Ok(Response::new(pb::UnwatchResponse {
             repository: root.display().to_string(),
             was_watched,
@@ -512,20 +469,6 @@ impl Shipgate for ShipgateService {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_over_long_field_is_refused_by_name_without_its_value() {
-        let long = "a".repeat(MAX_FIELD_BYTES + 1);
-        let limit = "a".repeat(MAX_FIELD_BYTES);
-        assert!(check_lengths(&[("base", &limit), ("head", "")]).is_ok());
-        let refused = check_lengths(&[("base", "main"), ("head", &long)]);
-        let status = refused.err().unwrap_or_else(|| Status::ok(""));
-        assert_eq!(status.code(), tonic::Code::InvalidArgument);
-        assert!(status
-            .message()
-            .starts_with("head is longer than 4096 bytes"));
-        assert!(!status.message().contains(&limit));
-    }
 
     #[test]
     fn every_proto_format_maps_and_an_unknown_one_is_refused() {
