@@ -178,6 +178,29 @@ fn watched_repositories_index_new_branch_heads() {
     );
 }
 
+/// A diff of a commit against itself says why it is empty: an edit not
+/// yet committed is what a developer usually meant to compare.
+#[test]
+fn base_and_head_at_one_commit_are_named_in_the_text() {
+    let repo = two_commit_repo();
+    let place = Place::new();
+    let _daemon: Daemon = place.start_daemon();
+    let (code, text, stderr) = place.diff(&repo, &["--base", "HEAD", "--head", "HEAD"]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("Application comparison: "), "{text}");
+    assert_eq!(
+        lines[1..3],
+        [
+            "base and head are the same commit, so nothing can differ: uncommitted edits are not read (commit",
+            "    them, or compare another base).",
+        ]
+    );
+    let (code, text, _) = place.diff(&repo, &["--base", "v1", "--head", "HEAD"]);
+    assert_eq!(code, 0);
+    assert!(!text.contains("the same commit"), "{text}");
+}
+
 /// `diff` compares against `origin/HEAD` by default, so the watcher warms
 /// the remote-tracking branches too: each by its short name, the symbolic
 /// `origin/HEAD` not twice, and a fetch that moves one is indexed again.

@@ -127,20 +127,15 @@ impl DiffArgs {
     }
 }
 
-/// Parses `30s`, `10m`, `2h` or plain seconds.
+/// Parses plain seconds or what `humantime` reads (`30s`, `10m`, `2h`,
+/// `1h 30m`); a duration past what the clock holds is refused, not wrapped.
 pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
     let raw = raw.trim();
-    let (digits, unit) = raw.split_at(raw.find(|c: char| !c.is_ascii_digit()).unwrap_or(raw.len()));
-    let value: u64 = digits
-        .parse()
-        .map_err(|_| format!("not a duration: {raw:?} (try 30s, 10m or 1h)"))?;
-    let seconds = match unit {
-        "" | "s" => value,
-        "m" => value * 60,
-        "h" => value * 3600,
-        _ => return Err(format!("unknown unit in {raw:?}: use s, m or h")),
-    };
-    Ok(std::time::Duration::from_secs(seconds))
+    if let Ok(seconds) = raw.parse::<u64>() {
+        return Ok(std::time::Duration::from_secs(seconds));
+    }
+    humantime::parse_duration(raw)
+        .map_err(|err| format!("not a duration: {raw:?}: {err} (try 30s, 10m or 1h)"))
 }
 
 #[cfg(test)]
@@ -173,7 +168,13 @@ mod tests {
             Ok(std::time::Duration::from_secs(600))
         );
         assert_eq!(parse_duration("5"), Ok(std::time::Duration::from_secs(5)));
+        assert_eq!(
+            parse_duration("1h 30m"),
+            Ok(std::time::Duration::from_secs(5400))
+        );
         assert!(parse_duration("abc").is_err());
-        assert!(parse_duration("5d").is_err());
+        assert!(parse_duration("5 parsecs").is_err());
+        // Past what the clock holds: refused, never wrapped around.
+        assert!(parse_duration("9999999999999999999h").is_err());
     }
 }

@@ -180,9 +180,7 @@ impl Reason {
     /// the status message cannot name.
     fn cli_hint(self) -> Option<&'static str> {
         match self {
-            Reason::NoDefaultBase => {
-                Some("Pass --base <ref> explicitly (use --base HEAD for uncommitted changes only).")
-            }
+            Reason::NoDefaultBase => Some("Pass --base <ref> explicitly."),
             Reason::BaseScopeWithoutScope => Some("Pass --scope too."),
             Reason::ScopeNotAtRevision => {
                 Some("Pass a directory that exists there, or an --until commit that has it.")
@@ -277,7 +275,7 @@ mod tests {
         };
         assert_eq!(
             report.cli_line(),
-            "Error: Invalid value for --base: No base ref could be detected. Pass --base <ref> explicitly (use --base HEAD for uncommitted changes only)."
+            "Error: Invalid value for --base: No base ref could be detected. Pass --base <ref> explicitly."
         );
         let config = ErrorReport {
             kind: ErrorKind::Config,

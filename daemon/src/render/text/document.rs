@@ -20,6 +20,22 @@ pub(super) fn header(doc: &Value) -> String {
     )
 }
 
+/// Said under the header when both sides are one commit: the answer is
+/// empty by construction, and the usual cause is a local edit the
+/// comparison of commits never reads.
+pub(super) fn same_commit_line(doc: &Value) -> Option<String> {
+    let commit = |side: &str| {
+        get(doc, side)
+            .and_then(|s| get(s, "compared_commit"))
+            .and_then(Value::as_str)
+            .filter(|sha| !sha.is_empty())
+    };
+    (commit("base")? == commit("head")?).then(|| {
+        "base and head are the same commit, so nothing can differ: uncommitted edits are not read (commit them, or compare another base)."
+            .to_string()
+    })
+}
+
 /// The `scope:` line and its `scope limit:` lines, for derived scopes only.
 pub(super) fn scope_lines(out: &mut Out, doc: &Value) {
     let Some(selection) = get(doc, "scope_selection") else {

@@ -53,6 +53,11 @@ pub fn render_text(doc: &Value) -> String {
         scope_limits: Vec::new(),
     };
     out.line(0, &header(doc));
+    if out.findings_first {
+        if let Some(line) = same_commit_line(doc) {
+            out.prose(0, &line);
+        }
+    }
     scope_lines(&mut out, doc);
     // Schema 0.4: the findings open the answer, the rows follow as detail
     // (a 1.2.0 document has no summary and prints as 1.2.0 did).
