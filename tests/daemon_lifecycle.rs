@@ -123,6 +123,36 @@ fn a_second_daemon_on_the_same_store_refuses() {
     assert!(!other_socket.exists());
 }
 
+/// A one-shot diff on a store a daemon holds answers from a temporary
+/// store of its own: a fresh private directory, removed when it is done.
+#[test]
+fn a_one_shot_diff_beside_a_daemon_uses_a_private_temporary_store() {
+    let repo = two_commit_repo();
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let (binary, _) = support::binaries();
+    let temp = place.dir.path().join("tmp");
+    std::fs::create_dir_all(&temp).expect("temp dir");
+    let output = std::process::Command::new(binary)
+        .args(["diff", "--application", "--json", "--workspace"])
+        .arg(repo.path())
+        .args(ARGS)
+        .arg("--data-dir")
+        .arg(place.data_dir())
+        .env("TMPDIR", &temp)
+        .output()
+        .expect("one-shot diff runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("using a temporary store for this run"), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    assert_eq!(doc["comparison_status"], "compared", "{doc}");
+    let left: Vec<_> = std::fs::read_dir(&temp)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
 /// Polls `status --json` until `check` accepts it (or fails after a bound).
 fn wait_for_status(place: &Place, check: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
     let deadline = Instant::now() + Duration::from_secs(30);

@@ -4,6 +4,8 @@
 mod agent_mode;
 mod connect;
 mod errors;
+mod manual;
+mod status;
 
 use clap::{Args, Parser, Subcommand};
 use connect::{connect, connect_existing, ConnectError, Target};
@@ -90,6 +92,22 @@ Examples:
     },
     /// Ask the daemon to flush its store and exit.
     Shutdown,
+    /// Print a completion script for a shell (needs no daemon).
+    #[command(
+        after_help = "Examples:\n  shipgate-client completions bash > ~/.local/share/bash-completion/completions/shipgate-client\n  shipgate-client completions zsh > \"${fpath[1]}/_shipgate-client\"\n  shipgate-client completions fish > ~/.config/fish/completions/shipgate-client.fish"
+    )]
+    Completions {
+        /// The shell to complete in
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page, or a subcommand's, as roff (needs no daemon).
+    #[command(
+        after_help = "Examples:\n  shipgate-client man > shipgate-client.1 && man ./shipgate-client.1\n  shipgate-client man diff > shipgate-client-diff.1"
+    )]
+    Man {
+        /// A subcommand (`diff`, `history`, …): its own page
+        subcommand: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -261,6 +279,19 @@ fn connect_failed(err: ConnectError) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // What needs no daemon is answered before any connection.
+    match cli.command {
+        Command::Completions { shell } => {
+            return print_then(&manual::completions::<Cli>(shell), ExitCode::SUCCESS)
+        }
+        Command::Man { subcommand } => {
+            return match manual::man_page::<Cli>(subcommand.as_deref()) {
+                Ok(page) => print_then(&page, ExitCode::SUCCESS),
+                Err(err) => usage_error("man", &err),
+            }
+        }
+        _ => {}
+    }
     let target = Target::resolve(
         cli.connection.socket,
         cli.connection.addr,
@@ -288,6 +319,8 @@ async fn run(command: Command, target: Target) -> ExitCode {
         Command::Watch { workspace } => watch(&target, workspace, true).await,
         Command::Unwatch { workspace } => watch(&target, workspace, false).await,
         Command::Shutdown => shutdown(&target).await,
+        // Answered in `main`, before any connection.
+        Command::Completions { .. } | Command::Man { .. } => ExitCode::SUCCESS,
     }
 }
 
@@ -534,158 +567,11 @@ async fn status(target: &Target, json: bool) -> ExitCode {
         Err(status) => return unreachable_daemon(status.message().to_string()),
     };
     let text = if json {
-        status_json(&status)
+        status::to_json(&status)
     } else {
-        status_text(&status)
+        status::to_text(&status)
     };
     print_then(&text, ExitCode::SUCCESS)
-}
-
-/// The pass under way, as `status` prints it: `indexing origin/main
-/// (branch 2 of 5): history 340 of 1000 commits, 12.3 s`.
-fn indexing_line(progress: &pb::IndexingProgress) -> String {
-    let elapsed = format!("{:.1} s", progress.elapsed_ms as f64 / 1000.0);
-    if progress.branch.is_empty() {
-        return format!(
-            "indexing: {} branch heads to read, {elapsed}",
-            progress.branches_total
-        );
-    }
-    let mut line = format!(
-        "indexing {} (branch {} of {})",
-        progress.branch,
-        (progress.branches_done + 1).min(progress.branches_total.max(1)),
-        progress.branches_total
-    );
-    if progress.commits_total > 0 {
-        line.push_str(&format!(
-            ": history {} of {} commits",
-            progress.commits_done, progress.commits_total
-        ));
-    }
-    line.push_str(&format!(", {elapsed}"));
-    line
-}
-
-fn status_json(status: &pb::StatusResponse) -> String {
-    let repositories: Vec<serde_json::Value> = status
-        .repositories
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "path": r.path,
-                "indexed": r.indexed.iter().map(|h| serde_json::json!({"reference": h.reference, "commit": h.commit})).collect::<Vec<_>>(),
-                "pending": r.pending,
-                "history_commits": r.history_commits,
-                "progress": r.progress.as_ref().map(|p| serde_json::json!({
-                    "branch": p.branch,
-                    "branches_done": p.branches_done,
-                    "branches_total": p.branches_total,
-                    "commits_done": p.commits_done,
-                    "commits_total": p.commits_total,
-                    "elapsed_ms": p.elapsed_ms,
-                })),
-                "last_error": (!r.last_error.is_empty()).then_some(&r.last_error),
-            })
-        })
-        .collect();
-    let caches: serde_json::Map<String, serde_json::Value> = status
-        .caches
-        .iter()
-        .map(|c| {
-            (
-                c.cache.clone(),
-                serde_json::json!({"hits": c.hits, "misses": c.misses}),
-            )
-        })
-        .collect();
-    // Since the daemon started, in the order a comparison runs them.
-    let phases: serde_json::Map<String, serde_json::Value> = status
-        .phases
-        .iter()
-        .map(|p| {
-            (
-                p.phase.clone(),
-                serde_json::json!({"count": p.count, "millis": p.millis}),
-            )
-        })
-        .collect();
-    let doc = serde_json::json!({
-        "version": status.version,
-        "engine_facts_version": status.engine_facts_version,
-        "pid": status.pid,
-        "listen": status.listen,
-        "uptime_seconds": status.uptime_seconds,
-        "store_path": status.store_path,
-        "store_size_bytes": status.store_size_bytes,
-        "caches": caches,
-        "phases": phases,
-        "repositories": repositories,
-    });
-    format!(
-        "{}\n",
-        serde_json::to_string_pretty(&doc).unwrap_or_default()
-    )
-}
-
-fn status_text(status: &pb::StatusResponse) -> String {
-    use std::fmt::Write;
-    let mut text = String::new();
-    // Writing into a String cannot fail.
-    let _ = writeln!(
-        text,
-        "shipgate-daemon {} (facts v{}), pid {}, up {}s",
-        status.version, status.engine_facts_version, status.pid, status.uptime_seconds
-    );
-    let _ = writeln!(text, "listening on {}", status.listen);
-    let _ = writeln!(
-        text,
-        "store: {} ({} bytes)",
-        status.store_path, status.store_size_bytes
-    );
-    for cache in &status.caches {
-        let _ = writeln!(
-            text,
-            "cache {}: {} hits, {} misses",
-            cache.cache, cache.hits, cache.misses
-        );
-    }
-    if !status.phases.is_empty() {
-        let phases: Vec<String> = status
-            .phases
-            .iter()
-            .map(|p| format!("{} {:.1} ms ({}x)", p.phase, p.millis, p.count))
-            .collect();
-        let _ = writeln!(text, "phases since start: {}", phases.join(", "));
-    }
-    if status.repositories.is_empty() {
-        let _ = writeln!(
-            text,
-            "watched repositories: none (add one with `shipgate-client watch DIR`)"
-        );
-    }
-    for repo in &status.repositories {
-        let _ = writeln!(
-            text,
-            "watching {} ({} pending, history indexed for {} commits)",
-            repo.path, repo.pending, repo.history_commits
-        );
-        if let Some(progress) = &repo.progress {
-            let _ = writeln!(text, "  {}", indexing_line(progress));
-        }
-        for head in &repo.indexed {
-            let _ = writeln!(
-                text,
-                "  indexed {} at {}",
-                head.reference,
-                head.commit.chars().take(12).collect::<String>()
-            );
-        }
-        if !repo.last_error.is_empty() {
-            let _ = writeln!(text, "  last error: {}", repo.last_error);
-        }
-    }
-    text
 }
 
 async fn watch(target: &Target, workspace: PathBuf, add: bool) -> ExitCode {
@@ -748,36 +634,10 @@ async fn shutdown(target: &Target) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{chosen_format, indexing_line, progress_line, FormatArg};
+    use super::{chosen_format, progress_line, FormatArg};
+    use shipgate_proto::v1::HistoryProgress;
     use shipgate_proto::v1::OutputFormat;
-    use shipgate_proto::v1::{HistoryProgress, IndexingProgress};
 
-    #[test]
-    fn the_indexing_line_names_the_branch_its_place_and_the_history_read() {
-        let progress = IndexingProgress {
-            branch: "origin/main".to_string(),
-            branches_done: 1,
-            branches_total: 5,
-            commits_done: 340,
-            commits_total: 1000,
-            elapsed_ms: 12_345,
-        };
-        assert_eq!(
-            indexing_line(&progress),
-            "indexing origin/main (branch 2 of 5): history 340 of 1000 commits, 12.3 s"
-        );
-        let starting = IndexingProgress {
-            branch: String::new(),
-            branches_done: 0,
-            commits_done: 0,
-            commits_total: 0,
-            ..progress
-        };
-        assert_eq!(
-            indexing_line(&starting),
-            "indexing: 5 branch heads to read, 12.3 s"
-        );
-    }
     use std::time::Duration;
 
     fn progress(done: u32, total: u32) -> HistoryProgress {

@@ -150,9 +150,14 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     let mut _temporary = None;
     let opened = open_store(&data_dir).or_else(|busy| {
         eprintln!("shipgate-daemon: {busy}; using a temporary store for this run");
-        let dir = tempfile_dir()?;
-        let opened = open_store(&dir);
-        _temporary = Some(TempDir(dir));
+        // A fresh private directory (0700, an unpredictable name): a path
+        // another user could have made first is never taken.
+        let dir = tempfile::Builder::new()
+            .prefix("shipgate-oneshot-")
+            .tempdir()
+            .map_err(|err| format!("cannot create a temporary store: {err}"))?;
+        let opened = open_store(dir.path());
+        _temporary = Some(dir);
         opened
     });
     let (_lock, cache) = match opened {
@@ -192,21 +197,6 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn tempfile_dir() -> Result<PathBuf, String> {
-    let dir = std::env::temp_dir().join(format!("shipgate-oneshot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|err| format!("cannot create {}: {err}", dir.display()))?;
-    Ok(dir)
 }
 
 /// glibc gives every thread that allocates its own arena, and keeps what
