@@ -181,6 +181,7 @@ fn request(repo: &Repo, base: &str, head: &str) -> DiffRequest {
         scope: Some(".".into()),
         max_python_files: Some(MAX_PYTHON_FILES),
         format: shipgate_daemon::render::OutputFormat::Text,
+        worktree: false,
         ..Default::default()
     }
 }

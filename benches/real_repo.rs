@@ -37,6 +37,7 @@ fn real_repo_benches(c: &mut Criterion) {
         base: Some(base.clone()),
         head: Some(head.clone()),
         format: shipgate_daemon::render::OutputFormat::Text,
+        worktree: false,
         ..Default::default()
     };
     // Outside the timing: the pair must answer, or this measures an error.

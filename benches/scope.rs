@@ -50,6 +50,7 @@ fn scope_benches(c: &mut Criterion) {
         base_scope: None,
         max_python_files: Some(5000),
         format: shipgate_daemon::render::OutputFormat::Text,
+        worktree: false,
     };
 
     let store = Store::fresh();

@@ -144,7 +144,10 @@ fn a_one_shot_diff_beside_a_daemon_uses_a_private_temporary_store() {
         .expect("one-shot diff runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
-    assert!(stderr.contains("using a temporary store for this run"), "{stderr}");
+    assert!(
+        stderr.contains("using a temporary store for this run"),
+        "{stderr}"
+    );
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
     assert_eq!(doc["comparison_status"], "compared", "{doc}");
     let left: Vec<_> = std::fs::read_dir(&temp)

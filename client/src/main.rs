@@ -142,6 +142,9 @@ struct DiffArgs {
     /// After the answer, print each phase's wall time on stderr (as the daemon measured it)
     #[arg(long)]
     timings: bool,
+    /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base
+    #[arg(long, conflicts_with = "head")]
+    worktree: bool,
 }
 
 /// What `--format` takes; the daemon renders each (the client only prints).
@@ -410,6 +413,7 @@ fn diff_request(
         max_python_files,
         format: format as i32,
         timings: args.timings,
+        worktree: args.worktree,
     };
     check_lengths(&[
         ("--workspace", &request.workspace),

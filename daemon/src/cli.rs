@@ -82,6 +82,9 @@ pub struct DiffArgs {
     /// After the answer, print each phase's wall time on stderr.
     #[arg(long)]
     pub timings: bool,
+    /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base.
+    #[arg(long, conflicts_with = "head")]
+    pub worktree: bool,
 }
 
 impl DiffArgs {
@@ -123,6 +126,7 @@ impl DiffArgs {
             base_scope: self.base_scope.clone(),
             max_python_files,
             format,
+            worktree: self.worktree,
         })
     }
 }

@@ -41,6 +41,7 @@ pub mod field {
     pub const SINCE: &str = "since";
     pub const UNTIL: &str = "until";
     pub const AGENT: &str = "agent";
+    pub const WORKTREE: &str = "worktree";
 }
 
 /// The output contract's error kinds (its §1.3), which decide the exit code
@@ -157,6 +158,11 @@ reasons! {
     TreeUnreadable = "TREE_UNREADABLE",
     /// A partial clone lacks objects the comparison needs.
     ObjectsMissing = "OBJECTS_MISSING",
+    /// The working tree could not be taken as a commit (a bare repository,
+    /// no `HEAD` commit, git missing or failing).
+    WorktreeUnreadable = "WORKTREE_UNREADABLE",
+    /// `worktree` with a head other than `HEAD`: the working tree is the head.
+    WorktreeWithHead = "WORKTREE_WITH_HEAD",
     /// A repository that cannot be watched (or unwatched).
     WatchFailed = "WATCH_FAILED",
     /// A `shipgate.v1` call over TCP without the daemon's bearer token, or

@@ -58,6 +58,8 @@ pub struct DiffRequest {
     pub max_python_files: Option<u32>,
     /// The rendering asked for besides the JSON document.
     pub format: OutputFormat,
+    /// The working tree is the head (`git::worktree`).
+    pub worktree: bool,
 }
 
 /// A comparison as answered.
@@ -180,7 +182,11 @@ impl Engine {
         }
         let resolving = phase!("resolve").entered();
         let repo = Repository::discover(&request.workspace)?;
-        let revisions = repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?;
+        let revisions = if request.worktree {
+            worktree_revisions(&repo, request)?
+        } else {
+            repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?
+        };
         let base_tree = repo.commit_tree(revisions.base)?;
         let head_tree = repo.commit_tree(revisions.head)?;
         drop(resolving);
@@ -726,4 +732,29 @@ fn bad_scope(field: &'static str, raw: &str) -> DiffError {
         "Scope must be a repository-relative directory without '..'.",
     )
     .about(field, raw)
+}
+
+/// What `requested_ref` names the head by when it is the working tree: no
+/// ref can be spelled with a space, so it is never a user's ref.
+pub const WORKTREE_REF: &str = "working tree";
+
+/// The revisions of a `worktree` request: the working tree taken as a
+/// commit on `HEAD` (`git::worktree`) is the head, the base is `HEAD`
+/// unless asked otherwise, and the head is named as the working tree.
+fn worktree_revisions(
+    repo: &Repository,
+    request: &DiffRequest,
+) -> Result<crate::git::ResolvedRevisions, DiffError> {
+    if let Some(head) = request.head.as_deref().filter(|head| *head != "HEAD") {
+        return Err(DiffError::usage(
+            Reason::WorktreeWithHead,
+            "The working tree is the head of this comparison; no other head can be asked for.",
+        )
+        .about(field::HEAD, head));
+    }
+    let snapshot = repo.worktree_snapshot()?.to_string();
+    let base = request.base.as_deref().unwrap_or("HEAD");
+    let mut revisions = repo.resolve_revisions(Some(base), Some(&snapshot))?;
+    revisions.head_ref = WORKTREE_REF.to_string();
+    Ok(revisions)
 }

@@ -4,6 +4,7 @@
 
 mod history;
 mod listing;
+mod worktree;
 
 pub use history::CommitInfo;
 pub use listing::{DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup};

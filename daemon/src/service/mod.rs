@@ -265,6 +265,7 @@ impl Shipgate for ShipgateService {
             base_scope: non_empty(req.base_scope),
             max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
             format: output_format(req.format)?,
+            worktree: req.worktree,
         };
         let engine = Arc::clone(&self.engine);
         // Queued until a core is free; a client that leaves while queued

@@ -12,24 +12,44 @@ pub(super) fn header(doc: &Value) -> String {
             get(doc, side).map_or_else(|| "None".to_string(), |s| field(s, "compared_commit"));
         prefix(&sha, 12)
     };
+    // A working tree has no commit of the user's: it is named as such.
+    let head = if is_worktree(doc) {
+        crate::engine::WORKTREE_REF.to_string()
+    } else {
+        commit("head")
+    };
     format!(
-        "Application comparison: {} ({} → {})",
+        "Application comparison: {} ({} → {head})",
         field(doc, "comparison_status"),
         commit("base"),
-        commit("head")
     )
+}
+
+/// Whether the head is the working tree (`diff --worktree`).
+fn is_worktree(doc: &Value) -> bool {
+    get(doc, "head")
+        .and_then(|head| get(head, "requested_ref"))
+        .and_then(Value::as_str)
+        == Some(crate::engine::WORKTREE_REF)
 }
 
 /// Said under the header when both sides are one commit: the answer is
 /// empty by construction, and the usual cause is a local edit the
 /// comparison of commits never reads.
 pub(super) fn same_commit_line(doc: &Value) -> Option<String> {
-    let commit = |side: &str| {
+    let side_field = |side: &str, key: &str| {
         get(doc, side)
-            .and_then(|s| get(s, "compared_commit"))
+            .and_then(|s| get(s, key))
             .and_then(Value::as_str)
-            .filter(|sha| !sha.is_empty())
+            .filter(|value| !value.is_empty())
     };
+    if is_worktree(doc) {
+        return (side_field("base", "tree")? == side_field("head", "tree")?).then(|| {
+            "the working tree holds no change to a .py file against the base, so nothing can differ."
+                .to_string()
+        });
+    }
+    let commit = |side: &str| side_field(side, "compared_commit");
     (commit("base")? == commit("head")?).then(|| {
         "base and head are the same commit, so nothing can differ: uncommitted edits are not read (commit them, or compare another base)."
             .to_string()
