@@ -15,17 +15,15 @@ pub const TOKEN_FILE_ENV: &str = "SHIPGATE_TOKEN_FILE";
 pub const DAEMON_ENV: &str = "SHIPGATE_DAEMON";
 
 /// The store directory: `$SHIPGATE_DATA_DIR`, else the user's cache
-/// directory (`$XDG_CACHE_HOME/shipgate`, `~/.cache/shipgate`), else a
-/// per-user temporary directory.
+/// directory as `dirs` finds it (`$XDG_CACHE_HOME/shipgate` when absolute,
+/// `~/.cache/shipgate` on Linux, `~/Library/Caches/shipgate` on macOS),
+/// else a per-user temporary directory.
 pub fn default_data_dir() -> PathBuf {
     if let Some(dir) = non_empty_env(DATA_DIR_ENV) {
         return PathBuf::from(dir);
     }
-    if let Some(cache) = non_empty_env("XDG_CACHE_HOME") {
-        return PathBuf::from(cache).join("shipgate");
-    }
-    if let Some(home) = non_empty_env("HOME") {
-        return PathBuf::from(home).join(".cache").join("shipgate");
+    if let Some(cache) = dirs::cache_dir() {
+        return cache.join("shipgate");
     }
     std::env::temp_dir()
         .join(format!("shipgate-{}", user_id()))
@@ -46,12 +44,13 @@ pub fn default_socket(data_dir: &Path) -> PathBuf {
     ))
 }
 
-/// The directory of default sockets: `$XDG_RUNTIME_DIR/shipgate`, else
+/// The directory of default sockets: the user's runtime directory as
+/// `dirs` finds it (`$XDG_RUNTIME_DIR/shipgate`, when absolute), else
 /// `/tmp/shipgate-<uid>`. Anyone can predict (and so create first) that
 /// name, so it is used only when private: see [`ensure_socket_dir`].
 pub fn default_socket_dir() -> PathBuf {
-    match non_empty_env("XDG_RUNTIME_DIR") {
-        Some(dir) => PathBuf::from(dir).join("shipgate"),
+    match dirs::runtime_dir() {
+        Some(dir) => dir.join("shipgate"),
         None => std::env::temp_dir().join(format!("shipgate-{}", user_id())),
     }
 }
