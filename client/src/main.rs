@@ -9,6 +9,7 @@ mod status;
 
 use clap::{Args, Parser, Subcommand};
 use connect::{connect, connect_existing, ConnectError, Target};
+use shipgate_proto::cli::{chosen_format, DiffArgs};
 use shipgate_proto::v1::{self as pb, OutputFormat};
 use shipgate_proto::MAX_FIELD_BYTES;
 use std::path::{Path, PathBuf};
@@ -108,82 +109,6 @@ Examples:
         /// A subcommand (`diff`, `history`, …): its own page
         subcommand: Option<String>,
     },
-}
-
-#[derive(Args)]
-struct DiffArgs {
-    /// Compare the application's agents (required, as with agents-shipgate)
-    #[arg(long)]
-    application: bool,
-    /// Any path inside the git checkout
-    #[arg(long, default_value = ".")]
-    workspace: PathBuf,
-    /// Base ref, compared from its merge base with the head [default: origin/HEAD, origin/main, origin/master; main/master without remotes]
-    #[arg(long)]
-    base: Option<String>,
-    /// Head ref; committed state only [default: HEAD]
-    #[arg(long)]
-    head: Option<String>,
-    /// Repository-relative application directory (`.` = the root)
-    #[arg(long)]
-    scope: Option<String>,
-    /// The application's old directory when it moved (requires --scope)
-    #[arg(long)]
-    base_scope: Option<String>,
-    /// Bound on Python files read per side [default: 1000]
-    #[arg(long)]
-    max_python_files: Option<i64>,
-    /// Output format [default: text]
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
-    /// Print the JSON document instead of the text (the same as --format json)
-    #[arg(long)]
-    json: bool,
-    /// After the answer, print each phase's wall time on stderr (as the daemon measured it)
-    #[arg(long)]
-    timings: bool,
-    /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base
-    #[arg(long, conflicts_with = "head")]
-    worktree: bool,
-}
-
-/// What `--format` takes; the daemon renders each (the client only prints).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum FormatArg {
-    /// The reviewer text: findings, then the rows (the default)
-    Text,
-    /// The JSON document of the output contract (as --json)
-    Json,
-    /// A pull-request comment: findings, rows in a <details> table within GitHub's 65,536 characters, each limit once
-    Markdown,
-    /// SARIF 2.1.0 for code scanning: one result per row at its binding location
-    Sarif,
-    /// GitHub Actions annotations (::warning/::notice), one per row with a location; only when asked, never from GITHUB_ACTIONS
-    Github,
-}
-
-/// `--format` and its alias `--json` together: `--json` is `--format json`,
-/// and another format beside it is a usage error.
-fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputFormat, String> {
-    let asked = format.map(|f| match f {
-        FormatArg::Text => OutputFormat::Text,
-        FormatArg::Json => OutputFormat::Json,
-        FormatArg::Markdown => OutputFormat::Markdown,
-        FormatArg::Sarif => OutputFormat::Sarif,
-        FormatArg::Github => OutputFormat::Github,
-    });
-    match (asked, json) {
-        (Some(OutputFormat::Json) | None, true) => Ok(OutputFormat::Json),
-        (Some(other), true) => Err(format!(
-            "--json is --format json; it cannot be combined with --format {}.",
-            other
-                .as_str_name()
-                .trim_start_matches("OUTPUT_FORMAT_")
-                .to_lowercase()
-        )),
-        (Some(format), false) => Ok(format),
-        (None, false) => Ok(OutputFormat::Text),
-    }
 }
 
 #[derive(Args)]
@@ -638,9 +563,8 @@ async fn shutdown(target: &Target) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{chosen_format, progress_line, FormatArg};
+    use super::progress_line;
     use shipgate_proto::v1::HistoryProgress;
-    use shipgate_proto::v1::OutputFormat;
 
     use std::time::Duration;
 
@@ -650,24 +574,6 @@ mod tests {
             total,
             ..HistoryProgress::default()
         }
-    }
-
-    #[test]
-    fn json_is_an_alias_of_format_json() {
-        assert_eq!(chosen_format(None, false), Ok(OutputFormat::Text));
-        assert_eq!(chosen_format(None, true), Ok(OutputFormat::Json));
-        assert_eq!(
-            chosen_format(Some(FormatArg::Json), true),
-            Ok(OutputFormat::Json)
-        );
-        assert_eq!(
-            chosen_format(Some(FormatArg::Github), false),
-            Ok(OutputFormat::Github)
-        );
-        assert_eq!(
-            chosen_format(Some(FormatArg::Sarif), true),
-            Err("--json is --format json; it cannot be combined with --format sarif.".into())
-        );
     }
 
     #[test]

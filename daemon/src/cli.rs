@@ -1,134 +1,53 @@
-//! The `diff` flags shared by `shipgate-daemon diff` and checked the way the
-//! reference CLI checks them, so both binaries refuse the same input.
+//! The `diff` flags of `shipgate-daemon diff` (`shipgate_proto::cli`, the
+//! same definition the client parses) checked the way the reference CLI
+//! checks them, so both binaries refuse the same input.
 
 use crate::engine::DiffRequest;
 use crate::error::{field, DiffError, Reason};
 use crate::render::OutputFormat;
-use std::path::PathBuf;
+use shipgate_proto::cli::chosen_format;
+pub use shipgate_proto::cli::DiffArgs;
 
-/// What `--format` takes (the client's flag has the same names and help).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// The reviewer text: findings, then the rows (the default)
-    Text,
-    /// The JSON document of the output contract (as --json)
-    Json,
-    /// A pull-request comment: findings, rows in a <details> table within GitHub's 65,536 characters, each limit once
-    Markdown,
-    /// SARIF 2.1.0 for code scanning: one result per row at its binding location
-    Sarif,
-    /// GitHub Actions annotations (::warning/::notice), one per row with a location; only when asked, never from GITHUB_ACTIONS
-    Github,
-}
-
-impl FormatArg {
-    pub fn format(self) -> OutputFormat {
-        match self {
-            FormatArg::Text => OutputFormat::Text,
-            FormatArg::Json => OutputFormat::Json,
-            FormatArg::Markdown => OutputFormat::Markdown,
-            FormatArg::Sarif => OutputFormat::Sarif,
-            FormatArg::Github => OutputFormat::Github,
-        }
+/// Checks the flag combination and makes the engine request.
+pub fn diff_request(args: &DiffArgs) -> Result<DiffRequest, DiffError> {
+    let needs_application = args.head.is_some()
+        || args.scope.is_some()
+        || args.base_scope.is_some()
+        || args.max_python_files.is_some();
+    if !args.application && needs_application {
+        return Err(DiffError::usage(
+            Reason::ApplicationRequired,
+            "--head, --scope, --base-scope and --max-python-files require --application.",
+        ));
     }
-}
-
-/// `--format` and its alias `--json` read together: `--json` is `--format
-/// json`, and naming another format beside it is a usage error.
-pub fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputFormat, String> {
-    match (format.map(FormatArg::format), json) {
-        (Some(OutputFormat::Json) | None, true) => Ok(OutputFormat::Json),
-        (Some(other), true) => Err(format!(
-            "--json is --format json; it cannot be combined with --format {}.",
-            other.name()
-        )),
-        (Some(format), false) => Ok(format),
-        (None, false) => Ok(OutputFormat::Text),
+    if !args.application {
+        return Err(DiffError::usage(
+            Reason::ApplicationRequired,
+            "shipgate compares applications only: pass --application.",
+        ));
     }
-}
-
-/// The reference tool's `diff --application` flags.
-#[derive(Debug, Clone, clap::Args)]
-pub struct DiffArgs {
-    /// Compare the agents' capabilities (the only comparison shipgate makes;
-    /// accepted so CI scripts switch by renaming the program).
-    #[arg(long)]
-    pub application: bool,
-    /// Any path inside the git checkout.
-    #[arg(long, default_value = ".")]
-    pub workspace: PathBuf,
-    /// Base ref; compared from its merge base with the head. Default: origin/HEAD,
-    /// origin/main, origin/master (main/master without remotes).
-    #[arg(long)]
-    pub base: Option<String>,
-    /// Head ref (committed state only).
-    #[arg(long)]
-    pub head: Option<String>,
-    /// Repository-relative application directory (`.` = root).
-    #[arg(long)]
-    pub scope: Option<String>,
-    /// The application's old directory when it moved (requires --scope).
-    #[arg(long)]
-    pub base_scope: Option<String>,
-    /// Bound on Python files read per side.
-    #[arg(long)]
-    pub max_python_files: Option<i64>,
-    /// Output format [default: text]
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
-    /// Print the JSON document instead of the text (the same as --format json).
-    #[arg(long)]
-    pub json: bool,
-    /// After the answer, print each phase's wall time on stderr.
-    #[arg(long)]
-    pub timings: bool,
-    /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base.
-    #[arg(long, conflicts_with = "head")]
-    pub worktree: bool,
-}
-
-impl DiffArgs {
-    /// Checks the flag combination and makes the engine request.
-    pub fn to_request(&self) -> Result<DiffRequest, DiffError> {
-        let needs_application = self.head.is_some()
-            || self.scope.is_some()
-            || self.base_scope.is_some()
-            || self.max_python_files.is_some();
-        if !self.application && needs_application {
-            return Err(DiffError::usage(
-                Reason::ApplicationRequired,
-                "--head, --scope, --base-scope and --max-python-files require --application.",
-            ));
+    let max_python_files = match args.max_python_files {
+        None => None,
+        Some(n) if n >= 1 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
+        Some(n) => {
+            return Err(DiffError::usage(Reason::BadLimit, "must be at least 1.")
+                .about(field::MAX_PYTHON_FILES, n.to_string()));
         }
-        if !self.application {
-            return Err(DiffError::usage(
-                Reason::ApplicationRequired,
-                "shipgate compares applications only: pass --application.",
-            ));
-        }
-        let max_python_files = match self.max_python_files {
-            None => None,
-            Some(n) if n >= 1 => Some(u32::try_from(n).unwrap_or(u32::MAX)),
-            Some(n) => {
-                return Err(DiffError::usage(Reason::BadLimit, "must be at least 1.")
-                    .about(field::MAX_PYTHON_FILES, n.to_string()));
-            }
-        };
-        let format = chosen_format(self.format, self.json)
-            .map_err(|message| DiffError::usage(Reason::BadFormat, message))?;
-        let workspace =
-            std::path::absolute(&self.workspace).unwrap_or_else(|_| self.workspace.clone());
-        Ok(DiffRequest {
-            workspace,
-            base: self.base.clone(),
-            head: self.head.clone(),
-            scope: self.scope.clone(),
-            base_scope: self.base_scope.clone(),
-            max_python_files,
-            format,
-            worktree: self.worktree,
-        })
-    }
+    };
+    let format = chosen_format(args.format, args.json)
+        .map(OutputFormat::from_wire)
+        .map_err(|message| DiffError::usage(Reason::BadFormat, message))?;
+    let workspace = std::path::absolute(&args.workspace).unwrap_or_else(|_| args.workspace.clone());
+    Ok(DiffRequest {
+        workspace,
+        base: args.base.clone(),
+        head: args.head.clone(),
+        scope: args.scope.clone(),
+        base_scope: args.base_scope.clone(),
+        max_python_files,
+        format,
+        worktree: args.worktree,
+    })
 }
 
 /// Parses plain seconds or what `humantime` reads (`30s`, `10m`, `2h`,
@@ -146,19 +65,35 @@ pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
 mod tests {
     use super::*;
 
+    /// The shared flags (`shipgate_proto::cli`) parsed as the daemon's
+    /// command line parses them.
+    fn parsed(args: &[&str]) -> Result<DiffRequest, DiffError> {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            diff: DiffArgs,
+        }
+        use clap::Parser as _;
+        let line = Line::try_parse_from(std::iter::once("diff").chain(args.iter().copied()))
+            .map_err(|err| DiffError::usage(Reason::BadFormat, err.to_string()))?;
+        diff_request(&line.diff)
+    }
+
     #[test]
-    fn json_is_an_alias_of_format_json() {
-        assert_eq!(chosen_format(None, false), Ok(OutputFormat::Text));
-        assert_eq!(chosen_format(None, true), Ok(OutputFormat::Json));
+    fn the_flags_become_the_engine_request_or_a_named_refusal() {
+        let request = parsed(&["--application", "--json", "--worktree"]);
         assert_eq!(
-            chosen_format(Some(FormatArg::Json), true),
-            Ok(OutputFormat::Json)
+            request.as_ref().map(|r| r.format).ok(),
+            Some(OutputFormat::Json)
         );
+        assert_eq!(request.as_ref().map(|r| r.worktree).ok(), Some(true));
+        let both = parsed(&["--application", "--json", "--format", "markdown"]);
+        assert_eq!(both.err().map(|e| e.reason()), Some(Reason::BadFormat));
+        let no_application = parsed(&["--scope", "app"]);
         assert_eq!(
-            chosen_format(Some(FormatArg::Sarif), false),
-            Ok(OutputFormat::Sarif)
+            no_application.err().map(|e| e.reason()),
+            Some(Reason::ApplicationRequired)
         );
-        assert!(chosen_format(Some(FormatArg::Markdown), true).is_err());
     }
 
     #[test]

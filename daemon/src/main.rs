@@ -139,7 +139,7 @@ fn main() -> ExitCode {
 /// Runs one comparison against the store; when a daemon holds that store,
 /// against a temporary one instead (same answer, cold).
 fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
-    let request = match args.to_request() {
+    let request = match shipgate_daemon::cli::diff_request(args) {
         Ok(request) => request,
         Err(err) => {
             eprintln!("{}", err.human_line());

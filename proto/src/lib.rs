@@ -12,6 +12,7 @@ pub mod v1 {
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/shipgate_descriptor.bin"));
 
+pub mod cli;
 pub mod errors;
 
 /// The longest string a request field may hold (refs, paths, names, in

@@ -46,6 +46,18 @@ impl OutputFormat {
         Self::ALL.into_iter().find(|format| format.name() == name)
     }
 
+    /// The format a request carries on the wire.
+    pub fn from_wire(format: shipgate_proto::v1::OutputFormat) -> OutputFormat {
+        use shipgate_proto::v1::OutputFormat as Wire;
+        match format {
+            Wire::Text => OutputFormat::Text,
+            Wire::Json => OutputFormat::Json,
+            Wire::Markdown => OutputFormat::Markdown,
+            Wire::Sarif => OutputFormat::Sarif,
+            Wire::Github => OutputFormat::Github,
+        }
+    }
+
     /// A stable byte for cache keys (the answers kept in memory).
     pub fn key_byte(self) -> u8 {
         match self {

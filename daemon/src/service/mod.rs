@@ -100,11 +100,7 @@ pub fn cpu_slots() -> Arc<tokio::sync::Semaphore> {
 fn output_format(raw: i32) -> Result<crate::render::OutputFormat, Status> {
     use crate::render::OutputFormat;
     match pb::OutputFormat::try_from(raw) {
-        Ok(pb::OutputFormat::Text) => Ok(OutputFormat::Text),
-        Ok(pb::OutputFormat::Json) => Ok(OutputFormat::Json),
-        Ok(pb::OutputFormat::Markdown) => Ok(OutputFormat::Markdown),
-        Ok(pb::OutputFormat::Sarif) => Ok(OutputFormat::Sarif),
-        Ok(pb::OutputFormat::Github) => Ok(OutputFormat::Github),
+        Ok(format) => Ok(OutputFormat::from_wire(format)),
         Err(_) => {
             let known: Vec<&str> = OutputFormat::ALL.iter().map(|f| f.name()).collect();
             Err(status::invalid_field(

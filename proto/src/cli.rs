@@ -1,0 +1,117 @@
+//! The `diff` flags of both binaries (`shipgate-client diff` and
+//! `shipgate-daemon diff`), defined once so their names, help and checks
+//! never drift apart: each binary turns them into its own request.
+
+use crate::v1::OutputFormat;
+use std::path::PathBuf;
+
+/// What `--format` takes; the daemon renders each, the client only prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// The reviewer text: findings, then the rows (the default)
+    Text,
+    /// The JSON document of the output contract (as --json)
+    Json,
+    /// A pull-request comment: findings, rows in a <details> table within GitHub's 65,536 characters, each limit once
+    Markdown,
+    /// SARIF 2.1.0 for code scanning: one result per row at its binding location
+    Sarif,
+    /// GitHub Actions annotations (::warning/::notice), one per row with a location; only when asked, never from GITHUB_ACTIONS
+    Github,
+}
+
+impl FormatArg {
+    /// The format as the request carries it.
+    pub fn wire(self) -> OutputFormat {
+        match self {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Json => OutputFormat::Json,
+            FormatArg::Markdown => OutputFormat::Markdown,
+            FormatArg::Sarif => OutputFormat::Sarif,
+            FormatArg::Github => OutputFormat::Github,
+        }
+    }
+}
+
+/// The name `--format` spells a format by (`sarif`).
+pub fn format_name(format: OutputFormat) -> String {
+    format
+        .as_str_name()
+        .trim_start_matches("OUTPUT_FORMAT_")
+        .to_lowercase()
+}
+
+/// `--format` and its alias `--json` read together: `--json` is `--format
+/// json`, and naming another format beside it is a usage error.
+pub fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputFormat, String> {
+    match (format.map(FormatArg::wire), json) {
+        (Some(OutputFormat::Json) | None, true) => Ok(OutputFormat::Json),
+        (Some(other), true) => Err(format!(
+            "--json is --format json; it cannot be combined with --format {}.",
+            format_name(other)
+        )),
+        (Some(format), false) => Ok(format),
+        (None, false) => Ok(OutputFormat::Text),
+    }
+}
+
+/// The reference tool's `diff --application` flags, and shipgate's own.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DiffArgs {
+    /// Compare the application's agents (required, as with agents-shipgate)
+    #[arg(long)]
+    pub application: bool,
+    /// Any path inside the git checkout
+    #[arg(long, default_value = ".")]
+    pub workspace: PathBuf,
+    /// Base ref, compared from its merge base with the head [default: origin/HEAD, origin/main, origin/master; main/master without remotes; HEAD with --worktree]
+    #[arg(long)]
+    pub base: Option<String>,
+    /// Head ref; committed state only (see --worktree) [default: HEAD]
+    #[arg(long)]
+    pub head: Option<String>,
+    /// Repository-relative application directory (`.` = the root)
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// The application's old directory when it moved (requires --scope)
+    #[arg(long)]
+    pub base_scope: Option<String>,
+    /// Bound on Python files read per side [default: 1000]
+    #[arg(long)]
+    pub max_python_files: Option<i64>,
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Print the JSON document instead of the text (the same as --format json)
+    #[arg(long)]
+    pub json: bool,
+    /// After the answer, print each phase's wall time on stderr (as the daemon measured it)
+    #[arg(long)]
+    pub timings: bool,
+    /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base
+    #[arg(long, conflicts_with = "head")]
+    pub worktree: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_an_alias_of_format_json() {
+        assert_eq!(chosen_format(None, false), Ok(OutputFormat::Text));
+        assert_eq!(chosen_format(None, true), Ok(OutputFormat::Json));
+        assert_eq!(
+            chosen_format(Some(FormatArg::Json), true),
+            Ok(OutputFormat::Json)
+        );
+        assert_eq!(
+            chosen_format(Some(FormatArg::Github), false),
+            Ok(OutputFormat::Github)
+        );
+        assert_eq!(
+            chosen_format(Some(FormatArg::Sarif), true),
+            Err("--json is --format json; it cannot be combined with --format sarif.".to_string())
+        );
+    }
+}
