@@ -1,32 +1,12 @@
 //! Python's `repr()` of the few value kinds our messages embed.
 
-/// `repr(str)`: single quotes unless the text holds a single quote and no
-/// double quote; backslash escapes for the quote, `\\` and control characters.
+/// `repr(str)`, as CPython 3.12 prints it: the one implementation the
+/// `ast.dump` digests use (`python::ast_dump::reprs`), so a message names a
+/// value exactly as the reference's Python would (a non-printable
+/// character, a line separator included, is escaped).
 pub fn str_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
     let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
+    crate::python::ast_dump::reprs::push_str_repr(&mut out, text);
     out
 }
 
@@ -50,6 +30,10 @@ mod tests {
         assert_eq!(str_repr("it's"), "\"it's\"");
         assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
         assert_eq!(str_repr("a\nb\\"), "'a\\nb\\\\'");
+        assert_eq!(
+            str_repr("a\u{7f}b\u{2028}c\u{e9}"),
+            "'a\\x7fb\\u2028c\u{e9}'"
+        );
         assert_eq!(tuple_repr(&["agent.py", "x"]), "('agent.py', 'x')");
         assert_eq!(tuple_repr(&["a"]), "('a',)");
     }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// `repr(str)`: single quotes unless the text has `'` but no `"`; printable
 /// characters (per `str.isprintable`, non-ASCII included) stay as they are.
-pub(super) fn push_str_repr(out: &mut String, text: &str) {
+pub(crate) fn push_str_repr(out: &mut String, text: &str) {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
     } else {
