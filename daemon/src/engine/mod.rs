@@ -734,10 +734,6 @@ fn bad_scope(field: &'static str, raw: &str) -> DiffError {
     .about(field, raw)
 }
 
-/// What `requested_ref` names the head by when it is the working tree: no
-/// ref can be spelled with a space, so it is never a user's ref.
-pub const WORKTREE_REF: &str = "working tree";
-
 /// The revisions of a `worktree` request: the working tree taken as a
 /// commit on `HEAD` (`git::worktree`) is the head, the base is `HEAD`
 /// unless asked otherwise, and the head is named as the working tree.
@@ -755,6 +751,6 @@ fn worktree_revisions(
     let snapshot = repo.worktree_snapshot()?.to_string();
     let base = request.base.as_deref().unwrap_or("HEAD");
     let mut revisions = repo.resolve_revisions(Some(base), Some(&snapshot))?;
-    revisions.head_ref = WORKTREE_REF.to_string();
+    revisions.head_ref = crate::render::WORKTREE_REF.to_string();
     Ok(revisions)
 }

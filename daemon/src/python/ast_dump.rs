@@ -129,7 +129,7 @@ struct Writer {
 mod expressions;
 mod fstrings;
 mod patterns;
-pub(crate) mod reprs;
+mod reprs;
 mod statements;
 use reprs::push_str_repr;
 

@@ -19,3 +19,8 @@ pub mod sarif;
 pub mod text;
 
 pub use format::{render, OutputFormat};
+
+/// What a document's `head.requested_ref` names the head by when it is the
+/// working tree (`diff --worktree`), and what the text prints for it: no
+/// git ref can be spelled with a space, so it is never a user's ref.
+pub const WORKTREE_REF: &str = "working tree";

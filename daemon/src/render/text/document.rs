@@ -14,7 +14,7 @@ pub(super) fn header(doc: &Value) -> String {
     };
     // A working tree has no commit of the user's: it is named as such.
     let head = if is_worktree(doc) {
-        crate::engine::WORKTREE_REF.to_string()
+        crate::render::WORKTREE_REF.to_string()
     } else {
         commit("head")
     };
@@ -30,7 +30,7 @@ fn is_worktree(doc: &Value) -> bool {
     get(doc, "head")
         .and_then(|head| get(head, "requested_ref"))
         .and_then(Value::as_str)
-        == Some(crate::engine::WORKTREE_REF)
+        == Some(crate::render::WORKTREE_REF)
 }
 
 /// Said under the header when both sides are one commit: the answer is
