@@ -406,6 +406,19 @@ fn a_handle_on_an_agents_tools_changed_later_is_a_limit_and_a_read_is_nothing() 
             "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at agent.py:12 (.append()); its binding graph is incomplete.".to_string()
         )]
     );
+    // The same handle taken inside a function: the function's body is read
+    // for it (the bodies that bind no capability field are not).
+    let in_function =
+        format!("{BASE}\n\ndef rewire():\n    handle = support.tools\n    handle.append(print)\n");
+    let doc = compare(&[("app/agent.py", &in_function)]);
+    assert_eq!(
+        head_gaps(&doc),
+        vec![(
+            Value::from("agent.py"),
+            Value::from("support"),
+            "OpenAI Agents SDK agent 'support' at agent.py:9 has its tools changed after construction at agent.py:14 (.append()); its binding graph is incomplete.".to_string()
+        )]
+    );
     let read =
         format!("{BASE}\ncount = len(support.tools)\nhandle = support.tools\nprint(handle[0])\n");
     let doc = compare(&[("app/agent.py", &read)]);

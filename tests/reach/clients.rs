@@ -265,6 +265,51 @@ fn installing_an_http_stack_is_named_on_every_tool_that_sends() {
     assert_eq!(side(&doc, "status")["reach"]["effect"], Value::Null);
 }
 
+/// An installer called inside a function is found too, also under a name
+/// of the module's own (`from ddtrace import patch as trace_all`): the
+/// bodies whose calls are spelled with no installer's word are the only
+/// ones not read.
+#[test]
+fn installing_an_http_stack_inside_a_function_is_named_under_any_name() {
+    let setup = "import logfire\nfrom ddtrace import patch as trace_all\n\n\ndef boot():\n    trace_all(requests=True)\n\n\ndef observe():\n    logfire.instrument_httpx()\n\n\ndef quiet():\n    print(\"ready\")\n";
+    let (doc, _) = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+        &[("app/agent.py", HTTP), ("app/setup.py", setup)],
+        "app",
+    );
+    let limits = side(&doc, "status")["reach"]["limits"].clone();
+    let found: Vec<(String, String)> = limits
+        .as_array()
+        .expect("limits")
+        .iter()
+        .filter(|l| {
+            l["at"]
+                .as_str()
+                .is_some_and(|at| at.starts_with("app/setup.py"))
+        })
+        .map(|l| {
+            (
+                l["at"].as_str().unwrap_or("").to_string(),
+                l["why"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let why = |name: &str| {
+        format!("calls {name}, which installs or instruments the HTTP stack, so what a request sends is not established")
+    };
+    assert_eq!(
+        found,
+        vec![
+            ("app/setup.py:6".to_string(), why("ddtrace.patch")),
+            (
+                "app/setup.py:10".to_string(),
+                why("logfire.instrument_httpx")
+            ),
+        ],
+        "{limits}"
+    );
+}
+
 /// What a tool sets on a client or request after building it is read:
 /// headers (`s.headers.update(...)`, `s.headers[k] = v`) and auth pairs
 /// as credentials, a function set as auth (`session.auth = sign`) as

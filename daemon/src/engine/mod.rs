@@ -30,6 +30,7 @@ mod answers;
 mod context;
 mod keys;
 mod side_plan;
+mod write_behind;
 
 use context::*;
 use keys::*;
@@ -93,6 +94,9 @@ pub struct Engine {
     /// Decoded facts of recently used blobs: a warm daemon does not decode
     /// the same module from the store on every request.
     decoded: Mutex<DecodedFacts>,
+    /// Facts parsed by a request, written to the store once it is answered
+    /// (`write_behind.rs`).
+    unwritten: write_behind::WriteBehind,
 }
 
 /// The memo of decoded facts, weighed by their encodings' length.
@@ -111,11 +115,12 @@ struct Parsed {
 }
 
 /// How much encoded facts the memo holds before it starts over: decoded,
-/// facts weigh about eight times their encoding (the 909 modules of
-/// openai-agents-python: 31 MB encoded, ~250 MB decoded), so this bounds
-/// the memo near 500 MB, and holds both sides of a 1,000-module scope. A
-/// count of modules bounded nothing: a long history walk kept every blob
-/// it read (issue 23).
+/// facts weigh about twice their encoding while their function bodies stay
+/// packed (the 909 modules of openai-agents-python: 31 MB encoded, about
+/// 60 MB decoded) and up to eight times once every body has been read, so
+/// this bounds the memo between ~130 and ~500 MB, and holds both sides of
+/// a 1,000-module scope. A count of modules bounded nothing: a long
+/// history walk kept every blob it read (issue 23).
 const DECODED_FACTS_ENCODED_BYTES: usize = 64 << 20;
 
 impl Engine {
@@ -124,6 +129,7 @@ impl Engine {
             cache,
             answers: answers::Answers::default(),
             decoded: Mutex::new(DecodedFacts::default()),
+            unwritten: write_behind::WriteBehind::default(),
         }
     }
 
@@ -157,6 +163,13 @@ impl Engine {
     }
 
     pub fn diff(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
+        let outcome = self.answer(request);
+        self.unwritten.write(&self.cache);
+        outcome
+    }
+
+    /// `diff`, with the facts it parsed not yet written to the store.
+    fn answer(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
         let scope = match &request.scope {
             Some(raw) => Some(normalize_scope(raw).ok_or_else(|| bad_scope(field::SCOPE, raw))?),
             None => None,
@@ -599,11 +612,16 @@ impl Engine {
         scope: &str,
         max_files: u32,
     ) -> Result<SideGraph, DiffError> {
-        let _graph = phase!("graph").entered();
-        match self.side_source(repo, root_tree, scope, max_files)? {
-            SideSource::Cached(graph) => Ok(graph),
-            SideSource::Build { input, keys } => self.built(input, &keys),
-        }
+        let graph = {
+            let _graph = phase!("graph").entered();
+            match self.side_source(repo, root_tree, scope, max_files) {
+                Ok(SideSource::Cached(graph)) => Ok(graph),
+                Ok(SideSource::Build { input, keys }) => self.built(input, &keys),
+                Err(err) => Err(err),
+            }
+        };
+        self.unwritten.write(&self.cache);
+        graph
     }
 
     /// Facts for each blob, in order: from the cache, else parsed (in
@@ -624,11 +642,16 @@ impl Engine {
                         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     return Some(Arc::clone(facts));
                 }
-                let (facts, encoded) = self.cache.get_sized::<ModuleFacts>(
-                    Namespace::Facts,
-                    &facts_key(blob),
-                    Some(&self.cache.facts),
-                )?;
+                let (facts, encoded) = self
+                    .cache
+                    .get_sized::<ModuleFacts>(
+                        Namespace::Facts,
+                        &facts_key(blob),
+                        Some(&self.cache.facts),
+                    )
+                    // A body that would not decode when read is a damaged
+                    // entry: parsed again, as a miss.
+                    .filter(|(facts, _)| facts.bodies_decode())?;
                 let facts = Arc::new(facts);
                 self.remember(*blob, &facts, encoded);
                 Some(facts)
@@ -654,7 +677,7 @@ impl Engine {
                 .map(|_| {
                     let repo = repo.clone();
                     let cancel = cancel.clone();
-                    let (next, missing, cache) = (&next, &missing, &self.cache);
+                    let (next, missing) = (&next, &missing);
                     std::thread::Builder::new()
                         .name("shipgate-parse".into())
                         .stack_size(crate::WORK_STACK_BYTES)
@@ -669,14 +692,16 @@ impl Engine {
                                     };
                                     crate::work::checkpoint()?;
                                     let facts = extract_facts(&repo.read_blob(blobs[i])?);
-                                    let (encoded, written) = cache.put_sized(
-                                        Namespace::Facts,
-                                        &facts_key(&blobs[i]),
-                                        &facts,
-                                    );
-                                    if let Err(err) = written {
-                                        eprintln!("shipgate: could not cache facts: {err}");
-                                    }
+                                    // What the memo weighs them by; they are
+                                    // stored once the request is answered.
+                                    let encoded = postcard::serialize_with_flavor::<
+                                        _,
+                                        postcard::ser_flavors::Size,
+                                        usize,
+                                    >(
+                                        &facts, Default::default()
+                                    )
+                                    .unwrap_or(0);
                                     done.push(Parsed {
                                         index: i,
                                         facts,
@@ -709,6 +734,7 @@ impl Engine {
             {
                 let facts = Arc::new(facts);
                 self.remember(blobs[i], &facts, encoded);
+                self.unwritten.defer(blobs[i], Arc::clone(&facts));
                 found[i] = Some(facts);
             }
         }

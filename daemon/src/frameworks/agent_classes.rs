@@ -125,14 +125,14 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
                 && args.is_empty()
                 && keywords.is_empty())
     };
-    let calls: Vec<_> = init.body_calls.iter().filter(super_init).collect();
+    let calls: Vec<_> = init.body().body_calls.iter().filter(super_init).collect();
     let [call] = calls.as_slice() else {
         return Err(format!(
             "its __init__ calls super().__init__ {} times",
             calls.len()
         ));
     };
-    if init.body_calls.iter().any(|c| {
+    if init.body().body_calls.iter().any(|c| {
         !super_init(&c)
             && matches!(&c.callee, Value::Attribute(parts) if parts.last().is_some_and(|p| p == "__init__"))
     }) {
@@ -171,8 +171,9 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
                 ))
             }
         }
-        let uses = init.name_uses.get(param).copied().unwrap_or(0);
+        let uses = init.body().name_uses.get(param).copied().unwrap_or(0);
         let bindings = init
+            .body()
             .locals
             .iter()
             .filter(|b| b.name == *param && b.kind != BindingKind::Parameter)

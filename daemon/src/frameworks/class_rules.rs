@@ -77,7 +77,7 @@ pub fn plain_methods(
             },
             _ => false,
         };
-        if let Some(call) = method.body_calls.iter().find(reflects) {
+        if let Some(call) = method.body().body_calls.iter().find(reflects) {
             let callee = call.callee.dotted().unwrap_or_default();
             return Err(format!(
                 "its method {} calls {callee} at line {}",

@@ -76,7 +76,7 @@ fn read(
         .find(|f| f.qualname == init_name);
     let super_inits: Vec<_> = init
         .into_iter()
-        .flat_map(|f| f.body_calls.iter())
+        .flat_map(|f| f.body().body_calls.iter())
         .filter(|call| {
             matches!(call.receiver.as_deref(), Some((Value::Call { callee, .. }, method))
                 if method == "__init__" && **callee == Value::Name("super".into()))

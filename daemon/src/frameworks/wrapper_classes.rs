@@ -124,7 +124,7 @@ fn rewrite(
     // Another name the construction reads must mean what it means in
     // `__init__`: no local of the method or of `__init__` shadows it.
     for name in &reads.names {
-        let local_of = |f: &FunctionFact| f.locals.iter().any(|b| b.name == *name);
+        let local_of = |f: &FunctionFact| f.binds_local(name);
         if name == "self" {
             return Err("it passes self itself".into());
         }
@@ -203,6 +203,7 @@ fn stored_value(
         return Err(format!("the class body binds {}", str_repr(attribute)));
     }
     let stores: Vec<_> = init
+        .body()
         .stores
         .iter()
         .filter(|s| {
@@ -237,6 +238,7 @@ fn stored_value(
     if let Some(local) = reads.names.iter().find(|name| {
         !params.contains(&name.as_str())
             && init
+                .body()
                 .locals
                 .iter()
                 .any(|b| b.name == **name && b.kind != BindingKind::Parameter)

@@ -470,7 +470,7 @@ impl ModuleReader<'_, '_> {
                 {
                     return None;
                 }
-                let locals: Vec<_> = function.locals.iter().filter(|b| b.name == *name).collect();
+                let locals: Vec<_> = function.locals_named(name).collect();
                 if !locals.is_empty() {
                     let [binding] = locals.as_slice() else {
                         return None;

@@ -86,7 +86,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     // The count tables were written one occurrence at a time.
     facts.name_uses.settle();
     for function in &mut facts.functions {
-        function.name_uses.settle();
+        function.lazy_body.get_mut().name_uses.settle();
     }
     for class in &mut facts.classes {
         class.attribute_names.settle();
@@ -94,6 +94,10 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     facts.shrink_to_fit();
     // Read against the whole module: what the package binds and stores.
     facts.getattr_hook = super::getattr_hook::read(parsed.suite(), &facts, &lines);
+    // Last: each body is encoded, and decoded again only where it is read.
+    for function in &mut facts.functions {
+        function.seal_body(&facts.imports);
+    }
     facts
 }
 
@@ -191,7 +195,7 @@ impl Collector<'_> {
         if self.at_module_level() {
             self.facts.module_bindings.push(fact);
         } else if let Some(function) = self.current_function() {
-            function.locals.push(fact);
+            function.lazy_body.get_mut().locals.push(fact);
         } else if let Some(class) = self
             .scopes
             .last()

@@ -101,6 +101,12 @@ impl PartialEq for ImportIndex {
 }
 
 impl ModuleFacts {
+    /// Whether every function body decodes (`LazyBody`): what a store read
+    /// checks before it trusts an entry, so a body read later never fails.
+    pub fn bodies_decode(&self) -> bool {
+        self.functions.iter().all(|f| f.lazy_body.decodes())
+    }
+
     /// The last import made in `scope` (a function's qualified name, `""`
     /// at module level) that binds `name`, ignoring enclosing scopes.
     pub fn import_binding(&self, scope: &str, name: &str) -> Option<&ImportFact> {
@@ -162,11 +168,6 @@ impl ModuleFacts {
         for function in &mut self.functions {
             function.decorators.shrink_to_fit();
             function.params.shrink_to_fit();
-            function.locals.shrink_to_fit();
-            function.returns_found.shrink_to_fit();
-            function.body_calls.shrink_to_fit();
-            function.stores.shrink_to_fit();
-            function.loops.shrink_to_fit();
         }
         for class in &mut self.classes {
             class.attributes.shrink_to_fit();
@@ -409,34 +410,94 @@ pub struct FunctionFact {
     pub returns: Option<Value>,
     /// SHA-256 of the definition's normalised AST (contract §3.1).
     pub implementation_sha256: Text,
-    /// Names the body binds directly (not inside nested definitions).
-    pub locals: Vec<BindingFact>,
     /// Names declared `nonlocal` in the body.
     pub nonlocals: Vec<Text>,
     /// Names declared `global` in the body.
     pub globals: Vec<Text>,
-    /// Every `return` of the body, in source order.
-    pub returns_found: Vec<ReturnFact>,
     /// The body's last statement is a `return`.
     pub ends_with_return: bool,
     /// The body yields: a generator.
     pub is_generator: bool,
-    /// Every call the body makes (not a nested definition's), in source
-    /// order: what `reach/` reads a tool's effects from.
-    pub body_calls: Vec<BodyCall>,
-    /// Values the body stores into objects it names (`s.auth = v`,
-    /// `payload["k"] = v`, `s.headers["k"] = v`), in source order: a
-    /// request body or a client's settings changed after they are built.
-    pub stores: Vec<ValueStore>,
-    /// `for name in iterable` loops of the body with a plain-name target:
-    /// what the name holds is an item of the iterable.
-    pub loops: Vec<LoopTarget>,
-    /// How often each name is read (or deleted) in this body, a class
-    /// body inside it included but not a nested function's: the module's
-    /// `name_uses` counted per function, so a local list is accounted for
-    /// in the function that binds it.
-    #[serde(default)]
-    pub name_uses: super::NameCounts,
+    /// What the body binds, returns, calls, stores and loops over, decoded
+    /// when first read (`body()`).
+    pub lazy_body: super::LazyBody,
+    /// The names `body().locals` binds other than the parameters, as a
+    /// filter: `may_assign`, `may_bind`.
+    pub assigns: super::NameFilter,
+    /// The last names of the dotted attributes `body().locals` binds (
+    /// `tools` of `t = support.tools`), as a filter: `may_alias`.
+    pub aliases: super::NameFilter,
+    /// The words `body().body_calls` are spelled with, as a filter:
+    /// `may_call`.
+    pub calls: super::NameFilter,
+}
+
+impl FunctionFact {
+    /// What the body binds, returns, calls, stores and loops over.
+    pub fn body(&self) -> &super::FunctionBody {
+        self.lazy_body.get()
+    }
+
+    /// Whether the body may bind `name` (a parameter, or a local it
+    /// assigns): `false` only when no local of `body()` is named so, so a
+    /// reader looking for a local through every function skips the bodies
+    /// it would find nothing in.
+    pub fn may_bind(&self, name: &str) -> bool {
+        self.params.iter().any(|p| p.name == name) || self.may_assign(name)
+    }
+
+    /// Whether the body may bind `name` other than as a parameter: `false`
+    /// only when no local of `body()` but a parameter is named so.
+    pub fn may_assign(&self, name: &str) -> bool {
+        self.assigns.may_contain(name)
+    }
+
+    /// Whether the body may bind a local to a dotted attribute whose last
+    /// name is `attribute` (`t = support.tools`): `false` only when no
+    /// local of `body()` has such a value.
+    pub fn may_alias(&self, attribute: &str) -> bool {
+        self.aliases.may_contain(attribute)
+    }
+
+    /// Whether a call of the body may be spelled with `word`: `false` only
+    /// when no call of `body().body_calls` has `word` as its callee's
+    /// dotted name or last name (as spelled, or as an import of the module
+    /// names what the callee's first name binds), as the method it calls on
+    /// a value, or as the beginning of such a last name through its first
+    /// underscore (`instrument_` of `instrument_httpx`).
+    pub fn may_call(&self, word: &str) -> bool {
+        self.calls.may_contain(word)
+    }
+
+    /// The body's bindings of `name`, in source order (decoding the body
+    /// only when it may bind the name).
+    pub fn locals_named<'f, 'n>(
+        &'f self,
+        name: &'n str,
+    ) -> impl Iterator<Item = &'f BindingFact> + use<'f, 'n> {
+        let locals: &[BindingFact] = if self.may_bind(name) {
+            &self.body().locals
+        } else {
+            &[]
+        };
+        locals.iter().filter(move |b| b.name == name)
+    }
+
+    /// Whether the body binds `name` (decoding it only when it may).
+    pub fn binds_local(&self, name: &str) -> bool {
+        self.locals_named(name).next().is_some()
+    }
+
+    /// Encodes the complete body and notes the names it binds and the
+    /// words its calls are spelled with: the last step of extraction, when
+    /// the module's imports are known.
+    pub fn seal_body(&mut self, imports: &[ImportFact]) {
+        let body = self.lazy_body.get_mut();
+        self.assigns = super::function_body::assigned_names(body);
+        self.aliases = super::function_body::aliased_attributes(body);
+        self.calls = super::function_body::call_words(body, imports);
+        self.lazy_body.seal();
+    }
 }
 
 /// One `for name in iterable` of a function's body, as a statement or a

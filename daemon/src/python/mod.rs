@@ -6,6 +6,7 @@ pub mod ast_dump;
 pub mod call_binding;
 mod extract;
 mod facts;
+mod function_body;
 mod getattr_hook;
 mod lines;
 mod name_counts;
@@ -15,4 +16,5 @@ pub mod stdlib;
 
 pub use extract::extract_facts;
 pub use facts::*;
+pub use function_body::{FunctionBody, LazyBody, NameFilter, NameFilterBuilder};
 pub use name_counts::NameCounts;

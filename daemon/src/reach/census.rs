@@ -92,7 +92,7 @@ impl NamespaceChanges {
         let stores = facts
             .module_stores
             .iter()
-            .chain(facts.functions.iter().flat_map(|f| f.stores.iter()));
+            .chain(facts.functions.iter().flat_map(|f| f.body().stores.iter()));
         let key = stores
             .filter(|s| {
                 s.line == line
@@ -131,7 +131,13 @@ impl NamespaceChanges {
         let in_functions = facts
             .functions
             .iter()
-            .flat_map(|f| f.body_calls.iter().map(move |c| (f.qualname.as_str(), c)));
+            .filter(|f| f.may_call("vars"))
+            .flat_map(|f| {
+                f.body()
+                    .body_calls
+                    .iter()
+                    .map(move |c| (f.qualname.as_str(), c))
+            });
         for (scope, call) in at_module.chain(in_functions) {
             if !matches!(&call.callee, Value::Name(n) if n == "vars") {
                 continue;
@@ -174,6 +180,7 @@ impl NamespaceChanges {
         let function = facts.functions.iter().find(|f| f.qualname == scope);
         if let Some(function) = function.filter(|f| f.params.iter().any(|p| p.name == name)) {
             let rebound = function
+                .body()
                 .locals
                 .iter()
                 .any(|b| b.name == name && b.kind != BindingKind::Parameter);
@@ -195,7 +202,7 @@ impl NamespaceChanges {
             }
             return;
         }
-        let locals = function.map_or(&[][..], |f| f.locals.as_slice());
+        let locals = function.map_or(&[][..], |f| f.body().locals.as_slice());
         let bindings: Vec<_> = if locals.iter().any(|b| b.name == name) {
             locals.iter().filter(|b| b.name == name).collect()
         } else {
@@ -257,7 +264,12 @@ fn is_module_loader(callee: &Value) -> bool {
 /// kept (at module level and in function bodies).
 fn builtin_calls(facts: &ModuleFacts, name: &str) -> u32 {
     let at_module = facts.module_calls.iter();
-    let in_functions = facts.functions.iter().flat_map(|f| f.body_calls.iter());
+    // A body whose calls are not spelled with `name` makes no call of it.
+    let in_functions = facts
+        .functions
+        .iter()
+        .filter(|f| f.may_call(name))
+        .flat_map(|f| f.body().body_calls.iter());
     let calls = at_module
         .chain(in_functions)
         .filter(|c| matches!(&c.callee, Value::Name(n) if n == name))
@@ -328,16 +340,38 @@ fn replaced_functions(
 /// Calls that install or instrument an HTTP stack anywhere in the scope
 /// (`install_opener(...)`, `monkey.patch_all()`, `ddtrace.patch(...)`,
 /// `RequestsInstrumentor().instrument()`): a limit on every tool that sends.
+/// The words (`FunctionFact::may_call`) a call that installs or
+/// instruments the HTTP stack is spelled with: the last names
+/// `stack_installs` matches, the whole name `ddtrace.patch`, the
+/// beginning `instrument_`, and the method `instrument`.
+const INSTALLER_WORDS: [&str; 7] = [
+    "install_opener",
+    "patch_all",
+    "monkey_patch",
+    "install_cache",
+    "ddtrace.patch",
+    "instrument_",
+    "instrument",
+];
+
 fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
     let mut limits = Vec::new();
     for path in modules.paths() {
         let Some(facts) = modules.facts(path) else {
             continue;
         };
+        // A body none of whose calls is spelled with an installer's word
+        // installs nothing: its calls are not read.
         let in_functions = facts
             .functions
             .iter()
-            .flat_map(|f| f.body_calls.iter().map(move |c| (f.qualname.as_str(), c)));
+            .filter(|f| INSTALLER_WORDS.iter().any(|word| f.may_call(word)))
+            .flat_map(|f| {
+                f.body()
+                    .body_calls
+                    .iter()
+                    .map(move |c| (f.qualname.as_str(), c))
+            });
         let at_module = facts.module_calls.iter().map(|c| ("", c));
         for (scope, call) in at_module.chain(in_functions) {
             let name = crate::frameworks::imports::imported_name(facts, &call.callee, scope)

@@ -157,10 +157,12 @@ pub struct Frame<'a> {
 /// the parameter is then read as what rebinds it. One rebound from itself
 /// (`limit = min(limit, 100)`) is read as passed inside that assignment.
 fn overwritten(function: &FunctionFact, name: &str) -> bool {
-    let rebound = function
-        .locals
-        .iter()
-        .any(|b| b.name == name && b.kind != BindingKind::Parameter);
+    let rebound = function.may_assign(name)
+        && function
+            .body()
+            .locals
+            .iter()
+            .any(|b| b.name == name && b.kind != BindingKind::Parameter);
     rebound && !rebinds_from_itself(function, name)
 }
 
@@ -168,6 +170,7 @@ fn overwritten(function: &FunctionFact, name: &str) -> bool {
 /// assignment that reads it (`headers = headers or {}`).
 fn rebinds_from_itself(function: &FunctionFact, name: &str) -> bool {
     let mut rebinds = function
+        .body()
         .locals
         .iter()
         .filter(|b| b.name == name && b.kind != BindingKind::Parameter);
@@ -376,7 +379,7 @@ impl<'a> Frame<'a> {
         {
             return None;
         }
-        let [only] = function.returns_found.as_slice() else {
+        let [only] = function.body().returns_found.as_slice() else {
             return None;
         };
         if only.conditional {

@@ -37,7 +37,7 @@ impl<'a> Frame<'a> {
             recursion: 0,
             prior: Vec::new(),
         };
-        let bindings: Vec<_> = parent.locals.iter().filter(|b| b.name == name).collect();
+        let bindings: Vec<_> = parent.locals_named(name).collect();
         if bindings.is_empty() {
             return frame.closure_value(name);
         }
@@ -105,6 +105,7 @@ impl<'a> Frame<'a> {
             return None;
         }
         let value = function
+            .body()
             .locals
             .iter()
             .find(|b| b.name == name && b.kind != BindingKind::Parameter)?
@@ -128,7 +129,7 @@ impl<'a> Frame<'a> {
 
     pub(super) fn locals(&self) -> &'a [BindingFact] {
         match self.function {
-            Some(function) => &function.locals,
+            Some(function) => &function.body().locals,
             None => &[],
         }
     }

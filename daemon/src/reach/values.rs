@@ -296,9 +296,12 @@ impl<'a> Frame<'a> {
             };
         }
         if self.module_binding(name).is_none()
-            && self
-                .function
-                .is_some_and(|f| f.loops.iter().any(|l| l.name == name && l.comprehension))
+            && self.function.is_some_and(|f| {
+                f.body()
+                    .loops
+                    .iter()
+                    .any(|l| l.name == name && l.comprehension)
+            })
         {
             return Named::Comprehension;
         }
@@ -356,12 +359,13 @@ impl<'a> Frame<'a> {
         if self.params.contains_key(name) || self.args.contains_key(name) {
             return None;
         }
-        let bindings = function.locals.iter().filter(|b| b.name == name).count();
+        let bindings = function.locals_named(name).count();
         let comprehension = bindings == 0;
         if comprehension && self.module_binding(name).is_some() {
             return None;
         }
         let iterables: Vec<&Value> = function
+            .body()
             .loops
             .iter()
             .filter(|l| l.name == name && l.comprehension == comprehension)

@@ -132,6 +132,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 continue;
             }
             let bindings: Vec<&BindingFact> = function
+                .body()
                 .locals
                 .iter()
                 .filter(|b| b.name == name && !b.type_checking)
@@ -629,7 +630,7 @@ pub fn runs_once_per_call(facts: &ModuleFacts, scope: &str, binding: &BindingFac
     let rebound_inside = facts.functions.iter().any(|f| {
         f.qualname.starts_with(&inner)
             && f.nonlocals.contains(&binding.name)
-            && f.locals.iter().any(|b| b.name == binding.name)
+            && f.body().locals.iter().any(|b| b.name == binding.name)
     });
     binding.guard.is_some() && !rebound_inside
 }

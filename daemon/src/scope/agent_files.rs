@@ -97,7 +97,7 @@ pub(super) fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -
         .iter()
         .filter(|f| f.module_level)
         .filter(|f| {
-            f.returns_found.iter().any(|r| match &r.value {
+            f.body().returns_found.iter().any(|r| match &r.value {
                 Some(Value::Call { callee, .. }) => {
                     openai::is_agent_class(builder, callee, &f.qualname)
                         || matches!(
@@ -124,7 +124,7 @@ pub(super) fn calls_agent_factory(module: &ModuleFacts, builder: &ModuleFacts) -
     };
     // At module level or inside one of the module's own functions
     // (`def main(): agent = make_agent(...)`): either builds an agent.
-    let locals = module.functions.iter().flat_map(|f| f.locals.iter());
+    let locals = module.functions.iter().flat_map(|f| f.body().locals.iter());
     module.module_bindings.iter().chain(locals).any(
         |binding| matches!(&binding.value, Some(Value::Call { callee, .. }) if is_factory(callee)),
     ) || module.calls.iter().any(|call| is_factory(&call.callee))

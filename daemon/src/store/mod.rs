@@ -8,6 +8,7 @@ mod sled_store;
 pub use lock::DataDirLock;
 pub use sled_store::SledStore;
 
+use crate::packing::{pack, unpack};
 use serde::{de::DeserializeOwned, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -171,36 +172,6 @@ impl Cache {
     }
 }
 
-/// The longest encoding a stored value may unpack to. The largest values
-/// are side graphs of a few MB; a length past this bound (or past what its
-/// block could expand to) is a damaged or foreign entry (a miss), never an
-/// allocation.
-const UNPACKED_BYTES_BOUND: usize = 1 << 30;
-
-/// A value's encoding compressed (LZ4 block, its length in front). The
-/// store's own memory holds what was written until it flushes: the facts of
-/// a 900-module scope are 31 MB encoded and about a quarter of that
-/// compressed, and a warm read pays ~1 ms per 10 MB to unpack.
-fn pack(encoded: &[u8]) -> Vec<u8> {
-    lz4_flex::block::compress_prepend_size(encoded)
-}
-
-/// The encoding a packed value holds, or `None` when it does not unpack
-/// within its stated length and the bound.
-fn unpack(packed: &[u8]) -> Option<Vec<u8>> {
-    let (length, block) = packed.split_at_checked(4)?;
-    let length = u32::from_le_bytes(length.try_into().ok()?) as usize;
-    // An LZ4 block expands at most ~255 times.
-    if length > UNPACKED_BYTES_BOUND || length > block.len().saturating_mul(256) {
-        return None;
-    }
-    let mut encoded = vec![0; length];
-    match lz4_flex::block::decompress_into(block, &mut encoded) {
-        Ok(written) if written == length => Some(encoded),
-        _ => None,
-    }
-}
-
 /// Bytes of the checksum in front of every value.
 const CHECKSUM_BYTES: usize = 16;
 
@@ -234,22 +205,5 @@ mod tests {
             assert_eq!(unseal(&damaged), None, "byte {at}");
         }
         assert_eq!(unseal(&sealed[..CHECKSUM_BYTES - 1]), None);
-    }
-
-    #[test]
-    fn a_packed_value_round_trips_and_a_lying_length_is_a_miss() {
-        let encoded = b"name name name name name name name name".repeat(50);
-        let packed = pack(&encoded);
-        assert!(packed.len() < encoded.len() / 4, "{} bytes", packed.len());
-        assert_eq!(unpack(&packed).as_deref(), Some(&encoded[..]));
-
-        let mut longer = packed.clone();
-        longer[..4].copy_from_slice(&(encoded.len() as u32 + 1).to_le_bytes());
-        assert_eq!(unpack(&longer), None);
-        let mut huge = packed.clone();
-        huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert_eq!(unpack(&huge), None);
-        assert_eq!(unpack(&packed[..3]), None);
-        assert_eq!(unpack(&packed[..packed.len() - 1]), None);
     }
 }

@@ -162,7 +162,7 @@ impl<'a> ModuleReader<'a, '_> {
             .facts(factory_path)
             .ok_or("its module is not read")?;
         check_factory(facts, factory)?;
-        let [ret] = factory.returns_found.as_slice() else {
+        let [ret] = factory.body().returns_found.as_slice() else {
             return Err("it returns from more than one place".into());
         };
         trail
@@ -251,7 +251,7 @@ impl<'a> ModuleReader<'a, '_> {
         match value {
             Value::Name(name) if hops < 2 => {
                 // A name the factory binds once to a wrapper or a function.
-                let locals: Vec<_> = factory.locals.iter().filter(|b| b.name == *name).collect();
+                let locals: Vec<_> = factory.locals_named(name).collect();
                 match locals.as_slice() {
                     [binding]
                         if binding.kind == BindingKind::Assignment && !binding.conditional =>

@@ -338,7 +338,7 @@ fn proven_not_an_agent(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
         .functions
         .iter()
         .filter(|f| !scope.is_empty() && f.qualname == scope)
-        .flat_map(|f| f.locals.iter())
+        .flat_map(|f| f.body().locals.iter())
         .filter(|b| b.name == name)
         .collect();
     let is_parameter = facts
@@ -377,13 +377,26 @@ fn proven_not_an_agent(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
 }
 
 /// Names bound to an object's capability field (`t = support.tools`):
-/// `(handle, object path, field)`.
+/// `(handle, object path, field)`. Only names an attribute store starts
+/// from are handles worth finding, so only the bodies that may bind one to
+/// a capability field are read.
 fn capability_handles(facts: &ModuleFacts) -> Vec<(String, Vec<String>, String)> {
-    let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
+    let stored_from: BTreeSet<&str> = facts
+        .attribute_stores
+        .iter()
+        .filter_map(|store| store.target.first())
+        .map(|first| first.as_str())
+        .collect();
+    let locals = facts
+        .functions
+        .iter()
+        .filter(|f| CAPABILITY_FIELDS.iter().any(|field| f.may_alias(field)))
+        .flat_map(|f| f.body().locals.iter());
     facts
         .module_bindings
         .iter()
         .chain(locals)
+        .filter(|binding| stored_from.contains(binding.name.as_str()))
         .filter_map(|binding| match &binding.value {
             Some(Value::Attribute(parts)) if parts.len() >= 2 => {
                 let (field, object) = parts.split_last()?;

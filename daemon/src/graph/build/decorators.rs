@@ -145,17 +145,14 @@ fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), Stri
         .find(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
         .ok_or("takes no function")?;
     let returned = decorator
+        .body()
         .returns_found
         .first()
         .and_then(|r| r.value.as_ref());
     let Some(Value::Name(wrapper)) = returned else {
         return Err("does not return a wrapper it defines".into());
     };
-    let bindings: Vec<_> = decorator
-        .locals
-        .iter()
-        .filter(|b| b.name == wrapper)
-        .collect();
+    let bindings: Vec<_> = decorator.locals_named(wrapper).collect();
     // `return func`, unrebound: the function itself.
     if wrapper == first.name
         && matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Parameter)

@@ -89,8 +89,7 @@ impl<'r> ModuleReader<'r, '_> {
             while !current.is_empty() {
                 let function = self.facts.functions.iter().find(|f| f.qualname == current);
                 if let Some(function) = function {
-                    let locals: Vec<_> =
-                        function.locals.iter().filter(|b| b.name == *name).collect();
+                    let locals: Vec<_> = function.locals_named(name).collect();
                     if !locals.is_empty() {
                         let [binding] = locals.as_slice() else {
                             return None;

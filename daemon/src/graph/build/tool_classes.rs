@@ -89,7 +89,7 @@ impl ModuleReader<'_, '_> {
             .functions
             .iter()
             .filter(|f| f.qualname.starts_with(&prefix))
-            .flat_map(|f| f.name_uses.keys())
+            .flat_map(|f| f.body().name_uses.keys())
             .collect();
         let mut hasher = Sha256::new();
         hasher.update(read.implementation_sha256.as_bytes());

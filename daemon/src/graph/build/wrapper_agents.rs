@@ -118,9 +118,7 @@ fn instances(
     let unchanged = |param: &str| {
         construction
             .init
-            .locals
-            .iter()
-            .filter(|b| b.name == param)
+            .locals_named(param)
             .all(|b| b.kind == BindingKind::Parameter)
     };
     let mut instances = Vec::new();
@@ -175,7 +173,7 @@ fn stored_elsewhere(
         let reflective = facts
             .functions
             .iter()
-            .flat_map(|f| f.body_calls.iter())
+            .flat_map(|f| f.body().body_calls.iter())
             .chain(&facts.module_calls)
             .find(|c| matches!(&c.callee, Value::Name(n) if n == "vars") && !c.args.is_empty());
         if let Some(call) = reflective {

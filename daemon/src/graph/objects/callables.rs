@@ -182,7 +182,7 @@ fn free_names(facts: &ModuleFacts, function: &FunctionFact) -> BTreeSet<String> 
         .collect();
     let mut free = BTreeSet::new();
     for reader in &inner {
-        for name in reader.name_uses.keys() {
+        for name in reader.body().name_uses.keys() {
             let mut scope = reader.qualname.as_str();
             let bound_inside = loop {
                 if inner
@@ -222,7 +222,7 @@ fn enclosing_binds(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
 }
 
 fn function_binds(function: &FunctionFact, name: &str) -> bool {
-    function.locals.iter().any(|b| b.name == name)
+    function.binds_local(name)
         || function.params.iter().any(|p| p.name == name)
         || function.nonlocals.iter().any(|n| n == name)
 }

@@ -234,7 +234,7 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
         let mut scope = self.scope.as_str();
         while !scope.is_empty() {
             if let Some(function) = self.facts.functions.iter().find(|f| f.qualname == scope) {
-                let locals: Vec<_> = function.locals.iter().filter(|b| b.name == *name).collect();
+                let locals: Vec<_> = function.locals_named(name).collect();
                 match locals.as_slice() {
                     [] => {}
                     [binding] if !binding.conditional => {
@@ -418,10 +418,7 @@ fn is_literal(value: &Value) -> bool {
 /// function, or by an import).
 pub(super) fn binds_anywhere(facts: &ModuleFacts, name: &str) -> bool {
     facts.module_bindings.iter().any(|b| b.name == name)
-        || facts
-            .functions
-            .iter()
-            .any(|f| f.locals.iter().any(|b| b.name == name))
+        || facts.functions.iter().any(|f| f.binds_local(name))
         || facts.imports.iter().any(|i| i.bound_name() == name)
 }
 

@@ -6,6 +6,7 @@
 use super::values::value_of;
 use super::Collector;
 use crate::python::facts::*;
+use crate::python::{FunctionBody, LazyBody};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 
 impl Collector<'_> {
@@ -64,7 +65,7 @@ impl Collector<'_> {
         if self.at_module_level() {
             self.facts.module_stores.push(store);
         } else if let Some(function) = self.current_function() {
-            function.stores.push(store);
+            function.lazy_body.get_mut().stores.push(store);
         }
     }
 
@@ -81,7 +82,7 @@ impl Collector<'_> {
             comprehension,
         };
         if let Some(function) = self.current_function() {
-            function.loops.push(target);
+            function.lazy_body.get_mut().loops.push(target);
         }
     }
 
@@ -181,7 +182,7 @@ impl Collector<'_> {
             line,
         };
         match self.current_function() {
-            Some(function) => function.body_calls.push(fact),
+            Some(function) => function.lazy_body.get_mut().body_calls.push(fact),
             None => self.facts.module_calls.push(fact),
         }
     }
@@ -256,16 +257,17 @@ impl Collector<'_> {
             params,
             returns: def.returns.as_deref().map(|r| value_of(r, 0)),
             implementation_sha256: crate::python::ast_dump::implementation_sha256(def).into(),
-            locals,
             nonlocals: Vec::new(),
             globals: Vec::new(),
-            returns_found: Vec::new(),
             ends_with_return: matches!(def.body.last(), Some(Stmt::Return(_))),
             is_generator: false,
-            body_calls: Vec::new(),
-            stores: Vec::new(),
-            loops: Vec::new(),
-            name_uses: Default::default(),
+            lazy_body: LazyBody::open(FunctionBody {
+                locals,
+                ..FunctionBody::default()
+            }),
+            assigns: Default::default(),
+            aliases: Default::default(),
+            calls: Default::default(),
         };
         self.facts.functions.push(fact);
         self.facts.functions.len() - 1

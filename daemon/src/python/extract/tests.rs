@@ -79,6 +79,7 @@ fn with_targets_and_handler_names_are_bindings() {
             b"async def main():\n    async with Server(url='u') as s, open('f') as (a, b):\n        pass\n    try:\n        pass\n    except ValueError as err:\n        pass\n",
         );
     let locals: Vec<(&str, BindingKind, bool)> = facts.functions[0]
+        .body()
         .locals
         .iter()
         .map(|b| (b.name.as_str(), b.kind, b.conditional))
@@ -93,7 +94,7 @@ fn with_targets_and_handler_names_are_bindings() {
         ]
     );
     assert!(matches!(
-        &facts.functions[0].locals[0].value,
+        &facts.functions[0].body().locals[0].value,
         Some(Value::Call { callee, .. }) if **callee == Value::Name("Server".into())
     ));
 }
@@ -162,7 +163,8 @@ fn a_class_body_binds_its_attributes_and_methods() {
         .iter()
         .find(|f| f.qualname == "Traced.get_all_tools")
         .map(|f| {
-            f.locals
+            f.body()
+                .locals
                 .iter()
                 .map(|b| b.name.to_string())
                 .collect::<Vec<_>>()
@@ -170,7 +172,7 @@ fn a_class_body_binds_its_attributes_and_methods() {
     assert_eq!(method, Some(vec!["self".to_string(), "found".to_string()]));
     assert!(!facts.module_bindings.iter().any(|b| b.name == "tools"));
     let build = facts.functions.iter().find(|f| f.qualname == "build");
-    assert!(build.is_some_and(|f| !f.locals.iter().any(|b| b.name == "handoffs")));
+    assert!(build.is_some_and(|f| !f.body().locals.iter().any(|b| b.name == "handoffs")));
 }
 
 /// A class keeps its decorators, its statement's keywords and every

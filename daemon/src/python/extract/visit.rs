@@ -215,7 +215,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                     conditional: self.conditional(),
                 };
                 if let Some(function) = self.current_function() {
-                    function.returns_found.push(fact);
+                    function.lazy_body.get_mut().returns_found.push(fact);
                 }
                 visitor::walk_stmt(self, stmt);
             }
@@ -438,7 +438,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
             if !name.ctx.is_store() {
                 self.facts.name_uses.add(&name.id);
                 if let Some(function) = self.enclosing_function() {
-                    function.name_uses.add(&name.id);
+                    function.lazy_body.get_mut().name_uses.add(&name.id);
                 }
             }
         }

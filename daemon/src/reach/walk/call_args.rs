@@ -111,12 +111,12 @@ pub(super) fn dict_entries<'f>(
                 .unwrap_or_else(|| vec![entry(None, initial)]);
             let function = frame.function?;
             let own = |object: &[Text]| matches!(object, [o] if o == name);
-            for store in &function.stores {
+            for store in &function.body().stores {
                 if let (true, StoredUnder::Key(key)) = (own(&store.object), &store.under) {
                     entries.push(entry(Some(key.clone()), &store.value));
                 }
             }
-            for call in &function.body_calls {
+            for call in &function.body().body_calls {
                 let Value::Attribute(parts) = &call.callee else {
                     continue;
                 };

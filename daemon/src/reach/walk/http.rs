@@ -503,7 +503,7 @@ fn request_changes(frame: &Frame<'_>, name: &str) -> Vec<(Option<Text>, Value)> 
         return Vec::new();
     };
     let mut changes: Vec<(u32, (Option<Text>, Value))> = Vec::new();
-    for store in &function.stores {
+    for store in &function.body().stores {
         match (store.object.as_slice(), &store.under) {
             ([o], StoredUnder::Attribute(a)) if o == name && a == "data" => {
                 changes.push((store.line, (Some("data".into()), store.value.clone())));
@@ -515,7 +515,7 @@ fn request_changes(frame: &Frame<'_>, name: &str) -> Vec<(Option<Text>, Value)> 
             _ => {}
         }
     }
-    for call in &function.body_calls {
+    for call in &function.body().body_calls {
         if let (Value::Attribute(parts), [key, value]) = (&call.callee, call.args.as_slice()) {
             if matches!(parts.as_slice(), [o, m] if o == name && m == "add_header") {
                 let one = Value::Dict(vec![(Some(key.clone()), value.clone())]);

@@ -159,7 +159,7 @@ impl<'a, 's> Walker<'a, 's> {
         }
         let roles = roles(frame);
         self.client_changes(frame, &roles);
-        for call in &function.body_calls {
+        for call in &function.body().body_calls {
             if !self.step(frame, call.line, 0) {
                 return;
             }

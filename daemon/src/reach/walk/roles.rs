@@ -56,8 +56,9 @@ pub(super) fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
     let Some(function) = frame.function else {
         return roles;
     };
-    for binding in &function.locals {
+    for binding in &function.body().locals {
         let same: usize = function
+            .body()
             .locals
             .iter()
             .filter(|b| b.name == binding.name)
@@ -108,7 +109,11 @@ pub(super) fn roles(frame: &Frame<'_>) -> BTreeMap<String, Role> {
             .or_else(|| returned_role(frame, callee));
         if let Some(mut role) = role {
             if let Role::HttpClient(_, _, settings) = &mut role {
-                settings.read_changes(&function.stores, &function.body_calls, &binding.name);
+                settings.read_changes(
+                    &function.body().stores,
+                    &function.body().body_calls,
+                    &binding.name,
+                );
             }
             roles.insert(binding.name.to_string(), role);
         }
@@ -173,7 +178,7 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     };
     // Past the helper bound, the call itself is named as a limit.
     let past_bound = frame.depth >= MAX_HELPER_DEPTH;
-    let [only] = function.returns_found.as_slice() else {
+    let [only] = function.body().returns_found.as_slice() else {
         return None;
     };
     if only.conditional {
@@ -182,7 +187,7 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     let module = frame.at_module(path);
     // `return _pool`: a lazily built module global.
     if let Some(Value::Name(global)) = &only.value {
-        if !function.locals.iter().any(|b| b.name == *global) || function.globals.contains(global) {
+        if !function.binds_local(global) || function.globals.contains(global) {
             return lazy_global(&module, global).map(|role| {
                 Role::Elsewhere(
                     Box::new(role),
@@ -563,7 +568,7 @@ fn lazy_global(module: &Frame<'_>, name: &str) -> Option<Role> {
         .functions
         .iter()
         .filter(|f| f.globals.iter().any(|g| g == name))
-        .flat_map(|f| f.locals.iter().filter(|b| b.name == name));
+        .flat_map(|f| f.locals_named(name));
     let mut kind: Option<Role> = None;
     let mut sets = 0;
     for binding in at_module.chain(in_functions) {
@@ -617,18 +622,15 @@ fn lazy_builder_called(frame: &Frame<'_>, global: &str) -> Option<String> {
             f.module_level
                 && f.name == name
                 && f.globals.iter().any(|g| g == global)
-                && f.locals.iter().any(|b| b.name == global)
+                && f.binds_local(global)
         })
     };
     (function
+        .body()
         .body_calls
         .iter()
         .find_map(|call| match &call.callee {
-            Value::Name(name)
-                if !function.locals.iter().any(|b| b.name == *name) && builds(name) =>
-            {
-                Some(name.clone())
-            }
+            Value::Name(name) if !function.binds_local(name) && builds(name) => Some(name.clone()),
             _ => None,
         }))
     .map(Into::into)

@@ -59,7 +59,7 @@ impl<'m> ModuleReader<'_, 'm> {
         let mut current = scope;
         while !current.is_empty() {
             let function = facts.functions.iter().find(|f| f.qualname == current)?;
-            let bound: Vec<_> = function.locals.iter().filter(|b| b.name == name).collect();
+            let bound: Vec<_> = function.locals_named(name).collect();
             if !bound.is_empty() {
                 let [binding] = bound.as_slice() else {
                     return None;

@@ -98,7 +98,7 @@ impl CallFrame {
             .functions
             .iter()
             .find(|f| f.qualname == self.function)?;
-        let bound = function.locals.iter().filter(|b| b.name == param).count();
+        let bound = function.locals_named(param).count();
         if bound != 1 {
             return None;
         }
@@ -190,7 +190,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
     ) -> Option<(Rc<CallFrame>, usize)> {
         let frame = self.frame_of(scope)?;
         let function = self.facts.functions.iter().find(|f| f.qualname == scope)?;
-        let bound = function.locals.iter().filter(|b| b.name == name).count();
+        let bound = function.locals_named(name).count();
         let index = frame.args.iter().position(|a| a.param == name)?;
         (bound == 1).then_some((frame, index))
     }
@@ -277,7 +277,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
                 "is more than {MAX_CALL_DEPTH} calls deep"
             )));
         }
-        let [ret] = function.returns_found.as_slice() else {
+        let [ret] = function.body().returns_found.as_slice() else {
             return Some(not_read("returns from more than one place".to_string()));
         };
         let Some(value) = ret.value.as_ref() else {
@@ -626,8 +626,8 @@ pub(in crate::graph::build) fn returns_once(
     if function.is_generator {
         return Err(format!("{subject}is a generator"));
     }
-    if function.returns_found.len() != 1
-        || function.returns_found.iter().any(|r| r.conditional)
+    if function.body().returns_found.len() != 1
+        || function.body().returns_found.iter().any(|r| r.conditional)
         || !function.ends_with_return
     {
         return Err(format!(
@@ -708,7 +708,7 @@ fn closed_over(facts: &ModuleFacts, function: &str, nested: &str) -> Option<Vec<
         loop {
             let binds = facts.functions.iter().any(|f| {
                 f.qualname == current
-                    && f.locals.iter().any(|b| b.name == name)
+                    && f.binds_local(name)
                     && !f.nonlocals.iter().any(|n| n == name)
             });
             if binds {
@@ -725,11 +725,11 @@ fn closed_over(facts: &ModuleFacts, function: &str, nested: &str) -> Option<Vec<
     };
     let mut free: Vec<String> = Vec::new();
     for f in facts.functions.iter().filter(|f| inside(&f.qualname)) {
-        for name in f.name_uses.keys() {
+        for name in f.body().name_uses.keys() {
             if bound_between(&f.qualname, name) || free.iter().any(|known| known == name) {
                 continue;
             }
-            let bindings: Vec<_> = outer.locals.iter().filter(|b| b.name == name).collect();
+            let bindings: Vec<_> = outer.locals_named(name).collect();
             match bindings.as_slice() {
                 [] => {}
                 [one] if one.kind == crate::python::BindingKind::Parameter => {

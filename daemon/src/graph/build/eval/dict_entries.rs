@@ -190,7 +190,7 @@ fn local_dict<'f>(
     function: &'f crate::python::FunctionFact,
     name: &str,
 ) -> Option<&'f [(Option<Value>, Value)]> {
-    let bindings: Vec<_> = function.locals.iter().filter(|b| b.name == name).collect();
+    let bindings: Vec<_> = function.locals_named(name).collect();
     let [binding] = bindings.as_slice() else {
         return None;
     };

@@ -205,7 +205,7 @@ impl<'m> ModuleReader<'_, 'm> {
         }
         super::call_frames::returns_once(self.facts, factory, "").ok()?;
         let construction = call.value();
-        let [ret] = factory.returns_found.as_slice() else {
+        let [ret] = factory.body().returns_found.as_slice() else {
             return None;
         };
         if ret.value.as_ref() != Some(&construction) {
@@ -214,9 +214,7 @@ impl<'m> ModuleReader<'_, 'm> {
         // A parameter the name spells must hold what the call passed.
         let unchanged = |param: &str| {
             factory
-                .locals
-                .iter()
-                .filter(|b| b.name == param)
+                .locals_named(param)
                 .all(|b| b.kind == BindingKind::Parameter)
                 && !self
                     .facts

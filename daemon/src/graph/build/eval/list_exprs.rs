@@ -96,7 +96,7 @@ pub(in crate::graph::build) fn nearest_bindings<'f>(
                 .functions
                 .iter()
                 .find(|f| f.qualname == current)
-                .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
+                .map(|f| f.locals_named(name).collect())
                 .unwrap_or_default()
         };
         if !here.is_empty() || current.is_empty() {
@@ -421,11 +421,7 @@ impl ModuleReader<'_, '_> {
     fn shadowed(&self, name: &str, scope: &str) -> bool {
         let _ = scope;
         self.facts.module_bindings.iter().any(|b| b.name == name)
-            || self
-                .facts
-                .functions
-                .iter()
-                .any(|f| f.locals.iter().any(|b| b.name == name))
+            || self.facts.functions.iter().any(|f| f.binds_local(name))
     }
 
     /// The one value `name` is bound to where `scope` reads it: the
@@ -585,7 +581,7 @@ impl ModuleReader<'_, '_> {
             }
             let function = self.facts.functions.iter().find(|f| f.qualname == current);
             let locals: Vec<_> = function
-                .map(|f| f.locals.iter().filter(|b| b.name == name).collect())
+                .map(|f| f.locals_named(name).collect())
                 .unwrap_or_default();
             if !locals.is_empty() {
                 break (locals, current);

@@ -41,11 +41,11 @@ pub(in crate::graph::build) fn other_uses_within(
             .functions
             .iter()
             .filter(|f| within(&f.qualname, scope))
-            .filter_map(|f| f.name_uses.get(name))
+            .filter_map(|f| f.body().name_uses.get(name))
             .sum()
     };
     let binds = |builtin: &str| {
-        let locals = facts.functions.iter().flat_map(|f| f.locals.iter());
+        let locals = facts.functions.iter().flat_map(|f| f.body().locals.iter());
         facts
             .module_bindings
             .iter()
@@ -91,7 +91,7 @@ pub(in crate::graph::build) fn list_reads_within(
             .functions
             .iter()
             .filter(|f| within(&f.qualname, scope))
-            .flat_map(|f| f.locals.iter());
+            .flat_map(|f| f.body().locals.iter());
         let module = facts.module_bindings.iter().filter(|_| scope.is_empty());
         let in_bindings: u32 = module
             .chain(locals)

@@ -1,0 +1,482 @@
+//! What a function's body binds, returns, calls, stores and loops over,
+//! held encoded until a reader asks for it.
+//!
+//! Most function bodies of a scope are never read: reach reads the bodies
+//! of bound tools and the helpers they call, the graph the bodies of
+//! factories and of functions that build agents. Decoded, the bodies were
+//! half of a cold run's memory on a 900-module repository (49 MB of the
+//! facts' 105 MB, issue 23); encoded they are a quarter of that. A body is
+//! decoded the first time it is read and kept decoded from then on, so a
+//! reader pays the decoding once and borrows as before.
+//!
+//! Readers that look through every function for one name ask the
+//! function's `binds` filter first (`FunctionFact::may_bind`): it answers
+//! "no" only for names the body does not bind, so skipping on "no" is
+//! exact.
+
+use serde::de::{Error as _, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::sync::OnceLock;
+
+use super::{
+    BindingFact, BindingKind, BodyCall, ImportFact, LoopTarget, ReturnFact, Value, ValueStore,
+};
+
+/// A function body's facts (not a nested definition's).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct FunctionBody {
+    /// Names the body binds directly (not inside nested definitions), its
+    /// parameters first.
+    pub locals: Vec<BindingFact>,
+    /// Every `return` of the body, in source order.
+    pub returns_found: Vec<ReturnFact>,
+    /// Every call the body makes (not a nested definition's), in source
+    /// order: what `reach/` reads a tool's effects from.
+    pub body_calls: Vec<BodyCall>,
+    /// Values the body stores into objects it names (`s.auth = v`,
+    /// `payload["k"] = v`, `s.headers["k"] = v`), in source order: a
+    /// request body or a client's settings changed after they are built.
+    pub stores: Vec<ValueStore>,
+    /// `for name in iterable` loops of the body with a plain-name target:
+    /// what the name holds is an item of the iterable.
+    pub loops: Vec<LoopTarget>,
+    /// How often each name is read (or deleted) in this body, a class
+    /// body inside it included but not a nested function's: the module's
+    /// `name_uses` counted per function, so a local list is accounted for
+    /// in the function that binds it. Read for one function (and what is
+    /// nested in it) at a time, never across a module.
+    pub name_uses: super::NameCounts,
+}
+
+impl FunctionBody {
+    fn shrink_to_fit(&mut self) {
+        self.locals.shrink_to_fit();
+        self.returns_found.shrink_to_fit();
+        self.body_calls.shrink_to_fit();
+        self.stores.shrink_to_fit();
+        self.loops.shrink_to_fit();
+    }
+}
+
+/// A `FunctionBody`, encoded (postcard) and packed (`crate::packing`, a
+/// third of the encoding) once extraction is done, and decoded on first
+/// read. Four words: a function's facts carry it inline.
+///
+/// Invariant: `encoded` is empty only while the body is being extracted,
+/// and then `decoded` holds it. Encoded bytes were made by this engine
+/// version in this process, or read from a store entry whose checksum
+/// held and whose bodies all decoded when it was read
+/// (`ModuleFacts::bodies_decode`), so decoding them does not fail; if it
+/// ever did, the body reads as empty and the failure is reported.
+#[derive(Default)]
+pub struct LazyBody {
+    encoded: Box<[u8]>,
+    decoded: OnceLock<Box<FunctionBody>>,
+}
+
+impl LazyBody {
+    /// A body being extracted: read and written decoded.
+    pub fn open(body: FunctionBody) -> Self {
+        LazyBody {
+            encoded: Box::default(),
+            decoded: OnceLock::from(Box::new(body)),
+        }
+    }
+
+    /// The body, decoded on first read.
+    pub fn get(&self) -> &FunctionBody {
+        self.decoded.get_or_init(|| {
+            Box::new(decode(&self.encoded).unwrap_or_else(|| {
+                eprintln!("shipgate: a cached function body did not decode; read as empty");
+                FunctionBody::default()
+            }))
+        })
+    }
+
+    /// The body, for extraction to add to (opened again if sealed; sealing
+    /// again encodes what it holds then).
+    pub fn get_mut(&mut self) -> &mut FunctionBody {
+        let body = match self.decoded.take() {
+            Some(body) => body,
+            None => Box::new(decode(&self.encoded).unwrap_or_default()),
+        };
+        self.encoded = Box::default();
+        self.decoded = OnceLock::from(body);
+        match self.decoded.get_mut() {
+            Some(body) => body,
+            None => unreachable!("the body was set on the line above"),
+        }
+    }
+
+    /// Encodes the body and lets go of its decoded form: what extraction
+    /// does once the body is complete.
+    pub fn seal(&mut self) {
+        if let Some(mut body) = self.decoded.take() {
+            body.shrink_to_fit();
+            match postcard::to_stdvec(&body) {
+                Ok(bytes) => self.encoded = crate::packing::pack(&bytes).into_boxed_slice(),
+                // Plain data always encodes; keep it decoded if not.
+                Err(_) => self.decoded = OnceLock::from(body),
+            }
+        }
+    }
+
+    /// Whether the body is held decoded (read, or not sealed).
+    pub fn is_decoded(&self) -> bool {
+        self.decoded.get().is_some()
+    }
+
+    /// Whether the encoded body decodes (a store entry's check).
+    pub fn decodes(&self) -> bool {
+        self.is_decoded() || decode(&self.encoded).is_some()
+    }
+
+    /// The body's encoding (encoded now when it is held decoded only).
+    fn encoding(&self) -> Result<std::borrow::Cow<'_, [u8]>, postcard::Error> {
+        match self.decoded.get() {
+            Some(body) if self.encoded.is_empty() => postcard::to_stdvec(body)
+                .map(|bytes| std::borrow::Cow::Owned(crate::packing::pack(&bytes))),
+            _ => Ok(std::borrow::Cow::Borrowed(&self.encoded)),
+        }
+    }
+}
+
+fn decode(packed: &[u8]) -> Option<FunctionBody> {
+    postcard::from_bytes(&crate::packing::unpack(packed)?).ok()
+}
+
+impl Clone for LazyBody {
+    fn clone(&self) -> Self {
+        LazyBody {
+            encoded: self.encoded.clone(),
+            decoded: self.decoded.clone(),
+        }
+    }
+}
+
+impl PartialEq for LazyBody {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl std::fmt::Debug for LazyBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// Stored as its packed encoding, a byte string: decoding a module's facts
+/// copies each body's bytes and decodes none of them.
+impl Serialize for LazyBody {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let bytes = self.encoding().map_err(serde::ser::Error::custom)?;
+        serializer.serialize_bytes(&bytes)
+    }
+}
+
+impl<'de> Deserialize<'de> for LazyBody {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Bytes;
+        impl<'de> Visitor<'de> for Bytes {
+            type Value = LazyBody;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an encoded function body")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<LazyBody, E> {
+                self.visit_byte_buf(bytes.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<LazyBody, E> {
+                if bytes.is_empty() {
+                    return Err(E::custom("an empty function body encoding"));
+                }
+                Ok(LazyBody {
+                    encoded: bytes.into_boxed_slice(),
+                    decoded: OnceLock::new(),
+                })
+            }
+        }
+        deserializer
+            .deserialize_byte_buf(Bytes)
+            .map_err(D::Error::custom)
+    }
+}
+
+/// A set of names that may answer "maybe" for a name it does not hold,
+/// never "no" for one it holds (a Bloom filter): about ten bits a name,
+/// three positions a name, so a "maybe" for an absent name is about one
+/// in a hundred whatever the body's size. The positions come from FNV-1a,
+/// a hash that is the same in every process, so a stored filter reads as
+/// it was written. An empty filter holds no allocation.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct NameFilter(Box<[u64]>);
+
+impl NameFilter {
+    pub fn may_contain(&self, name: &str) -> bool {
+        let bits = self.0.len() * 64;
+        bits != 0
+            && positions(name, bits).all(|at| {
+                self.0
+                    .get(at / 64)
+                    .is_some_and(|word| word & (1 << (at % 64)) != 0)
+            })
+    }
+}
+
+/// Names gathered before their filter is sized.
+#[derive(Default)]
+pub struct NameFilterBuilder {
+    names: Vec<u64>,
+}
+
+impl NameFilterBuilder {
+    pub fn insert(&mut self, name: &str) {
+        self.names.push(fnv1a(name));
+    }
+
+    pub fn build(mut self) -> NameFilter {
+        self.names.sort_unstable();
+        self.names.dedup();
+        if self.names.is_empty() {
+            return NameFilter::default();
+        }
+        // Ten bits a name, in whole words.
+        let words = (self.names.len() * 10).div_ceil(64);
+        let bits = words * 64;
+        let mut filter = vec![0u64; words];
+        for &hash in &self.names {
+            for at in spread(hash, bits) {
+                if let Some(word) = filter.get_mut(at / 64) {
+                    *word |= 1 << (at % 64);
+                }
+            }
+        }
+        NameFilter(filter.into_boxed_slice())
+    }
+}
+
+fn fnv1a(name: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in name.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+fn positions(name: &str, bits: usize) -> impl Iterator<Item = usize> {
+    spread(fnv1a(name), bits)
+}
+
+/// Three positions from one hash (Kirsch and Mitzenmacher's double
+/// hashing: `h1 + i * h2`).
+fn spread(hash: u64, bits: usize) -> impl Iterator<Item = usize> {
+    let (h1, h2) = (hash & 0xffff_ffff, (hash >> 32) | 1);
+    let bits = bits.max(1) as u64;
+    (0..3u64).map(move |i| (h1.wrapping_add(i.wrapping_mul(h2)) % bits) as usize)
+}
+
+/// The names the body binds other than its parameters.
+pub(super) fn assigned_names(body: &FunctionBody) -> NameFilter {
+    let mut names = NameFilterBuilder::default();
+    for local in body
+        .locals
+        .iter()
+        .filter(|b| b.kind != BindingKind::Parameter)
+    {
+        names.insert(&local.name);
+    }
+    names.build()
+}
+
+/// The last names of the dotted attributes the body binds locals to.
+pub(super) fn aliased_attributes(body: &FunctionBody) -> NameFilter {
+    let mut names = NameFilterBuilder::default();
+    for local in &body.locals {
+        if let Some(Value::Attribute(parts)) = &local.value {
+            if let Some(last) = parts.last() {
+                names.insert(last);
+            }
+        }
+    }
+    names.build()
+}
+
+/// The words the body's calls are spelled with (see
+/// `FunctionFact::may_call`). For each call: its callee's last name and
+/// whole dotted spelling, through a subscript to what is subscripted; for
+/// each import of the module that binds the callee's first name (at any
+/// scope), the absolute name the callee then reads as and its last name
+/// (what `frameworks::imports::imported_name` can make of it); the method
+/// a call on a value calls; and each last name's beginning through its
+/// first underscore.
+pub(super) fn call_words(body: &FunctionBody, imports: &[ImportFact]) -> NameFilter {
+    let mut words = NameFilterBuilder::default();
+    let mut insert_name = |dotted: &str| {
+        words.insert(dotted);
+        let last = dotted.rsplit('.').next().unwrap_or(dotted);
+        words.insert(last);
+        if let Some(at) = last.find('_') {
+            words.insert(&last[..=at]);
+        }
+    };
+    for call in &body.body_calls {
+        let mut callee = &call.callee;
+        while let Value::Subscript { base, .. } = callee {
+            callee = base;
+        }
+        let spelled: &[super::Text] = match callee {
+            Value::Name(name) => std::slice::from_ref(name),
+            Value::Attribute(parts) => parts,
+            _ => &[],
+        };
+        if let Some((head, rest)) = spelled.split_first() {
+            insert_name(&spelled.join("."));
+            for import in imports.iter().filter(|i| i.bound_name() == head.as_str()) {
+                let mut absolute = match &import.name {
+                    Some(name) => format!("{}.{name}", import.module),
+                    None => import.module.to_string(),
+                };
+                for part in rest {
+                    absolute.push('.');
+                    absolute.push_str(part);
+                }
+                insert_name(&absolute);
+            }
+        }
+        if let Some((_, method)) = call.receiver.as_deref() {
+            insert_name(method);
+        }
+    }
+    words.build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::{BindingKind, Value};
+
+    fn body() -> FunctionBody {
+        FunctionBody {
+            locals: vec![BindingFact {
+                name: "client".into(),
+                kind: BindingKind::Assignment,
+                line: 3,
+                conditional: false,
+                type_checking: false,
+                value: Some(Value::Name("httpx".into())),
+                guard: Some(Vec::new()),
+            }],
+            ..FunctionBody::default()
+        }
+    }
+
+    #[test]
+    fn a_sealed_body_reads_back_what_was_sealed() {
+        let mut lazy = LazyBody::open(body());
+        lazy.seal();
+        assert!(!lazy.is_decoded(), "sealing lets go of the decoded body");
+        assert_eq!(lazy.get(), &body());
+    }
+
+    #[test]
+    fn a_body_travels_as_bytes_and_decodes_on_read() {
+        let mut lazy = LazyBody::open(body());
+        lazy.seal();
+        let bytes = postcard::to_stdvec(&lazy).expect("encodes");
+        let read: LazyBody = postcard::from_bytes(&bytes).expect("decodes");
+        assert!(!read.is_decoded(), "decoding the module decodes no body");
+        assert!(read.decodes());
+        assert_eq!(read.get(), &body());
+        // An open body is stored as the same bytes.
+        let open = postcard::to_stdvec(&LazyBody::open(body())).expect("encodes");
+        assert_eq!(open, bytes);
+    }
+
+    #[test]
+    fn damaged_bytes_are_found_before_they_are_read() {
+        let read = LazyBody {
+            encoded: vec![0xff, 0xff, 0xff].into_boxed_slice(),
+            decoded: OnceLock::new(),
+        };
+        assert!(!read.decodes());
+        assert_eq!(read.get(), &FunctionBody::default());
+    }
+
+    #[test]
+    fn the_filter_never_says_no_for_a_name_it_holds() {
+        let names: Vec<String> = (0..400).map(|i| format!("name_{i}")).collect();
+        let mut builder = NameFilterBuilder::default();
+        for name in &names {
+            builder.insert(name);
+        }
+        let filter = builder.build();
+        assert!(names.iter().all(|n| filter.may_contain(n)));
+        // About one in a hundred absent names reads as "maybe".
+        let maybe = (0..10_000)
+            .filter(|i| filter.may_contain(&format!("other_{i}")))
+            .count();
+        assert!(maybe < 400, "{maybe} of 10,000 absent names read as maybe");
+        let mut small = NameFilterBuilder::default();
+        small.insert("client");
+        let small = small.build();
+        assert!(small.may_contain("client"));
+        assert!(!small.may_contain("tools"));
+        assert!(!NameFilter::default().may_contain("client"));
+    }
+
+    const MODULE: &str = "import logfire\nfrom ddtrace import patch as trace_all\n\n\ndef boot():\n    trace_all()\n\n\ndef observe(client):\n    logfire.instrument_httpx()\n    make(client).instrument()\n\n\ndef handle(support):\n    tools = support.tools\n    return tools\n";
+
+    fn function<'f>(
+        facts: &'f crate::python::ModuleFacts,
+        name: &str,
+    ) -> &'f crate::python::FunctionFact {
+        facts
+            .functions
+            .iter()
+            .find(|f| f.name == name)
+            .expect("the function is in the facts")
+    }
+
+    /// Every word a census asks about is in the filter of the body whose
+    /// call is spelled with it; extraction leaves every body encoded.
+    #[test]
+    fn a_bodys_filters_hold_what_its_readers_ask_about() {
+        let facts = crate::python::extract_facts(MODULE.as_bytes());
+        assert!(facts.functions.iter().all(|f| !f.lazy_body.is_decoded()));
+        let boot = function(&facts, "boot");
+        // The callee's own spelling, and what the import makes of it.
+        assert!(boot.may_call("trace_all"));
+        assert!(boot.may_call("ddtrace.patch"));
+        assert!(boot.may_call("patch"));
+        let observe = function(&facts, "observe");
+        assert!(observe.may_call("logfire.instrument_httpx"));
+        assert!(observe.may_call("instrument_httpx"));
+        assert!(observe.may_call("instrument_"));
+        // The method called on a value.
+        assert!(observe.may_call("instrument"));
+        assert!(!observe.may_call("ddtrace.patch"));
+        let handle = function(&facts, "handle");
+        assert!(handle.may_bind("support"), "a parameter");
+        assert!(!handle.may_assign("support"), "a parameter only");
+        assert!(handle.may_assign("tools"));
+        assert!(handle.may_alias("tools"));
+        assert!(!handle.may_alias("handoffs"));
+        assert!(handle.binds_local("tools"));
+        assert!(!handle.binds_local("client"));
+        // Asking decoded only the bodies that had to be read.
+        assert!(handle.lazy_body.is_decoded());
+        assert!(!boot.lazy_body.is_decoded());
+    }
+
+    #[test]
+    fn a_filter_reads_back_as_it_was_stored() {
+        let mut builder = NameFilterBuilder::default();
+        builder.insert("instrument_");
+        let filter = builder.build();
+        let read: NameFilter =
+            postcard::from_bytes(&postcard::to_stdvec(&filter).expect("encodes")).expect("decodes");
+        assert_eq!(read, filter);
+        assert!(read.may_contain("instrument_"));
+    }
+}
