@@ -95,8 +95,9 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     // Read against the whole module: what the package binds and stores.
     facts.getattr_hook = super::getattr_hook::read(parsed.suite(), &facts, &lines);
     // Last: each body is encoded, and decoded again only where it is read.
+    let imports = super::function_body::ImportsByName::of(&facts.imports);
     for function in &mut facts.functions {
-        function.seal_body(&facts.imports);
+        function.seal_body(&imports);
     }
     facts
 }

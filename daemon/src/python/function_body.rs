@@ -1,25 +1,26 @@
-//! What a function's body binds, returns, calls, stores and loops over,
-//! held encoded until a reader asks for it.
+//! What a function's body binds, returns, calls, stores, loops over and
+//! which names it uses, held encoded until a reader asks for it.
 //!
 //! Most function bodies of a scope are never read: reach reads the bodies
 //! of bound tools and the helpers they call, the graph the bodies of
 //! factories and of functions that build agents. Decoded, the bodies were
-//! half of a cold run's memory on a 900-module repository (49 MB of the
-//! facts' 105 MB, issue 23); encoded they are a quarter of that. A body is
-//! decoded the first time it is read and kept decoded from then on, so a
-//! reader pays the decoding once and borrows as before.
+//! half of a cold run's facts on a 900-module repository (54 MB of 105 MB,
+//! issue 23); encoded and packed they are 7 MB. A body is decoded the
+//! first time it is read and kept decoded from then on, so a reader pays
+//! the decoding once and borrows as before.
 //!
-//! Readers that look through every function for one name ask the
-//! function's `binds` filter first (`FunctionFact::may_bind`): it answers
-//! "no" only for names the body does not bind, so skipping on "no" is
-//! exact.
+//! Readers that look through every function ask the body's filters first
+//! (`FunctionFact::may_bind`, `may_assign`, `may_alias`, `may_call`): each
+//! answers "no" only for what the body does not hold, so skipping on "no"
+//! is exact.
 
 use serde::de::{Error as _, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::OnceLock;
 
 use super::{
-    BindingFact, BindingKind, BodyCall, ImportFact, LoopTarget, ReturnFact, Value, ValueStore,
+    BindingFact, BindingKind, BodyCall, FunctionFact, ImportFact, LoopTarget, ReturnFact, Value,
+    ValueStore,
 };
 
 /// A function body's facts (not a nested definition's).
@@ -58,9 +59,77 @@ impl FunctionBody {
     }
 }
 
-/// A `FunctionBody`, encoded (postcard) and packed (`crate::packing`, a
-/// third of the encoding) once extraction is done, and decoded on first
-/// read. Four words: a function's facts carry it inline.
+impl FunctionFact {
+    /// What the body binds, returns, calls, stores and loops over.
+    pub fn body(&self) -> &FunctionBody {
+        self.lazy_body.get()
+    }
+
+    /// Whether the body may bind `name` (a parameter, or a local it
+    /// assigns): `false` only when no local of `body()` is named so, so a
+    /// reader looking for a local through every function skips the bodies
+    /// it would find nothing in.
+    pub fn may_bind(&self, name: &str) -> bool {
+        self.params.iter().any(|p| p.name == name) || self.may_assign(name)
+    }
+
+    /// Whether the body may bind `name` other than as a parameter: `false`
+    /// only when no local of `body()` but a parameter is named so.
+    pub fn may_assign(&self, name: &str) -> bool {
+        self.assigns.may_contain(name)
+    }
+
+    /// Whether the body may bind a local to a dotted attribute whose last
+    /// name is `attribute` (`t = support.tools`): `false` only when no
+    /// local of `body()` has such a value.
+    pub fn may_alias(&self, attribute: &str) -> bool {
+        self.aliases.may_contain(attribute)
+    }
+
+    /// Whether a call of the body may be spelled with `word`: `false` only
+    /// when no call of `body().body_calls` has `word` as its callee's
+    /// dotted name or last name (as spelled, or as an import of the module
+    /// names what the callee's first name binds), as the method it calls on
+    /// a value, or as the beginning of such a last name through its first
+    /// underscore (`instrument_` of `instrument_httpx`).
+    pub fn may_call(&self, word: &str) -> bool {
+        self.calls.may_contain(word)
+    }
+
+    /// The body's bindings of `name`, in source order (decoding the body
+    /// only when it may bind the name).
+    pub fn locals_named<'f, 'n>(
+        &'f self,
+        name: &'n str,
+    ) -> impl Iterator<Item = &'f BindingFact> + use<'f, 'n> {
+        let locals: &[BindingFact] = if self.may_bind(name) {
+            &self.body().locals
+        } else {
+            &[]
+        };
+        locals.iter().filter(move |b| b.name == name)
+    }
+
+    /// Whether the body binds `name` (decoding it only when it may).
+    pub fn binds_local(&self, name: &str) -> bool {
+        self.locals_named(name).next().is_some()
+    }
+
+    /// Encodes the complete body and notes the names it binds and the
+    /// words its calls are spelled with: the last step of extraction, when
+    /// the module's imports are known.
+    pub(super) fn seal_body(&mut self, imports: &ImportsByName<'_>) {
+        let body = self.lazy_body.get_mut();
+        self.assigns = assigned_names(body);
+        self.aliases = aliased_attributes(body);
+        self.calls = call_words(body, imports);
+        self.lazy_body.seal();
+    }
+}
+
+/// A `FunctionBody`, encoded (postcard) and, unless short, packed
+/// (`crate::packing`, a third of the encoding) once extraction is done,
+/// and decoded on first read. Four words: a function's facts carry it inline.
 ///
 /// Invariant: `encoded` is empty only while the body is being extracted,
 /// and then `decoded` holds it. Encoded bytes were made by this engine
@@ -114,7 +183,7 @@ impl LazyBody {
         if let Some(mut body) = self.decoded.take() {
             body.shrink_to_fit();
             match postcard::to_stdvec(&body) {
-                Ok(bytes) => self.encoded = crate::packing::pack(&bytes).into_boxed_slice(),
+                Ok(bytes) => self.encoded = pack_body(bytes),
                 // Plain data always encodes; keep it decoded if not.
                 Err(_) => self.decoded = OnceLock::from(body),
             }
@@ -135,14 +204,35 @@ impl LazyBody {
     fn encoding(&self) -> Result<std::borrow::Cow<'_, [u8]>, postcard::Error> {
         match self.decoded.get() {
             Some(body) if self.encoded.is_empty() => postcard::to_stdvec(body)
-                .map(|bytes| std::borrow::Cow::Owned(crate::packing::pack(&bytes))),
+                .map(|bytes| std::borrow::Cow::Owned(pack_body(bytes).into_vec())),
             _ => Ok(std::borrow::Cow::Borrowed(&self.encoded)),
         }
     }
 }
 
-fn decode(packed: &[u8]) -> Option<FunctionBody> {
-    postcard::from_bytes(&crate::packing::unpack(packed)?).ok()
+/// Bodies encoded shorter than this are kept as they are: packing a few
+/// dozen bytes saves nothing and costs a compressor's table each.
+const PACKED_FROM_BYTES: usize = 256;
+
+/// A body's encoding behind a tag: `0` as it is, `1` packed.
+fn pack_body(encoded: Vec<u8>) -> Box<[u8]> {
+    let mut tagged = Vec::with_capacity(1 + encoded.len());
+    if encoded.len() < PACKED_FROM_BYTES {
+        tagged.push(0);
+        tagged.extend_from_slice(&encoded);
+    } else {
+        tagged.push(1);
+        tagged.extend_from_slice(&crate::packing::pack(&encoded));
+    }
+    tagged.into_boxed_slice()
+}
+
+fn decode(tagged: &[u8]) -> Option<FunctionBody> {
+    match tagged.split_first()? {
+        (0, encoded) => postcard::from_bytes(encoded).ok(),
+        (1, packed) => postcard::from_bytes(&crate::packing::unpack(packed)?).ok(),
+        _ => None,
+    }
 }
 
 impl Clone for LazyBody {
@@ -234,6 +324,19 @@ impl NameFilterBuilder {
         self.names.push(fnv1a(name));
     }
 
+    /// Inserts the pieces joined by dots (`a.b` and `c` as `a.b.c`),
+    /// without joining them.
+    pub fn insert_dotted<'p>(&mut self, pieces: impl IntoIterator<Item = &'p str>) {
+        let mut hash = FNV_OFFSET;
+        for (at, piece) in pieces.into_iter().enumerate() {
+            if at > 0 {
+                hash = fnv1a_extend(hash, ".");
+            }
+            hash = fnv1a_extend(hash, piece);
+        }
+        self.names.push(hash);
+    }
+
     pub fn build(mut self) -> NameFilter {
         self.names.sort_unstable();
         self.names.dedup();
@@ -255,9 +358,14 @@ impl NameFilterBuilder {
     }
 }
 
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
 fn fnv1a(name: &str) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in name.bytes() {
+    fnv1a_extend(FNV_OFFSET, name)
+}
+
+fn fnv1a_extend(mut hash: u64, more: &str) -> u64 {
+    for byte in more.bytes() {
         hash ^= u64::from(byte);
         hash = hash.wrapping_mul(0x0100_0000_01b3);
     }
@@ -310,16 +418,15 @@ pub(super) fn aliased_attributes(body: &FunctionBody) -> NameFilter {
 /// (what `frameworks::imports::imported_name` can make of it); the method
 /// a call on a value calls; and each last name's beginning through its
 /// first underscore.
-pub(super) fn call_words(body: &FunctionBody, imports: &[ImportFact]) -> NameFilter {
-    let mut words = NameFilterBuilder::default();
-    let mut insert_name = |dotted: &str| {
-        words.insert(dotted);
-        let last = dotted.rsplit('.').next().unwrap_or(dotted);
+pub(super) fn call_words(body: &FunctionBody, imports: &ImportsByName<'_>) -> NameFilter {
+    /// A last name, and its beginning through its first underscore.
+    fn insert_last(words: &mut NameFilterBuilder, last: &str) {
         words.insert(last);
         if let Some(at) = last.find('_') {
             words.insert(&last[..=at]);
         }
-    };
+    }
+    let mut words = NameFilterBuilder::default();
     for call in &body.body_calls {
         let mut callee = &call.callee;
         while let Value::Subscript { base, .. } = callee {
@@ -331,24 +438,47 @@ pub(super) fn call_words(body: &FunctionBody, imports: &[ImportFact]) -> NameFil
             _ => &[],
         };
         if let Some((head, rest)) = spelled.split_first() {
-            insert_name(&spelled.join("."));
-            for import in imports.iter().filter(|i| i.bound_name() == head.as_str()) {
-                let mut absolute = match &import.name {
-                    Some(name) => format!("{}.{name}", import.module),
-                    None => import.module.to_string(),
-                };
-                for part in rest {
-                    absolute.push('.');
-                    absolute.push_str(part);
+            words.insert_dotted(spelled.iter().map(|p| p.as_str()));
+            let rest = rest.iter().map(|p| p.as_str());
+            for import in imports.binding(head) {
+                let absolute = std::iter::once(import.module.as_str())
+                    .chain(import.name.as_deref())
+                    .chain(rest.clone());
+                words.insert_dotted(absolute.clone());
+                if let Some(last) = absolute.last() {
+                    insert_last(&mut words, last.rsplit('.').next().unwrap_or(last));
                 }
-                insert_name(&absolute);
+            }
+            if let Some(last) = spelled.last() {
+                insert_last(&mut words, last);
             }
         }
         if let Some((_, method)) = call.receiver.as_deref() {
-            insert_name(method);
+            insert_last(&mut words, method);
         }
     }
     words.build()
+}
+
+/// A module's imports by the name each binds (at any scope), built once
+/// for all its functions' `call_words`.
+pub(super) struct ImportsByName<'i>(Vec<(&'i str, &'i ImportFact)>);
+
+impl<'i> ImportsByName<'i> {
+    pub(super) fn of(imports: &'i [ImportFact]) -> Self {
+        let mut by_name: Vec<(&str, &ImportFact)> =
+            imports.iter().map(|i| (i.bound_name(), i)).collect();
+        by_name.sort_by(|a, b| a.0.cmp(b.0));
+        ImportsByName(by_name)
+    }
+
+    fn binding<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'i ImportFact> + 's {
+        let start = self.0.partition_point(|(bound, _)| *bound < name);
+        self.0[start..]
+            .iter()
+            .take_while(move |(bound, _)| *bound == name)
+            .map(|(_, import)| *import)
+    }
 }
 
 #[cfg(test)]
