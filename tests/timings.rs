@@ -73,6 +73,7 @@ fn client_timings_name_every_phase_then_say_the_answer_was_kept() {
             "graph",
             "compare",
             "render",
+            "store",
             "total"
         ],
         "{stderr}"
@@ -108,7 +109,7 @@ fn status_lists_phase_totals_after_one_diff() {
     // An explicit scope: no derivation.
     assert_eq!(
         names,
-        ["resolve", "list", "facts", "graph", "compare", "render"],
+        ["resolve", "list", "facts", "graph", "compare", "render", "store"],
         "{status}"
     );
     assert_eq!(phases["resolve"]["count"], 1);
@@ -153,7 +154,7 @@ fn one_shot_timings_and_the_log_filter() {
     let (phases, kept) = timings_of(&stderr);
     assert_eq!(
         phases,
-        ["resolve", "list", "facts", "graph", "compare", "render", "total"],
+        ["resolve", "list", "facts", "graph", "compare", "render", "store", "total"],
         "{stderr}"
     );
     assert!(!kept);
@@ -165,7 +166,9 @@ fn one_shot_timings_and_the_log_filter() {
         .lines()
         .filter(|line| line.contains("close") && line.contains("time.busy"))
         .collect();
-    for phase in ["resolve", "list", "facts", "graph", "compare", "render"] {
+    for phase in [
+        "resolve", "list", "facts", "graph", "compare", "render", "store",
+    ] {
         assert!(
             closed.iter().any(|line| line.contains(phase)),
             "{phase} not logged: {logged}"

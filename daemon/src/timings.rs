@@ -24,7 +24,7 @@ pub const TARGET: &str = "shipgate::phase";
 
 /// The phases in the order a comparison runs them (the order they are
 /// printed in), then the history walk's.
-pub const PHASES: [&str; 9] = [
+pub const PHASES: [&str; 10] = [
     "resolve",
     "list",
     "facts",
@@ -32,6 +32,9 @@ pub const PHASES: [&str; 9] = [
     "graph",
     "compare",
     "render",
+    // Facts a request parsed, written once it is answered
+    // (`engine/write_behind.rs`).
+    "store",
     "history_chain",
     "history_step",
 ];

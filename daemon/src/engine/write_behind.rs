@@ -38,6 +38,7 @@ impl WriteBehind {
         if pending.is_empty() {
             return;
         }
+        let _store = crate::timings::phase!("store").entered();
         let workers = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
