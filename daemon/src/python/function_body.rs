@@ -128,8 +128,9 @@ impl FunctionFact {
 }
 
 /// A `FunctionBody`, encoded (postcard) and, unless short, packed
-/// (`crate::packing`, a third of the encoding) once extraction is done,
-/// and decoded on first read. Four words: a function's facts carry it inline.
+/// (`crate::packing`: about half the encoding, all bodies counted) once
+/// extraction is done, and decoded on first read. Four words: a function's
+/// facts carry it inline.
 ///
 /// Invariant: `encoded` is empty only while the body is being extracted,
 /// and then `decoded` holds it. Encoded bytes were made by this engine
@@ -137,7 +138,6 @@ impl FunctionFact {
 /// held and whose bodies all decoded when it was read
 /// (`ModuleFacts::bodies_decode`), so decoding them does not fail; if it
 /// ever did, the body reads as empty and the failure is reported.
-#[derive(Default)]
 pub struct LazyBody {
     encoded: Box<[u8]>,
     decoded: OnceLock<Box<FunctionBody>>,
@@ -216,14 +216,14 @@ const PACKED_FROM_BYTES: usize = 256;
 
 /// A body's encoding behind a tag: `0` as it is, `1` packed.
 fn pack_body(encoded: Vec<u8>) -> Box<[u8]> {
-    let mut tagged = Vec::with_capacity(1 + encoded.len());
-    if encoded.len() < PACKED_FROM_BYTES {
-        tagged.push(0);
-        tagged.extend_from_slice(&encoded);
+    let (tag, body) = if encoded.len() < PACKED_FROM_BYTES {
+        (0, encoded)
     } else {
-        tagged.push(1);
-        tagged.extend_from_slice(&crate::packing::pack(&encoded));
-    }
+        (1, crate::packing::pack(&encoded))
+    };
+    let mut tagged = Vec::with_capacity(1 + body.len());
+    tagged.push(tag);
+    tagged.extend_from_slice(&body);
     tagged.into_boxed_slice()
 }
 
@@ -232,6 +232,13 @@ fn decode(tagged: &[u8]) -> Option<FunctionBody> {
         (0, encoded) => postcard::from_bytes(encoded).ok(),
         (1, packed) => postcard::from_bytes(&crate::packing::unpack(packed)?).ok(),
         _ => None,
+    }
+}
+
+/// An empty body, open.
+impl Default for LazyBody {
+    fn default() -> Self {
+        LazyBody::open(FunctionBody::default())
     }
 }
 
@@ -531,6 +538,8 @@ mod tests {
         };
         assert!(!read.decodes());
         assert_eq!(read.get(), &FunctionBody::default());
+        // A default body is an open, empty one: nothing to decode.
+        assert!(LazyBody::default().is_decoded());
     }
 
     #[test]
