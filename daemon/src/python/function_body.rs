@@ -165,12 +165,11 @@ impl LazyBody {
     /// The body, for extraction to add to (opened again if sealed; sealing
     /// again encodes what it holds then).
     pub fn get_mut(&mut self) -> &mut FunctionBody {
-        let body = match self.decoded.take() {
-            Some(body) => body,
-            None => Box::new(decode(&self.encoded).unwrap_or_default()),
-        };
+        if self.decoded.get().is_none() {
+            let body = decode(&self.encoded).unwrap_or_default();
+            self.decoded = OnceLock::from(Box::new(body));
+        }
         self.encoded = Box::default();
-        self.decoded = OnceLock::from(body);
         match self.decoded.get_mut() {
             Some(body) => body,
             None => unreachable!("the body was set on the line above"),

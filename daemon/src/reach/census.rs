@@ -337,23 +337,23 @@ fn replaced_functions(
     (replaced, rebuilt)
 }
 
-/// Calls that install or instrument an HTTP stack anywhere in the scope
-/// (`install_opener(...)`, `monkey.patch_all()`, `ddtrace.patch(...)`,
-/// `RequestsInstrumentor().instrument()`): a limit on every tool that sends.
-/// The words (`FunctionFact::may_call`) a call that installs or
-/// instruments the HTTP stack is spelled with: the last names
-/// `stack_installs` matches, the whole name `ddtrace.patch`, the
-/// beginning `instrument_`, and the method `instrument`.
-const INSTALLER_WORDS: [&str; 7] = [
+/// The last names of calls that install or instrument the HTTP stack.
+const INSTALLER_LAST_NAMES: [&str; 4] = [
     "install_opener",
     "patch_all",
     "monkey_patch",
     "install_cache",
-    "ddtrace.patch",
-    "instrument_",
-    "instrument",
 ];
+/// An installer known by its whole name.
+const INSTALLER_NAME: &str = "ddtrace.patch";
+/// The beginning of the last name of an instrumenting call.
+const INSTRUMENTING_PREFIX: &str = "instrument_";
+/// The method an instrumentor's instance is called with.
+const INSTRUMENT_METHOD: &str = "instrument";
 
+/// Calls that install or instrument an HTTP stack anywhere in the scope
+/// (`install_opener(...)`, `monkey.patch_all()`, `ddtrace.patch(...)`,
+/// `RequestsInstrumentor().instrument()`): a limit on every tool that sends.
 fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
     let mut limits = Vec::new();
     for path in modules.paths() {
@@ -365,7 +365,12 @@ fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
         let in_functions = facts
             .functions
             .iter()
-            .filter(|f| INSTALLER_WORDS.iter().any(|word| f.may_call(word)))
+            .filter(|f| {
+                INSTALLER_LAST_NAMES
+                    .iter()
+                    .chain(&[INSTALLER_NAME, INSTRUMENTING_PREFIX, INSTRUMENT_METHOD])
+                    .any(|word| f.may_call(word))
+            })
             .flat_map(|f| {
                 f.body()
                     .body_calls
@@ -377,11 +382,11 @@ fn stack_installs(modules: &ModuleSet<'_>) -> Vec<model::ReachLimit> {
             let name = crate::frameworks::imports::imported_name(facts, &call.callee, scope)
                 .unwrap_or_else(|| call.callee.dotted().unwrap_or_default());
             let last = name.rsplit('.').next().unwrap_or(&name);
-            let installs = matches!(last, "install_opener" | "patch_all" | "monkey_patch" | "install_cache")
-                || name == "ddtrace.patch"
-                || last.starts_with("instrument_")
+            let installs = INSTALLER_LAST_NAMES.contains(&last)
+                || name == INSTALLER_NAME
+                || last.starts_with(INSTRUMENTING_PREFIX)
                 || call.receiver.as_deref().is_some_and(|(receiver, method)| {
-                    method == "instrument"
+                    method == INSTRUMENT_METHOD
                         && matches!(receiver, Value::Call { callee, .. } if callee.dotted().is_some_and(|c| c.ends_with("Instrumentor")))
                 });
             if installs {
