@@ -1,7 +1,8 @@
 //! Bytes compressed where they are kept: LZ4 blocks with their length in
 //! front, unpacked only within a bound. The store packs every value it
 //! writes; a function body's facts are packed while they wait to be read
-//! (`python::LazyBody`). A leaf: it uses nothing of the crate.
+//! (`python::LazyBody`). Both encode into a reused buffer
+//! (`encode_with`). A leaf: it uses nothing of the crate.
 
 /// The longest encoding a packed value may unpack to. The largest values
 /// are side graphs of a few MB; a length past this bound (or past what its
@@ -13,7 +14,56 @@ const UNPACKED_BYTES_BOUND: usize = 1 << 30;
 /// a 900-module scope are 31 MB encoded and about a quarter of that
 /// packed, and unpacking costs ~1 ms per 10 MB.
 pub fn pack(encoded: &[u8]) -> Vec<u8> {
-    lz4_flex::block::compress_prepend_size(encoded)
+    let mut packed = Vec::new();
+    pack_into(encoded, &mut packed);
+    packed
+}
+
+/// `pack`, appended to `out` (which may hold a header of the caller's):
+/// no second buffer, no copy.
+pub fn pack_into(encoded: &[u8], out: &mut Vec<u8>) {
+    let Ok(length) = u32::try_from(encoded.len()) else {
+        // Past 4 GB no value is kept; an empty block never unpacks to it.
+        out.extend_from_slice(&u32::MAX.to_le_bytes());
+        return;
+    };
+    out.extend_from_slice(&length.to_le_bytes());
+    let start = out.len();
+    out.resize(
+        start + lz4_flex::block::get_maximum_output_size(encoded.len()),
+        0,
+    );
+    // The output holds the block's worst case, so compressing cannot fail;
+    // if it ever did, the block is empty and never unpacks.
+    let written = out
+        .get_mut(start..)
+        .and_then(|block| lz4_flex::block::compress_into(encoded, block).ok())
+        .unwrap_or(0);
+    out.truncate(start + written);
+}
+
+/// A value encoded (postcard) into this thread's reused buffer, handed to
+/// `then`: encodings grow by doubling, and a fresh buffer for each of
+/// thousands of values spent its time reallocating and copying.
+pub fn encode_with<T: serde::Serialize + ?Sized, R>(
+    value: &T,
+    then: impl FnOnce(&[u8]) -> R,
+) -> Result<R, postcard::Error> {
+    /// A buffer grown past this is not kept (a side graph's encoding is
+    /// a few MB; the threads that write one are few and short-lived).
+    const KEPT_BYTES: usize = 1 << 20;
+    thread_local! {
+        static BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    }
+    let mut buffer = BUFFER.with(std::cell::Cell::take);
+    buffer.clear();
+    postcard::to_extend(value, buffer).map(|buffer| {
+        let result = then(&buffer);
+        if buffer.capacity() <= KEPT_BYTES {
+            BUFFER.with(|kept| kept.set(buffer));
+        }
+        result
+    })
 }
 
 /// The encoding a packed value holds, or `None` when it does not unpack
@@ -51,5 +101,23 @@ mod tests {
         assert_eq!(unpack(&huge), None);
         assert_eq!(unpack(&packed[..3]), None);
         assert_eq!(unpack(&packed[..packed.len() - 1]), None);
+    }
+
+    #[test]
+    fn packing_after_a_header_is_the_block_format_and_encoding_reuses_nothing_stale() {
+        let encoded = b"tools tools handoffs tools".repeat(40);
+        assert_eq!(
+            pack(&encoded),
+            lz4_flex::block::compress_prepend_size(&encoded)
+        );
+        let mut out = b"head".to_vec();
+        pack_into(&encoded, &mut out);
+        assert_eq!(&out[..4], b"head");
+        assert_eq!(unpack(&out[4..]).as_deref(), Some(&encoded[..]));
+
+        let long = encode_with(&vec![7u32; 300], <[u8]>::to_vec).unwrap();
+        let short = encode_with(&vec![1u32; 2], <[u8]>::to_vec).unwrap();
+        assert_eq!(short, postcard::to_stdvec(&vec![1u32; 2]).unwrap());
+        assert_eq!(long, postcard::to_stdvec(&vec![7u32; 300]).unwrap());
     }
 }

@@ -108,6 +108,71 @@ pub fn side_by_side<A: Send, B>(
     })
 }
 
+/// `each` of `items` on every core, this thread among them: each worker
+/// takes the next item as it finishes one, so a large item never holds up
+/// a fixed share (a write-behind split in halves left one core idle for
+/// its last 90 ms). Workers carry this thread's token and the work stack;
+/// where no thread can be started, this one does that share. The results
+/// come back in the items' order, `None` for the items of a worker that
+/// panicked.
+pub fn share_out<T: Sync, R: Send>(items: &[T], each: impl Fn(&T) -> R + Sync) -> Vec<Option<R>> {
+    share_out_with(items, || (), |(), item| each(item))
+}
+
+/// `share_out`, each worker with state of its own made on its thread
+/// (`start`), such as a handle that may not cross threads.
+pub fn share_out_with<T: Sync, S, R: Send>(
+    items: &[T],
+    start: impl Fn() -> S + Sync,
+    each: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<Option<R>> {
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(items.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let cancel = current();
+    let work = || {
+        let mut state = start();
+        let mut done = Vec::new();
+        loop {
+            let taken = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(taken) else {
+                break;
+            };
+            done.push((taken, each(&mut state, item)));
+        }
+        done
+    };
+    let mut results: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let spawned: Vec<_> = (1..workers)
+            .filter_map(|_| {
+                let (cancel, work) = (&cancel, &work);
+                std::thread::Builder::new()
+                    .name("shipgate-work".into())
+                    .stack_size(crate::WORK_STACK_BYTES)
+                    .spawn_scoped(scope, move || with_cancel(cancel, work))
+                    .ok()
+            })
+            .collect();
+        let mut results = work();
+        for handle in spawned {
+            if let Ok(done) = handle.join() {
+                results.extend(done);
+            }
+        }
+        results
+    });
+    let mut ordered: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    for (index, result) in results.drain(..) {
+        if let Some(slot) = ordered.get_mut(index) {
+            *slot = Some(result);
+        }
+    }
+    ordered
+}
+
 /// Stops the work when it was cancelled: the error reaches no one (the
 /// asker is gone) but unwinds the work through its ordinary error path.
 pub fn checkpoint() -> Result<(), DiffError> {
@@ -139,5 +204,17 @@ mod tests {
             assert!(checkpoint().is_err(), "the outer token is restored");
         });
         assert!(checkpoint().is_ok(), "the token ends with its scope");
+    }
+
+    #[test]
+    fn shared_out_work_answers_every_item_in_order_with_the_token() {
+        let items: Vec<u64> = (0..1_000).collect();
+        let cancel = Cancel::new();
+        cancel.cancel();
+        let results = with_cancel(&cancel, || share_out(&items, |n| (n * n, cancelled())));
+        let expected: Vec<Option<(u64, bool)>> =
+            items.iter().map(|n| Some((n * n, true))).collect();
+        assert_eq!(results, expected);
+        assert!(share_out(&[] as &[u8], |_| ()).is_empty());
     }
 }

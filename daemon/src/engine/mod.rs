@@ -662,76 +662,33 @@ impl Engine {
             return Ok(found.into_iter().flatten().collect());
         }
         crate::work::checkpoint()?;
-        let cancel = crate::work::current();
-        let workers = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(missing.len())
-            .max(1);
-        // Each worker takes the next missing blob as it finishes one (a
-        // large module does not hold up a fixed share), and caches what it
-        // extracts itself, so encoding and storing run beside the parse.
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let parsed: Vec<Result<Vec<Parsed>, DiffError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|_| {
-                    let repo = repo.clone();
-                    let cancel = cancel.clone();
-                    let (next, missing) = (&next, &missing);
-                    std::thread::Builder::new()
-                        .name("shipgate-parse".into())
-                        .stack_size(crate::WORK_STACK_BYTES)
-                        .spawn_scoped(scope, move || {
-                            crate::work::with_cancel(&cancel, || {
-                                let mut done = Vec::new();
-                                loop {
-                                    let taken =
-                                        next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                                    let Some(&i) = missing.get(taken) else {
-                                        break;
-                                    };
-                                    crate::work::checkpoint()?;
-                                    let source = repo.read_blob(blobs[i])?;
-                                    let facts = extract_facts(&source);
-                                    // What the memo weighs them by, without
-                                    // encoding them (they are stored once the
-                                    // request is answered).
-                                    let encoded = estimated_encoding(source.len());
-                                    done.push(Parsed {
-                                        index: i,
-                                        facts,
-                                        encoded,
-                                    });
-                                }
-                                Ok(done)
-                            })
-                        })
+        // Each worker takes the next missing blob as it finishes one; the
+        // facts are stored once the request is answered (write_behind.rs).
+        let parsed = crate::work::share_out_with(
+            &missing,
+            || repo.blob_reader(),
+            |reader, &i| -> Result<Parsed, DiffError> {
+                crate::work::checkpoint()?;
+                let source = reader.read(blobs[i])?;
+                let facts = extract_facts(&source);
+                Ok(Parsed {
+                    index: i,
+                    facts,
+                    // What the memo weighs them by, without encoding them.
+                    encoded: estimated_encoding(source.len()),
                 })
-                .collect();
-            handles
-                .into_iter()
-                .map(|spawned| match spawned {
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|_| Err(DiffError::internal("a parser thread panicked"))),
-                    Err(err) => Err(DiffError::internal(format!(
-                        "cannot start a parser thread: {err}"
-                    ))),
-                })
-                .collect()
-        });
-        for batch in parsed {
-            for Parsed {
+            },
+        );
+        for parsed in parsed {
+            let Parsed {
                 index: i,
                 facts,
                 encoded,
-            } in batch?
-            {
-                let facts = Arc::new(facts);
-                self.remember(blobs[i], &facts, encoded);
-                self.unwritten.defer(blobs[i], Arc::clone(&facts));
-                found[i] = Some(facts);
-            }
+            } = parsed.ok_or_else(|| DiffError::internal("a parser thread panicked"))??;
+            let facts = Arc::new(facts);
+            self.remember(blobs[i], &facts, encoded);
+            self.unwritten.defer(blobs[i], Arc::clone(&facts));
+            found[i] = Some(facts);
         }
         Ok(found.into_iter().flatten().collect())
     }

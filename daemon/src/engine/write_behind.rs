@@ -39,34 +39,10 @@ impl WriteBehind {
             return;
         }
         let _store = crate::timings::phase!("store").entered();
-        let workers = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(pending.len());
-        let share = pending.len().div_ceil(workers.max(1));
-        let write_share = |share: &[(ObjectId, Arc<ModuleFacts>)]| {
-            for (blob, facts) in share {
-                let key = super::keys::facts_key(blob);
-                if let Err(err) = cache.put(Namespace::Facts, &key, &**facts) {
-                    eprintln!("shipgate: could not cache facts: {err}");
-                }
-            }
-        };
-        std::thread::scope(|scope| {
-            let mut shares = pending.chunks(share.max(1));
-            let first = shares.next();
-            for other in shares {
-                // Where no thread can be started, this one writes it.
-                if std::thread::Builder::new()
-                    .name("shipgate-write".into())
-                    .spawn_scoped(scope, || write_share(other))
-                    .is_err()
-                {
-                    write_share(other);
-                }
-            }
-            if let Some(first) = first {
-                write_share(first);
+        crate::work::share_out(&pending, |(blob, facts)| {
+            let key = super::keys::facts_key(blob);
+            if let Err(err) = cache.put(Namespace::Facts, &key, &**facts) {
+                eprintln!("shipgate: could not cache facts: {err}");
             }
         });
     }

@@ -30,37 +30,85 @@ pub fn dump_function(def: &ast::StmtFunctionDef) -> String {
     writer.out
 }
 
-/// Lowercase hex SHA-256 of the JSON string literal of `dump_function(def)` (see below).
+/// Lowercase hex SHA-256 of the JSON string literal of `dump_function(def)`.
+/// The text is escaped into the digest as it is written, a statement's
+/// worth at a time, never kept whole: every function of every module is
+/// fingerprinted, and the dump is several times the source it spells.
 pub fn implementation_sha256(def: &ast::StmtFunctionDef) -> String {
-    sha256_of_json_string(&dump_function(def))
+    let mut writer = Writer {
+        digest: Some(JsonStringDigest::new()),
+        ..Writer::default()
+    };
+    writer.function_def(def, true);
+    let mut digest = writer.digest.take().unwrap_or_default();
+    digest.update(&writer.out);
+    digest.finish()
 }
 
-/// Lowercase hex SHA-256 of the JSON string literal of an arbitrary text (helper used by the above; ASCII-only JSON escaping like Python's json.dumps(text) default).
+/// Lowercase hex SHA-256 of the JSON string literal of an arbitrary text
+/// (ASCII-only JSON escaping like Python's `json.dumps(text)` default).
 pub fn sha256_of_json_string(text: &str) -> String {
-    // The literal is fed to the hash as it is escaped: runs that need no
-    // escape go in as they are, never copied into a second string.
-    let mut hasher = Sha256::new();
-    hasher.update(b"\"");
-    let mut plain_from = 0;
-    for (at, ch) in text.char_indices() {
-        if matches!(ch, ' '..='~') && ch != '"' && ch != '\\' {
-            continue;
+    let mut digest = JsonStringDigest::new();
+    digest.update(text);
+    digest.finish()
+}
+
+/// SHA-256 of `json.dumps(text)` for a text given in pieces: each piece is
+/// escaped as it arrives (a piece never splits a char, being a `&str`).
+#[derive(Default)]
+struct JsonStringDigest {
+    hasher: Sha256,
+    /// One escape's text, reused.
+    escaped: String,
+}
+
+impl JsonStringDigest {
+    fn new() -> Self {
+        let mut digest = JsonStringDigest::default();
+        digest.hasher.update(b"\"");
+        digest
+    }
+
+    fn update(&mut self, text: &str) {
+        // Runs that need no escape go in as they are. A byte outside the
+        // plain range is an ASCII char to escape or the first byte of a
+        // non-ASCII one, so each run ends on a char boundary.
+        let bytes = text.as_bytes();
+        let mut plain_from = 0;
+        while let Some(offset) = bytes
+            .get(plain_from..)
+            .and_then(|rest| rest.iter().position(|&b| !is_json_plain(b)))
+        {
+            let at = plain_from + offset;
+            self.hasher.update(&bytes[plain_from..at]);
+            let Some(ch) = text.get(at..).and_then(|rest| rest.chars().next()) else {
+                break;
+            };
+            self.escaped.clear();
+            push_json_escape(&mut self.escaped, ch);
+            self.hasher.update(self.escaped.as_bytes());
+            plain_from = at + ch.len_utf8();
         }
-        hasher.update(&text.as_bytes()[plain_from..at]);
-        let mut escaped = String::new();
-        push_json_escape(&mut escaped, ch);
-        hasher.update(escaped.as_bytes());
-        plain_from = at + ch.len_utf8();
+        self.hasher
+            .update(bytes.get(plain_from..).unwrap_or_default());
     }
-    hasher.update(&text.as_bytes()[plain_from..]);
-    hasher.update(b"\"");
-    let digest = hasher.finalize();
-    let mut hex = String::with_capacity(64);
-    for byte in digest {
-        // Writing to a `String` cannot fail.
-        let _ = write!(hex, "{byte:02x}");
+
+    fn finish(mut self) -> String {
+        self.hasher.update(b"\"");
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let digest = self.hasher.finalize();
+        let mut hex = String::with_capacity(2 * digest.len());
+        for byte in digest {
+            hex.push(char::from(DIGITS[usize::from(byte >> 4)]));
+            hex.push(char::from(DIGITS[usize::from(byte & 0xf)]));
+        }
+        hex
     }
-    hex
+}
+
+/// A byte `json.dumps` writes as it is: printable ASCII but `"` and `\`.
+fn is_json_plain(byte: u8) -> bool {
+    matches!(byte, b' '..=b'~') && byte != b'"' && byte != b'\\'
 }
 
 /// CPython translates every `\r\n` and lone `\r` in source text to `\n` before
@@ -124,7 +172,13 @@ struct Writer {
     out: String,
     fields: Vec<bool>,
     depth: usize,
+    /// Where `out` is drained to once it holds a chunk, when only the
+    /// text's digest is wanted.
+    digest: Option<JsonStringDigest>,
 }
+
+/// How much text the writer holds before draining it into its digest.
+const DRAIN_BYTES: usize = 16 * 1024;
 
 mod expressions;
 mod fstrings;
@@ -178,6 +232,18 @@ impl Writer {
 
     fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    /// Hands the text written so far to the digest, once there is a chunk
+    /// of it (called between statements).
+    fn drain(&mut self) {
+        if self.out.len() < DRAIN_BYTES {
+            return;
+        }
+        if let Some(digest) = &mut self.digest {
+            digest.update(&self.out);
+            self.out.clear();
+        }
     }
 
     fn list<T>(

@@ -180,11 +180,13 @@ impl LazyBody {
     /// does once the body is complete.
     pub fn seal(&mut self) {
         if let Some(mut body) = self.decoded.take() {
-            body.shrink_to_fit();
-            match postcard::to_stdvec(&body) {
-                Ok(bytes) => self.encoded = pack_body(bytes),
+            match crate::packing::encode_with(&*body, pack_body) {
+                Ok(packed) => self.encoded = packed,
                 // Plain data always encodes; keep it decoded if not.
-                Err(_) => self.decoded = OnceLock::from(body),
+                Err(_) => {
+                    body.shrink_to_fit();
+                    self.decoded = OnceLock::from(body);
+                }
             }
         }
     }
@@ -202,8 +204,11 @@ impl LazyBody {
     /// The body's encoding (encoded now when it is held decoded only).
     fn encoding(&self) -> Result<std::borrow::Cow<'_, [u8]>, postcard::Error> {
         match self.decoded.get() {
-            Some(body) if self.encoded.is_empty() => postcard::to_stdvec(body)
-                .map(|bytes| std::borrow::Cow::Owned(pack_body(bytes).into_vec())),
+            Some(body) if self.encoded.is_empty() => {
+                crate::packing::encode_with(&**body, |bytes| {
+                    std::borrow::Cow::Owned(pack_body(bytes).into_vec())
+                })
+            }
             _ => Ok(std::borrow::Cow::Borrowed(&self.encoded)),
         }
     }
@@ -214,15 +219,15 @@ impl LazyBody {
 const PACKED_FROM_BYTES: usize = 256;
 
 /// A body's encoding behind a tag: `0` as it is, `1` packed.
-fn pack_body(encoded: Vec<u8>) -> Box<[u8]> {
-    let (tag, body) = if encoded.len() < PACKED_FROM_BYTES {
-        (0, encoded)
+fn pack_body(encoded: &[u8]) -> Box<[u8]> {
+    let mut tagged = Vec::with_capacity(1 + encoded.len());
+    if encoded.len() < PACKED_FROM_BYTES {
+        tagged.push(0);
+        tagged.extend_from_slice(encoded);
     } else {
-        (1, crate::packing::pack(&encoded))
-    };
-    let mut tagged = Vec::with_capacity(1 + body.len());
-    tagged.push(tag);
-    tagged.extend_from_slice(&body);
+        tagged.push(1);
+        crate::packing::pack_into(encoded, &mut tagged);
+    }
     tagged.into_boxed_slice()
 }
 

@@ -8,13 +8,13 @@ pub(crate) struct LineIndex {
 
 impl LineIndex {
     pub(crate) fn new(source: &str) -> Self {
-        let mut starts = vec![0u32];
-        for (offset, byte) in source.bytes().enumerate() {
-            if byte == b'\n' {
-                starts.push(u32::try_from(offset + 1).unwrap_or(u32::MAX));
-            }
+        // A `char` pattern is searched with `memchr`, not byte by byte.
+        let ends = source
+            .match_indices('\n')
+            .map(|(at, _)| u32::try_from(at + 1).unwrap_or(u32::MAX));
+        LineIndex {
+            starts: std::iter::once(0).chain(ends).collect(),
         }
-        LineIndex { starts }
     }
 
     /// The 1-based line holding `offset`.

@@ -20,7 +20,16 @@ impl<'s, 'a> Resolver<'s, 'a> {
         level: u32,
         dotted: &str,
     ) -> Result<ModuleLoc, String> {
-        let key = format!("{path}\0{level}\0{dotted}");
+        self.locate_from(dir_of(path), level, dotted)
+            .map_err(|unlocated| unlocated.describe(path))
+    }
+
+    /// `find_module` for any file of `dir`: what a spelling finds depends
+    /// on the importing file's directory alone, so every module of a
+    /// directory shares one answer, kept in the set's memo (each import of
+    /// each module is asked for by every caller search: issue 23).
+    fn locate_from(&self, dir: &str, level: u32, dotted: &str) -> Result<ModuleLoc, Unlocated> {
+        let key = format!("{dir}\0{level}\0{dotted}");
         if let Some(found) = self
             .modules
             .found
@@ -30,46 +39,36 @@ impl<'s, 'a> Resolver<'s, 'a> {
         {
             return found;
         }
-        let found = self.find_module_uncached(path, level, dotted);
+        let found = self.locate_uncached(dir, level, dotted);
         if let Ok(mut memo) = self.modules.found.lock() {
             memo.insert(key, found.clone());
         }
         found
     }
 
-    fn find_module_uncached(
-        &mut self,
-        path: &str,
-        level: u32,
-        dotted: &str,
-    ) -> Result<ModuleLoc, String> {
+    fn locate_uncached(&self, dir: &str, level: u32, dotted: &str) -> Result<ModuleLoc, Unlocated> {
         let parts: Vec<&str> = dotted.split('.').filter(|p| !p.is_empty()).collect();
         if level > 0 {
-            let mut dir = dir_of(path).to_string();
+            let spelled = format!("{}{dotted}", ".".repeat(level as usize));
+            let mut dir = dir;
             for _ in 1..level {
                 if dir.is_empty() {
-                    return Err(format!(
-                        "the relative import {} in {path} climbs above the read scope",
-                        str_repr(&format!("{}{dotted}", ".".repeat(level as usize)))
-                    ));
+                    return Err(Unlocated::ClimbsAbove { spelled });
                 }
-                dir = dir_of(&dir).to_string();
+                dir = dir_of(dir);
             }
-            let spelled = format!("{}{dotted}", ".".repeat(level as usize));
-            let loc = self.module_at(&dir, &parts).ok_or_else(|| {
-                format!(
-                    "no file inside the read scope provides {} imported by {path}",
-                    str_repr(&spelled)
-                )
-            })?;
+            let loc = self
+                .module_at(dir, &parts)
+                .ok_or_else(|| Unlocated::NoRelative {
+                    spelled: spelled.clone(),
+                })?;
             return self.not_linked(loc, &spelled);
         }
-        let mut found = self.absolute_candidates(path, &parts);
+        let mut found = self.absolute_candidates(dir, &parts);
         match found.len() {
-            0 => Err(format!(
-                "no file inside the read scope provides module {} imported by {path}",
-                str_repr(dotted)
-            )),
+            0 => Err(Unlocated::NoAbsolute {
+                dotted: dotted.to_string(),
+            }),
             1 => self.not_linked(found.remove(0), dotted),
             _ => {
                 let mut places: Vec<String> = found
@@ -77,11 +76,10 @@ impl<'s, 'a> Resolver<'s, 'a> {
                     .filter_map(|l| l.file.clone().or(l.dir.clone()))
                     .collect();
                 places.sort();
-                Err(format!(
-                    "module {} imported by {path} matches more than one location in the read scope: {}",
-                    str_repr(dotted),
-                    places.join(", ")
-                ))
+                Err(Unlocated::Ambiguous {
+                    dotted: dotted.to_string(),
+                    places,
+                })
             }
         }
     }
@@ -93,14 +91,15 @@ impl<'s, 'a> Resolver<'s, 'a> {
         let Some(top) = dotted.split('.').find(|p| !p.is_empty()) else {
             return false;
         };
-        self.absolute_candidates(path, &[top]).is_empty()
+        self.absolute_candidates(dir_of(path), &[top]).is_empty()
             && !self.modules.is_outside_repository_module(dotted)
     }
 
-    /// Every location an absolute module spelling can name from `path`.
-    fn absolute_candidates(&self, path: &str, parts: &[&str]) -> Vec<ModuleLoc> {
+    /// Every location an absolute module spelling can name from a file
+    /// of `dir`.
+    fn absolute_candidates(&self, dir: &str, parts: &[&str]) -> Vec<ModuleLoc> {
         let mut found: Vec<ModuleLoc> = Vec::new();
-        let mut dir = dir_of(path).to_string();
+        let mut dir = dir;
         let stdlib = parts.first().is_some_and(|first| is_stdlib_module(first));
         loop {
             // A standard-library name in a directory that is itself a
@@ -109,8 +108,8 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 && self
                     .modules
                     .modules
-                    .contains_key(join(&dir, "__init__.py").as_str()));
-            if let Some(loc) = self.module_at(&dir, parts).filter(|_| shadowing) {
+                    .contains_key(join(dir, "__init__.py").as_str()));
+            if let Some(loc) = self.module_at(dir, parts).filter(|_| shadowing) {
                 if !found.contains(&loc) {
                     found.push(loc);
                 }
@@ -118,7 +117,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             if dir.is_empty() {
                 break;
             }
-            dir = dir_of(&dir).to_string();
+            dir = dir_of(dir);
         }
         for spelling in &self.modules.context.spellings {
             let prefix: Vec<&str> = spelling.split('.').collect();
@@ -135,13 +134,12 @@ impl<'s, 'a> Resolver<'s, 'a> {
     }
 
     /// A module location whose file is a symbolic link is never read.
-    pub(super) fn not_linked(&self, loc: ModuleLoc, spelled: &str) -> Result<ModuleLoc, String> {
+    pub(super) fn not_linked(&self, loc: ModuleLoc, spelled: &str) -> Result<ModuleLoc, Unlocated> {
         match &loc.file {
-            Some(file) if self.modules.linked.contains(file.as_str()) => Err(format!(
-                "module path {} for {} is a symbolic link, which is not followed",
-                file.strip_suffix(".py").unwrap_or(file),
-                str_repr(spelled)
-            )),
+            Some(file) if self.modules.linked.contains(file.as_str()) => Err(Unlocated::Linked {
+                module_path: file.strip_suffix(".py").unwrap_or(file).to_string(),
+                spelled: spelled.to_string(),
+            }),
             _ => Ok(loc),
         }
     }
@@ -218,7 +216,9 @@ impl<'s, 'a> Resolver<'s, 'a> {
             };
             if let Some(import) = import {
                 let member = import.name.clone()?;
-                let loc = self.find_module(path, import.level, &import.module).ok()?;
+                let loc = self
+                    .locate_from(dir_of(path), import.level, &import.module)
+                    .ok()?;
                 return Some((loc.file?, member.to_string()));
             }
             current = (!level.is_empty()).then(|| parent_scope(&level));
@@ -228,7 +228,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
 
     /// The file a module spelling from `path` names inside the scope.
     pub fn module_file(&mut self, path: &str, level: u32, dotted: &str) -> Option<String> {
-        self.find_module(path, level, dotted)
+        self.locate_from(dir_of(path), level, dotted)
             .ok()
             .and_then(|loc| loc.file)
     }
@@ -242,5 +242,57 @@ impl<'s, 'a> Resolver<'s, 'a> {
     pub fn above_scope(&self, path: &str, level: u32) -> bool {
         let depth = dir_of(path).split('/').filter(|p| !p.is_empty()).count();
         level as usize > depth + 1
+    }
+}
+
+/// Why an import spelling names no module the scope reads; said with the
+/// importing file's path once asked (`describe`), so one answer serves
+/// every file of a directory.
+#[derive(Debug, Clone)]
+pub(super) enum Unlocated {
+    /// A relative import climbing past the scope's top.
+    ClimbsAbove { spelled: String },
+    /// A relative import naming no file or package.
+    NoRelative { spelled: String },
+    /// An absolute import naming nothing from any directory.
+    NoAbsolute { dotted: String },
+    /// An absolute import naming several locations.
+    Ambiguous { dotted: String, places: Vec<String> },
+    /// The module's file is a symbolic link.
+    Linked {
+        module_path: String,
+        spelled: String,
+    },
+}
+
+impl Unlocated {
+    /// The reason, naming `path` as the importing file where it matters.
+    pub(super) fn describe(&self, path: &str) -> String {
+        match self {
+            Unlocated::ClimbsAbove { spelled } => format!(
+                "the relative import {} in {path} climbs above the read scope",
+                str_repr(spelled)
+            ),
+            Unlocated::NoRelative { spelled } => format!(
+                "no file inside the read scope provides {} imported by {path}",
+                str_repr(spelled)
+            ),
+            Unlocated::NoAbsolute { dotted } => format!(
+                "no file inside the read scope provides module {} imported by {path}",
+                str_repr(dotted)
+            ),
+            Unlocated::Ambiguous { dotted, places } => format!(
+                "module {} imported by {path} matches more than one location in the read scope: {}",
+                str_repr(dotted),
+                places.join(", ")
+            ),
+            Unlocated::Linked {
+                module_path,
+                spelled,
+            } => format!(
+                "module path {module_path} for {} is a symbolic link, which is not followed",
+                str_repr(spelled)
+            ),
+        }
     }
 }

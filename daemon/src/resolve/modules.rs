@@ -36,12 +36,13 @@ pub struct ModuleSet<'a> {
     /// follows a tool the application imports from such a file").
     imported_only: BTreeSet<&'a str>,
     pub(super) context: &'a ScopeContext,
-    /// What each import spelling found, by importing file, level and
-    /// spelling (`Resolver::find_module`): a function of the set alone,
-    /// asked again for every import of every module by each caller
+    /// What each import spelling found, by importing directory, level
+    /// and spelling (`Resolver::locate_from`): a function of the set
+    /// alone, asked again for every import of every module by each caller
     /// search (issue 23), so read once.
-    pub(super) found:
-        std::sync::Mutex<std::collections::HashMap<String, Result<super::ModuleLoc, String>>>,
+    pub(super) found: std::sync::Mutex<
+        std::collections::HashMap<String, Result<super::ModuleLoc, super::locate::Unlocated>>,
+    >,
     /// Every import of the application by the files it names, read on
     /// first use (`import_edges`).
     edges: std::sync::OnceLock<super::ImportEdges>,

@@ -467,10 +467,13 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 None if !init.is_empty() => steps.push(self.step(&init, None, name, "submodule")),
                 None => {}
             }
-            return self.not_linked(sub, name).map(|sub| Resolved {
-                target: Target::Module(sub),
-                steps,
-            });
+            return self
+                .not_linked(sub, name)
+                .map(|sub| Resolved {
+                    target: Target::Module(sub),
+                    steps,
+                })
+                .map_err(|linked| linked.describe(&init));
         }
         match &loc.file {
             Some(file) => {

@@ -8,7 +8,7 @@ mod sled_store;
 pub use lock::DataDirLock;
 pub use sled_store::SledStore;
 
-use crate::packing::{pack, unpack};
+use crate::packing::{encode_with, pack_into, unpack};
 use serde::{de::DeserializeOwned, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -158,11 +158,14 @@ impl Cache {
         key: &[u8],
         value: &T,
     ) -> (usize, Result<(), String>) {
-        match postcard::to_stdvec(value) {
-            Ok(bytes) => (
-                bytes.len(),
-                self.kv.put(namespace, key, &seal(&pack(&bytes))),
-            ),
+        let written = encode_with(value, |encoded| {
+            (
+                encoded.len(),
+                self.kv.put(namespace, key, &seal_packed(encoded)),
+            )
+        });
+        match written {
+            Ok(written) => written,
             Err(err) => (0, Err(format!("encoding a cache value: {err}"))),
         }
     }
@@ -175,14 +178,22 @@ impl Cache {
 /// Bytes of the checksum in front of every value.
 const CHECKSUM_BYTES: usize = 16;
 
-/// A value with its blake3 checksum in front. sled checks its own log, but
-/// a value damaged on disk or by a bug must never be decoded: a flipped
-/// byte could decode into another value, or a hostile nesting depth.
-fn seal(value: &[u8]) -> Vec<u8> {
-    let mut sealed = Vec::with_capacity(CHECKSUM_BYTES + value.len());
-    sealed.extend_from_slice(&blake3::hash(value).as_bytes()[..CHECKSUM_BYTES]);
-    sealed.extend_from_slice(value);
+/// An encoding packed, with the blake3 checksum of the packed bytes in
+/// front, in one buffer. sled checks its own log, but a value damaged on
+/// disk or by a bug must never be decoded: a flipped byte could decode
+/// into another value, or a hostile nesting depth.
+fn seal_packed(encoded: &[u8]) -> Vec<u8> {
+    let mut sealed = vec![0; CHECKSUM_BYTES];
+    pack_into(encoded, &mut sealed);
+    checksum_in_front(&mut sealed);
     sealed
+}
+
+/// Writes the checksum of what follows the checksum's place.
+fn checksum_in_front(sealed: &mut [u8]) {
+    if let Some((checksum, value)) = sealed.split_at_mut_checked(CHECKSUM_BYTES) {
+        checksum.copy_from_slice(&blake3::hash(value).as_bytes()[..CHECKSUM_BYTES]);
+    }
 }
 
 /// The value a sealed entry holds, when its checksum matches.
@@ -197,8 +208,11 @@ mod tests {
 
     #[test]
     fn a_sealed_value_round_trips_and_any_flipped_byte_is_refused() {
-        let sealed = seal(b"facts of a module");
-        assert_eq!(unseal(&sealed), Some(&b"facts of a module"[..]));
+        let sealed = seal_packed(b"facts of a module");
+        assert_eq!(
+            unseal(&sealed).and_then(unpack).as_deref(),
+            Some(&b"facts of a module"[..])
+        );
         for at in 0..sealed.len() {
             let mut damaged = sealed.clone();
             damaged[at] ^= 0x01;

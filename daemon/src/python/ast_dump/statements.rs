@@ -77,6 +77,7 @@ impl Writer {
             self.stmt_node(stmt);
             self.leave();
         }
+        self.drain();
     }
 
     fn stmt_node(&mut self, stmt: &Stmt) {

@@ -147,3 +147,17 @@ fn the_streamed_digest_is_the_digest_of_the_literal() {
         assert_eq!(sha256_of_json_string(text), hex, "{text:?}");
     }
 }
+
+#[test]
+fn a_function_drained_in_chunks_has_the_digest_of_its_whole_dump() {
+    // Longer than the writer's drain size, with text to escape on both
+    // sides of the drains (quotes, backslashes, non-ASCII, astral chars).
+    let mut source = String::from("def long():\n");
+    for line in 0..2_000 {
+        source.push_str(&format!("    x{line} = \"it's é 😀 \\\\ {line}\"\n"));
+    }
+    let def = first_function(&source);
+    let whole = dump_function(&def);
+    assert!(whole.len() > 4 * DRAIN_BYTES, "{} bytes", whole.len());
+    assert_eq!(implementation_sha256(&def), sha256_of_json_string(&whole));
+}
