@@ -224,3 +224,48 @@ fn a_change_under_a_skipped_directory_is_related_like_any_other() {
         "The change touches no OpenAI Agents SDK or Google ADK agent: app/fixtures/fake_agent.py is not an agent file, and is not imported by one or importing one within 6 hops."
     );
 }
+
+#[test]
+fn a_tool_reached_through_two_test_like_modules_is_followed() {
+    // Test-like modules are read when a build asks for one (issue 23:
+    // they were 8.5 of the 15 MB a cold read of openai-agents-python
+    // parsed). Here the application imports from a test-named module,
+    // which re-exports from a fixture: each is asked for in its own round,
+    // and the answer is the one every module read gives.
+    let fixture = |body: &str| {
+        format!("from agents import function_tool\n\n\n@function_tool\ndef probe(q: str) -> str:\n    return {body}\n")
+    };
+    let helpers = "from app.fixtures.canned import probe\n\n__all__ = [\"probe\"]\n";
+    let agent = |tools: &str| {
+        format!("from agents import Agent\n\nfrom app.test_helpers import probe\n\nsupport = Agent(name=\"support\", tools=[{tools}])\n")
+    };
+    // Unrelated tests nothing imports stay unread.
+    let unrelated = "from agents import Agent\n\nghost = Agent(name=\"ghost\", tools=[])\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/fixtures/__init__.py", ""),
+            ("app/fixtures/canned.py", &fixture("q")),
+            ("app/test_helpers.py", helpers),
+            ("app/tests/test_ghost.py", unrelated),
+            ("app/agent.py", &agent("")),
+        ],
+        &[
+            ("app/fixtures/canned.py", &fixture("q.strip()")),
+            ("app/agent.py", &agent("probe")),
+        ],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("support", "probe", "added")]);
+    assert_eq!(doc["comparison_status"], "compared");
+    let row = doc["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["tool"] == "probe"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        row["after"]["definition"]["source"], "app/fixtures/canned.py",
+        "{row}"
+    );
+    assert_eq!(row["after"]["definition"]["line"], 5, "{row}");
+}

@@ -1,8 +1,8 @@
 //! Bytes compressed where they are kept: LZ4 blocks with their length in
 //! front, unpacked only within a bound. The store packs every value it
-//! writes; a function body's facts are packed while they wait to be read
-//! (`python::LazyBody`). Both encode into a reused buffer
-//! (`encode_with`). A leaf: it uses nothing of the crate.
+//! writes. Values are encoded into a reused buffer (`encode_with`): the
+//! store's, and each function body's (`python::LazyBody`). A leaf: it
+//! uses nothing of the crate.
 
 /// The longest encoding a packed value may unpack to. The largest values
 /// are side graphs of a few MB; a length past this bound (or past what its
@@ -10,17 +10,10 @@
 /// allocation.
 const UNPACKED_BYTES_BOUND: usize = 1 << 30;
 
-/// An encoding compressed (LZ4 block, its length in front). The facts of
-/// a 900-module scope are 31 MB encoded and about a quarter of that
-/// packed, and unpacking costs ~1 ms per 10 MB.
-pub fn pack(encoded: &[u8]) -> Vec<u8> {
-    let mut packed = Vec::new();
-    pack_into(encoded, &mut packed);
-    packed
-}
-
-/// `pack`, appended to `out` (which may hold a header of the caller's):
-/// no second buffer, no copy.
+/// An encoding compressed (LZ4 block, its length in front), appended to
+/// `out` (which may hold a header of the caller's: no second buffer, no
+/// copy). The facts of a 900-module scope are 31 MB encoded and about a
+/// quarter of that packed, and unpacking costs ~1 ms per 10 MB.
 pub fn pack_into(encoded: &[u8], out: &mut Vec<u8>) {
     let Ok(length) = u32::try_from(encoded.len()) else {
         // Past 4 GB no value is kept; an empty block never unpacks to it.
@@ -85,6 +78,12 @@ pub fn unpack(packed: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pack(encoded: &[u8]) -> Vec<u8> {
+        let mut packed = Vec::new();
+        pack_into(encoded, &mut packed);
+        packed
+    }
 
     #[test]
     fn a_packed_value_round_trips_and_a_lying_length_is_refused() {

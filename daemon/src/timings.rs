@@ -6,9 +6,9 @@
 //! while a side is listed, or while a change's scopes are derived) is
 //! taken out of the outer one, so the phases of one comparison add up to
 //! its total. Phases nest on the thread that runs the request; work a
-//! phase hands to other threads (parse workers, the head's graph in
-//! `build_both`) is inside the wall time of the phase that waits for it,
-//! never counted twice.
+//! phase hands to other threads (parse workers, the head's graph built
+//! by `Engine::read_and_build`) is inside the wall time of the phase that
+//! waits for it, never counted twice.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

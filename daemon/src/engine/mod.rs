@@ -12,35 +12,30 @@ use crate::compare::{
 };
 use crate::error::{field, DiffError, Reason};
 use crate::git::{Repository, ScopeLookup};
-use crate::graph::{build_side, Gap, ScopeContext, SideGraph, SideInput, SourceFile};
+use crate::graph::{Gap, ScopeContext, SideGraph, SideInput, SourceFile};
 use crate::paths::{normalize_scope, rooted};
 use crate::pyrepr::str_repr;
 use crate::python::stdlib::is_stdlib_module;
-use crate::python::{extract_facts, ModuleFacts};
 use crate::render::{pyjson::to_pretty, render, OutputFormat};
 use crate::store::{Cache, Namespace};
 use crate::timings::phase;
 use gix::ObjectId;
 use serde_json::{json, Value};
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 mod answers;
 mod context;
+mod facts;
 mod keys;
+mod side_graphs;
 mod side_plan;
 mod write_behind;
 
 use context::*;
+use facts::DecodedFacts;
 use keys::*;
-use side_plan::GraphKeys;
-
-/// One side's graph as found in the cache, or what to build it from.
-enum SideSource {
-    Cached(SideGraph),
-    Build { input: SideInput, keys: GraphKeys },
-}
+use side_graphs::SideSource;
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
 
@@ -99,30 +94,6 @@ pub struct Engine {
     unwritten: write_behind::WriteBehind,
 }
 
-/// The memo of decoded facts, weighed by their encodings' length.
-#[derive(Default)]
-struct DecodedFacts {
-    modules: HashMap<ObjectId, Arc<ModuleFacts>>,
-    encoded_bytes: usize,
-}
-
-/// One module a parse worker read: its index among the blobs asked for,
-/// its facts, and the length of their encoding.
-struct Parsed {
-    index: usize,
-    facts: ModuleFacts,
-    encoded: usize,
-}
-
-/// How much encoded facts the memo holds before it starts over: decoded,
-/// facts weigh about twice their encoding while their function bodies stay
-/// packed (the 909 modules of openai-agents-python: 31 MB encoded, about
-/// 60 MB decoded) and up to eight times once every body has been read, so
-/// this bounds the memo between ~130 and ~500 MB, and holds both sides of
-/// a 1,000-module scope. A count of modules bounded nothing: a long
-/// history walk kept every blob it read (issue 23).
-const DECODED_FACTS_ENCODED_BYTES: usize = 64 << 20;
-
 impl Engine {
     pub fn new(cache: Arc<Cache>) -> Self {
         Engine {
@@ -130,24 +101,6 @@ impl Engine {
             answers: answers::Answers::default(),
             decoded: Mutex::new(DecodedFacts::default()),
             unwritten: write_behind::WriteBehind::default(),
-        }
-    }
-
-    fn decoded(&self) -> std::sync::MutexGuard<'_, DecodedFacts> {
-        // The memo holds plain data; a panic elsewhere cannot corrupt it.
-        self.decoded
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Keeps a module's decoded facts, `encoded` bytes long in the store.
-    fn remember(&self, blob: ObjectId, facts: &Arc<ModuleFacts>, encoded: usize) {
-        let mut decoded = self.decoded();
-        if decoded.encoded_bytes.saturating_add(encoded) > DECODED_FACTS_ENCODED_BYTES {
-            *decoded = DecodedFacts::default();
-        }
-        if decoded.modules.insert(blob, Arc::clone(facts)).is_none() {
-            decoded.encoded_bytes = decoded.encoded_bytes.saturating_add(encoded);
         }
     }
 
@@ -393,19 +346,21 @@ impl Engine {
         let head = self.side_source(repo, head_tree, head_scope, max_files)?;
         let (base, head) = match (base, head) {
             (SideSource::Cached(base), SideSource::Cached(head)) => (base, head),
-            (SideSource::Cached(base), SideSource::Build { input, keys }) => {
-                (base, self.built(input, &keys)?)
+            (SideSource::Cached(base), SideSource::Build { input, tests, keys }) => {
+                (base, self.built(repo, input, &tests, &keys)?)
             }
-            (SideSource::Build { input, keys }, SideSource::Cached(head)) => {
-                (self.built(input, &keys)?, head)
+            (SideSource::Build { input, tests, keys }, SideSource::Cached(head)) => {
+                (self.built(repo, input, &tests, &keys)?, head)
             }
             (
                 SideSource::Build {
                     input: base,
+                    tests: base_tests,
                     keys: base_keys,
                 },
                 SideSource::Build {
                     input: head,
+                    tests: head_tests,
                     keys: head_keys,
                 },
             ) => {
@@ -413,91 +368,27 @@ impl Engine {
                     // Built from the same content: one graph for both
                     // sides, stored once, the head's tree an alias of it.
                     drop(head);
-                    let graph = self.built(base, &base_keys)?;
+                    let graph = self.built(repo, base, &base_tests, &base_keys)?;
                     self.alias(&head_keys);
                     (graph.clone(), graph)
                 } else {
-                    let (base, head) = build_both(base, head)?;
+                    // Both sides' graphs, the head's on a thread of its
+                    // own (with the request's cancellation and the work
+                    // stack) while the base's is built here: they share
+                    // nothing but their facts.
+                    let (head, base) = crate::work::side_by_side(
+                        || self.read_and_build(repo, head, &head_tests),
+                        || self.read_and_build(repo, base, &base_tests),
+                    )?;
                     (
-                        self.cached_after_build(base, &base_keys)?,
-                        self.cached_after_build(head, &head_keys)?,
+                        self.cached_after_build(base?, &base_keys)?,
+                        self.cached_after_build(head?, &head_keys)?,
                     )
                 }
             }
         };
         drop(graphs);
         Ok(self.finish_pair(base, head, base_scope, head_scope))
-    }
-
-    /// One side's graph from the cache (by its root tree's alias, else by
-    /// its content: `side_plan.rs`), or the input to build it from.
-    fn side_source(
-        &self,
-        repo: &Repository,
-        root_tree: ObjectId,
-        scope: &str,
-        max_files: u32,
-    ) -> Result<SideSource, DiffError> {
-        let counters = Some(&self.cache.graphs);
-        let tree = graph_key(root_tree, scope, max_files);
-        let aliased = self
-            .cache
-            .get::<[u8; 32]>(Namespace::Graphs, tree.as_bytes(), None)
-            .and_then(|content| {
-                self.cache
-                    .get::<SideGraph>(Namespace::Graphs, &content, counters)
-            });
-        if let Some(graph) = aliased {
-            return Ok(SideSource::Cached(graph));
-        }
-        let plan = self.side_plan(repo, root_tree, scope, max_files)?;
-        let keys = GraphKeys {
-            tree,
-            content: plan.content_key(max_files),
-        };
-        if let Some(graph) =
-            self.cache
-                .get::<SideGraph>(Namespace::Graphs, keys.content.as_bytes(), counters)
-        {
-            self.alias(&keys);
-            return Ok(SideSource::Cached(graph));
-        }
-        let input = self.side_input_of(repo, plan)?;
-        Ok(SideSource::Build { input, keys })
-    }
-
-    /// Points the root tree's key at the content key.
-    fn alias(&self, keys: &GraphKeys) {
-        if let Err(err) = self.cache.put(
-            Namespace::Graphs,
-            keys.tree.as_bytes(),
-            keys.content.as_bytes(),
-        ) {
-            eprintln!("shipgate: could not cache a graph's key: {err}");
-        }
-    }
-
-    /// The side built from its input, and cached.
-    fn built(&self, input: SideInput, keys: &GraphKeys) -> Result<SideGraph, DiffError> {
-        self.cached_after_build(build_side(input), keys)
-    }
-
-    /// A built side, cached unless the build was cancelled half-way (then
-    /// it is dropped here).
-    fn cached_after_build(
-        &self,
-        graph: SideGraph,
-        keys: &GraphKeys,
-    ) -> Result<SideGraph, DiffError> {
-        crate::work::checkpoint()?;
-        match self
-            .cache
-            .put(Namespace::Graphs, keys.content.as_bytes(), &graph)
-        {
-            Ok(()) => self.alias(keys),
-            Err(err) => eprintln!("shipgate: could not cache a graph: {err}"),
-        }
-        Ok(graph)
     }
 
     /// Two sides' graphs made comparable (submodules, absent agents,
@@ -595,118 +486,6 @@ impl Engine {
             .collect();
         Ok(files)
     }
-
-    /// Indexes a commit's root scope so that a later diff against it is warm.
-    pub fn index_commit(&self, repo: &Repository, commit: ObjectId) -> Result<(), DiffError> {
-        let tree = repo.commit_tree(commit)?;
-        self.side_graph(repo, tree, ".", DEFAULT_MAX_PYTHON_FILES)
-            .map(|_| ())
-    }
-
-    /// One side's graph for a scope of a commit's tree, from the cache when
-    /// it was built before.
-    pub fn side_graph(
-        &self,
-        repo: &Repository,
-        root_tree: ObjectId,
-        scope: &str,
-        max_files: u32,
-    ) -> Result<SideGraph, DiffError> {
-        let graph = {
-            let _graph = phase!("graph").entered();
-            match self.side_source(repo, root_tree, scope, max_files) {
-                Ok(SideSource::Cached(graph)) => Ok(graph),
-                Ok(SideSource::Build { input, keys }) => self.built(input, &keys),
-                Err(err) => Err(err),
-            }
-        };
-        self.unwritten.write(&self.cache);
-        graph
-    }
-
-    /// Facts for each blob, in order: from the cache, else parsed (in
-    /// parallel) and stored. The same blob is never parsed twice.
-    pub fn facts_for(
-        &self,
-        repo: &Repository,
-        blobs: &[ObjectId],
-    ) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
-        let _facts = phase!("facts").entered();
-        let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
-            .iter()
-            .map(|blob| {
-                if let Some(facts) = self.decoded().modules.get(blob) {
-                    self.cache
-                        .facts
-                        .hits
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    return Some(Arc::clone(facts));
-                }
-                let (facts, encoded) = self
-                    .cache
-                    .get_sized::<ModuleFacts>(
-                        Namespace::Facts,
-                        &facts_key(blob),
-                        Some(&self.cache.facts),
-                    )
-                    // A body that would not decode when read is a damaged
-                    // entry: parsed again, as a miss.
-                    .filter(|(facts, _)| facts.bodies_decode())?;
-                let facts = Arc::new(facts);
-                self.remember(*blob, &facts, encoded);
-                Some(facts)
-            })
-            .collect();
-        let missing: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
-        if missing.is_empty() {
-            return Ok(found.into_iter().flatten().collect());
-        }
-        crate::work::checkpoint()?;
-        // Each worker takes the next missing blob as it finishes one; the
-        // facts are stored once the request is answered (write_behind.rs).
-        let parsed = crate::work::share_out_with(
-            &missing,
-            || repo.blob_reader(),
-            |reader, &i| -> Result<Parsed, DiffError> {
-                crate::work::checkpoint()?;
-                let source = reader.read(blobs[i])?;
-                let facts = extract_facts(&source);
-                Ok(Parsed {
-                    index: i,
-                    facts,
-                    // What the memo weighs them by, without encoding them.
-                    encoded: estimated_encoding(source.len()),
-                })
-            },
-        );
-        for parsed in parsed {
-            let Parsed {
-                index: i,
-                facts,
-                encoded,
-            } = parsed.ok_or_else(|| DiffError::internal("a parser thread panicked"))??;
-            let facts = Arc::new(facts);
-            self.remember(blobs[i], &facts, encoded);
-            self.unwritten.defer(blobs[i], Arc::clone(&facts));
-            found[i] = Some(facts);
-        }
-        Ok(found.into_iter().flatten().collect())
-    }
-}
-
-/// The length of the encoding of the facts of a source `source_bytes`
-/// long, for the memo's weight: about twice the source (the 909 modules of
-/// openai-agents-python: 15 MB of source, 31 MB of facts encoded).
-fn estimated_encoding(source_bytes: usize) -> usize {
-    source_bytes.saturating_mul(2)
-}
-
-/// Both sides' graphs, the head's on a thread of its own (with the
-/// request's cancellation and the work stack) while the base's is built
-/// here: they share nothing but their facts.
-fn build_both(base: SideInput, head: SideInput) -> Result<(SideGraph, SideGraph), DiffError> {
-    let (head, base) = crate::work::side_by_side(|| build_side(head), || build_side(base))?;
-    Ok((base, head))
 }
 
 /// A scope (`field`: `scope` or `base_scope`) that is not a repository

@@ -218,12 +218,14 @@ impl Engine {
     }
 
     /// The plan's input with every module's facts (from the cache, else
-    /// parsed).
+    /// parsed) but the test-like modules', which are listed unread (read
+    /// when a build asks for one: `Engine::read_and_build`), with those
+    /// modules' files.
     pub(super) fn side_input_of(
         &self,
         repo: &Repository,
         plan: SidePlan,
-    ) -> Result<SideInput, DiffError> {
+    ) -> Result<(SideInput, Vec<PythonFile>), DiffError> {
         let SidePlan {
             mut input,
             files,
@@ -237,17 +239,18 @@ impl Engine {
             .map(|(path, _)| path)
             .zip(init_facts)
             .collect();
-        let blobs: Vec<ObjectId> = files.iter().chain(&tests).map(|f| f.blob).collect();
-        let mut facts = self.facts_for(repo, &blobs)?.into_iter();
-        let mut source = |file: PythonFile| {
-            facts.next().map(|facts| SourceFile {
+        let blobs: Vec<ObjectId> = files.iter().map(|f| f.blob).collect();
+        let facts = self.facts_for(repo, &blobs)?;
+        input.files = files
+            .into_iter()
+            .zip(facts)
+            .map(|(file, facts)| SourceFile {
                 path: file.path,
                 facts,
             })
-        };
-        input.files = files.into_iter().filter_map(&mut source).collect();
-        input.test_files = tests.into_iter().filter_map(&mut source).collect();
-        Ok(input)
+            .collect();
+        input.unread_tests = tests.iter().map(|f| f.path.clone()).collect();
+        Ok((input, tests))
     }
 
     /// What each link under the scope can hide (spec: "Links and

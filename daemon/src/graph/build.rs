@@ -73,6 +73,10 @@ pub struct SideInput {
     /// Test-like modules: never read as the application, but followed by
     /// the import resolver when the application imports from one.
     pub test_files: Vec<SourceFile>,
+    /// Test-like modules listed but not read: the resolver sees their
+    /// paths, and a build that asks for one's facts names it
+    /// (`try_build_side`) to be read and built again.
+    pub unread_tests: Vec<String>,
     /// Symbolic links named `*.py` (scope-relative): never read.
     pub linked: Vec<String>,
     /// Gaps found before reading (bounds, links, submodules).
@@ -86,8 +90,41 @@ pub struct SideInput {
     pub dangling_links: Vec<String>,
 }
 
-/// Builds the side's agent graph.
-pub fn build_side(input: SideInput) -> SideGraph {
+/// The test-like modules a build asked for but was given by path only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadWanted {
+    pub paths: Vec<String>,
+}
+
+/// Builds the side's agent graph, or names the unread test-like modules
+/// (`SideInput::unread_tests`) it asked for: read them and build again.
+///
+/// Rule (why a build that asked for none is exact): a build reaches a
+/// module's facts only through `ModuleSet::facts` and `ModuleSet::key`,
+/// which record every unread module asked for; everything else a build
+/// learns of a module is its path (a file, an `__init__.py`, a package
+/// directory), which an unread module shows as a read one does. A build
+/// that asked for no unread module's facts therefore computed what it
+/// would have with all of them read.
+pub fn try_build_side(input: SideInput) -> Result<SideGraph, UnreadWanted> {
+    let (graph, wanted) = build(input);
+    if wanted.is_empty() {
+        Ok(graph)
+    } else {
+        Err(UnreadWanted { paths: wanted })
+    }
+}
+
+/// Builds the side's agent graph from an input whose test-like modules
+/// are all read (`unread_tests` empty; any listed there are taken as
+/// absent).
+pub fn build_side(mut input: SideInput) -> SideGraph {
+    input.unread_tests.clear();
+    build(input).0
+}
+
+/// The graph, and the unread modules it asked for.
+fn build(input: SideInput) -> (SideGraph, Vec<String>) {
     let mut graph = SideGraph {
         absent: input.absent,
         limits: input.limits,
@@ -111,7 +148,8 @@ pub fn build_side(input: SideInput) -> SideGraph {
             .test_files
             .iter()
             .map(|f| (f.path.as_str(), f.facts.as_ref())),
-    );
+    )
+    .with_unread(input.unread_tests.iter().map(String::as_str));
     // A repository that holds its own `google` package shadows the
     // framework: its `google.adk` is not Google ADK.
     let vendored_adk = input.context.outside_modules.contains("google")
@@ -214,7 +252,7 @@ pub fn build_side(input: SideInput) -> SideGraph {
         (&a.agent_source, &a.agent, &a.tool_key).cmp(&(&b.agent_source, &b.agent, &b.tool_key))
     });
     graph.gaps = gaps.into_iter().collect();
-    graph
+    (graph, modules.wanted())
 }
 
 /// What a construction passes that is not a named argument and so could

@@ -8,7 +8,7 @@ pub mod objects;
 pub mod schema;
 
 pub use crate::resolve::ScopeContext;
-pub use build::{build_side, SideInput, SourceFile};
+pub use build::{build_side, try_build_side, SideInput, SourceFile, UnreadWanted};
 
 pub use crate::frameworks::openai::{AgentSettings, Setting};
 use serde::{Deserialize, Serialize};

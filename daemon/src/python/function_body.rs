@@ -127,10 +127,11 @@ impl FunctionFact {
     }
 }
 
-/// A `FunctionBody`, encoded (postcard) and, unless short, packed
-/// (`crate::packing`: about half the encoding, all bodies counted) once
-/// extraction is done, and decoded on first read. Four words: a function's
-/// facts carry it inline.
+/// A `FunctionBody`, encoded (postcard) once extraction is done, and
+/// decoded on first read. Four words: a function's facts carry it inline.
+/// The encoding is not packed: the store packs each module's facts whole,
+/// and packing each body as well cost a cold read more time (a compressor
+/// table per body) than the few MB it saved were worth.
 ///
 /// Invariant: `encoded` is empty only while the body is being extracted,
 /// and then `decoded` holds it. Encoded bytes were made by this engine
@@ -180,7 +181,7 @@ impl LazyBody {
     /// does once the body is complete.
     pub fn seal(&mut self) {
         if let Some(mut body) = self.decoded.take() {
-            match crate::packing::encode_with(&*body, pack_body) {
+            match crate::packing::encode_with(&*body, |bytes| Box::<[u8]>::from(bytes)) {
                 Ok(packed) => self.encoded = packed,
                 // Plain data always encodes; keep it decoded if not.
                 Err(_) => {
@@ -206,7 +207,7 @@ impl LazyBody {
         match self.decoded.get() {
             Some(body) if self.encoded.is_empty() => {
                 crate::packing::encode_with(&**body, |bytes| {
-                    std::borrow::Cow::Owned(pack_body(bytes).into_vec())
+                    std::borrow::Cow::Owned(bytes.to_vec())
                 })
             }
             _ => Ok(std::borrow::Cow::Borrowed(&self.encoded)),
@@ -214,29 +215,8 @@ impl LazyBody {
     }
 }
 
-/// Bodies encoded shorter than this are kept as they are: packing a few
-/// dozen bytes saves nothing and costs a compressor's table each.
-const PACKED_FROM_BYTES: usize = 256;
-
-/// A body's encoding behind a tag: `0` as it is, `1` packed.
-fn pack_body(encoded: &[u8]) -> Box<[u8]> {
-    let mut tagged = Vec::with_capacity(1 + encoded.len());
-    if encoded.len() < PACKED_FROM_BYTES {
-        tagged.push(0);
-        tagged.extend_from_slice(encoded);
-    } else {
-        tagged.push(1);
-        crate::packing::pack_into(encoded, &mut tagged);
-    }
-    tagged.into_boxed_slice()
-}
-
-fn decode(tagged: &[u8]) -> Option<FunctionBody> {
-    match tagged.split_first()? {
-        (0, encoded) => postcard::from_bytes(encoded).ok(),
-        (1, packed) => postcard::from_bytes(&crate::packing::unpack(packed)?).ok(),
-        _ => None,
-    }
+fn decode(encoded: &[u8]) -> Option<FunctionBody> {
+    postcard::from_bytes(encoded).ok()
 }
 
 /// An empty body, open.

@@ -104,11 +104,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
         loop {
             // A standard-library name in a directory that is itself a
             // regular package is the standard library (spec).
-            let shadowing = !(stdlib
-                && self
-                    .modules
-                    .modules
-                    .contains_key(join(dir, "__init__.py").as_str()));
+            let shadowing = !(stdlib && self.modules.holds(join(dir, "__init__.py").as_str()));
             if let Some(loc) = self.module_at(dir, parts).filter(|_| shadowing) {
                 if !found.contains(&loc) {
                     found.push(loc);
@@ -149,7 +145,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
     pub(super) fn module_at(&self, dir: &str, parts: &[&str]) -> Option<ModuleLoc> {
         if parts.is_empty() {
             let init = join(dir, "__init__.py");
-            let has_init = self.modules.modules.contains_key(init.as_str());
+            let has_init = self.modules.holds(init.as_str());
             return Some(ModuleLoc {
                 file: has_init.then_some(init),
                 dir: Some(dir.to_string()),
@@ -160,9 +156,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
         let base = join(dir, &relative);
         let file = format!("{base}.py");
         let dotted = parts.join(".");
-        if self.modules.modules.contains_key(file.as_str())
-            || self.modules.linked.contains(file.as_str())
-        {
+        if self.modules.holds(file.as_str()) || self.modules.linked.contains(file.as_str()) {
             return Some(ModuleLoc {
                 file: Some(file),
                 dir: None,
@@ -170,9 +164,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
             });
         }
         let init = format!("{base}/__init__.py");
-        if self.modules.modules.contains_key(init.as_str())
-            || self.modules.linked.contains(init.as_str())
-        {
+        if self.modules.holds(init.as_str()) || self.modules.linked.contains(init.as_str()) {
             return Some(ModuleLoc {
                 file: Some(init),
                 dir: Some(base),
