@@ -20,17 +20,16 @@ pub(super) struct DecodedFacts {
     encoded_bytes: usize,
 }
 
-/// One module a parse worker read: its index among the blobs asked for,
-/// its facts, and the length of their encoding.
+/// One module a parse worker read: its facts, and the length of their
+/// encoding.
 struct Parsed {
-    index: usize,
     facts: ModuleFacts,
     encoded: usize,
 }
 
 /// How much encoded facts the memo holds before it starts over: decoded,
 /// facts weigh about twice their encoding while their function bodies stay
-/// packed (the 909 modules of openai-agents-python: 31 MB encoded, about
+/// encoded (the 909 modules of openai-agents-python: 31 MB encoded, about
 /// 60 MB decoded) and up to eight times once every body has been read, so
 /// this bounds the memo between ~130 and ~500 MB, and holds both sides of
 /// a 1,000-module scope. A count of modules bounded nothing: a long
@@ -102,21 +101,17 @@ impl Engine {
             |reader, &i| -> Result<Parsed, DiffError> {
                 crate::work::checkpoint()?;
                 let source = reader.read(blobs[i])?;
-                let facts = extract_facts(&source);
                 Ok(Parsed {
-                    index: i,
-                    facts,
+                    facts: extract_facts(&source),
                     // What the memo weighs them by, without encoding them.
                     encoded: estimated_encoding(source.len()),
                 })
             },
         );
-        for parsed in parsed {
-            let Parsed {
-                index: i,
-                facts,
-                encoded,
-            } = parsed.ok_or_else(|| DiffError::internal("a parser thread panicked"))??;
+        // Results come back in the order of `missing`.
+        for (&i, parsed) in missing.iter().zip(parsed) {
+            let Parsed { facts, encoded } =
+                parsed.ok_or_else(|| DiffError::internal("a parser thread panicked"))??;
             let facts = Arc::new(facts);
             self.remember(blobs[i], &facts, encoded);
             self.unwritten.defer(blobs[i], Arc::clone(&facts));

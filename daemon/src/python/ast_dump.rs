@@ -40,7 +40,7 @@ pub fn implementation_sha256(def: &ast::StmtFunctionDef) -> String {
         ..Writer::default()
     };
     writer.function_def(def, true);
-    let mut digest = writer.digest.take().unwrap_or_default();
+    let mut digest = writer.digest.take().unwrap_or_else(JsonStringDigest::new);
     digest.update(&writer.out);
     digest.finish()
 }
@@ -55,7 +55,7 @@ pub fn sha256_of_json_string(text: &str) -> String {
 
 /// SHA-256 of `json.dumps(text)` for a text given in pieces: each piece is
 /// escaped as it arrives (a piece never splits a char, being a `&str`).
-#[derive(Default)]
+/// Made by `new` only, so every digest begins with the opening quote.
 struct JsonStringDigest {
     hasher: Sha256,
     /// One escape's text, reused.
@@ -64,9 +64,12 @@ struct JsonStringDigest {
 
 impl JsonStringDigest {
     fn new() -> Self {
-        let mut digest = JsonStringDigest::default();
-        digest.hasher.update(b"\"");
-        digest
+        let mut hasher = Sha256::new();
+        hasher.update(b"\"");
+        JsonStringDigest {
+            hasher,
+            escaped: String::new(),
+        }
     }
 
     fn update(&mut self, text: &str) {

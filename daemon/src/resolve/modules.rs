@@ -104,11 +104,7 @@ impl<'a> ModuleSet<'a> {
         mut self,
         modules: impl IntoIterator<Item = (&'a str, &'a ModuleFacts)>,
     ) -> Self {
-        // More modules: what an import found before may be found anew.
-        if let Ok(found) = self.found.get_mut() {
-            found.clear();
-        }
-        self.edges = std::sync::OnceLock::new();
+        self.forget_lookups();
         for (path, facts) in modules {
             if self.modules.contains_key(path) {
                 continue;
@@ -124,10 +120,7 @@ impl<'a> ModuleSet<'a> {
     /// Adds imported-only modules by path alone, their facts not read:
     /// see `unread`. A module with facts in the set wins.
     pub fn with_unread(mut self, paths: impl IntoIterator<Item = &'a str>) -> Self {
-        if let Ok(found) = self.found.get_mut() {
-            found.clear();
-        }
-        self.edges = std::sync::OnceLock::new();
+        self.forget_lookups();
         for path in paths {
             if self.modules.contains_key(path) {
                 continue;
@@ -136,6 +129,14 @@ impl<'a> ModuleSet<'a> {
             self.add_dirs_of(path);
         }
         self
+    }
+
+    /// More modules: what an import found before may be found anew.
+    fn forget_lookups(&mut self) {
+        if let Ok(found) = self.found.get_mut() {
+            found.clear();
+        }
+        self.edges = std::sync::OnceLock::new();
     }
 
     fn add_dirs_of(&mut self, path: &'a str) {
