@@ -14,10 +14,12 @@ use super::DiffOutcome;
 use crate::git::ResolvedRevisions;
 use gix::ObjectId;
 use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Answers kept; the oldest goes first. A large repository's answer is a
-/// few megabytes (document, JSON and text).
+/// few megabytes (document, JSON and text), shared with the requests it
+/// answers, never copied: copying a document of ~150 agents was most of a
+/// repeated request's work.
 const ANSWERS_KEPT: usize = 8;
 
 /// What an answer is a function of.
@@ -70,34 +72,34 @@ impl AnswerKey<'_> {
 /// The answers kept, newest first.
 #[derive(Default)]
 pub(super) struct Answers {
-    kept: Mutex<VecDeque<(blake3::Hash, DiffOutcome)>>,
+    kept: Mutex<VecDeque<(blake3::Hash, Arc<DiffOutcome>)>>,
 }
 
 impl Answers {
-    fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<(blake3::Hash, DiffOutcome)>> {
+    fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<(blake3::Hash, Arc<DiffOutcome>)>> {
         // Plain data: a panic elsewhere cannot leave it half-written.
         self.kept
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(super) fn get(&self, key: &AnswerKey<'_>) -> Option<DiffOutcome> {
+    pub(super) fn get(&self, key: &AnswerKey<'_>) -> Option<Arc<DiffOutcome>> {
         let digest = key.digest();
         let kept = self.kept();
         kept.iter()
             .find(|(k, _)| *k == digest)
-            .map(|(_, outcome)| outcome.clone())
+            .map(|(_, outcome)| Arc::clone(outcome))
     }
 
     pub(super) fn clear(&self) {
         self.kept().clear();
     }
 
-    pub(super) fn put(&self, key: &AnswerKey<'_>, outcome: &DiffOutcome) {
+    pub(super) fn put(&self, key: &AnswerKey<'_>, outcome: &Arc<DiffOutcome>) {
         let digest = key.digest();
         let mut kept = self.kept();
         kept.retain(|(k, _)| *k != digest);
-        kept.push_front((digest, outcome.clone()));
+        kept.push_front((digest, Arc::clone(outcome)));
         kept.truncate(ANSWERS_KEPT);
     }
 }

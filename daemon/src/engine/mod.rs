@@ -115,14 +115,16 @@ impl Engine {
         self.answers.clear();
     }
 
-    pub fn diff(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
+    /// The answer to a comparison; shared with the answers kept, so a
+    /// repeated request copies nothing.
+    pub fn diff(&self, request: &DiffRequest) -> Result<Arc<DiffOutcome>, DiffError> {
         let outcome = self.answer(request);
         self.unwritten.write(&self.cache);
         outcome
     }
 
     /// `diff`, with the facts it parsed not yet written to the store.
-    fn answer(&self, request: &DiffRequest) -> Result<DiffOutcome, DiffError> {
+    fn answer(&self, request: &DiffRequest) -> Result<Arc<DiffOutcome>, DiffError> {
         let scope = match &request.scope {
             Some(raw) => Some(normalize_scope(raw).ok_or_else(|| bad_scope(field::SCOPE, raw))?),
             None => None,
@@ -281,12 +283,12 @@ impl Engine {
             .and_then(Value::as_str)
             .unwrap_or("partial")
             .to_string();
-        let outcome = DiffOutcome {
+        let outcome = Arc::new(DiffOutcome {
             json: to_pretty(&document),
             rendered: render(&document, request.format),
             document,
             status,
-        };
+        });
         self.answers.put(&answer_key, &outcome);
         Ok(outcome)
     }

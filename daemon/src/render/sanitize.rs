@@ -62,35 +62,53 @@ pub fn sanitize(v: &mut Value) {
 
 /// Applies only the substring rules to one string (no sensitive-key rule).
 pub fn redact_text(s: &str) -> String {
+    redacted(s).unwrap_or_else(|| s.to_string())
+}
+
+/// The string with the substring rules applied, or `None` when they leave
+/// it as it is: most strings of a document (paths, names, digests) hold no
+/// rule's anchor, and are neither scanned position by position nor copied.
+fn redacted(s: &str) -> Option<String> {
     // The shortest match of any rule (a JWT, `eyJa.b.c`) is 8 chars, so 8
     // bytes at least.
-    if s.len() < 8 {
-        return s.to_string();
+    if s.len() < 8 || !any_rule_may_match(s) {
+        return None;
     }
-    // Most strings of a document (paths, names, digests) hold no rule's
-    // anchor: they are copied, never scanned position by position.
-    let mut text = s.to_string();
+    let mut text: Option<String> = None;
     for rule in RULES {
-        if rule.may_match(&text) {
-            let chars: Vec<char> = text.chars().collect();
-            text = substitute(&chars, rule.kind, rule.matcher)
-                .into_iter()
-                .collect();
+        let current = text.as_deref().unwrap_or(s);
+        if rule.may_match(current) {
+            let chars: Vec<char> = current.chars().collect();
+            text = Some(
+                substitute(&chars, rule.kind, rule.matcher)
+                    .into_iter()
+                    .collect(),
+            );
         }
     }
-    text
+    text.filter(|text| text != s)
 }
 
 fn sanitize_value(v: &mut Value, under_sensitive_key: bool) {
     match v {
-        Value::String(s) => *s = sanitize_string(s, under_sensitive_key),
+        Value::String(s) => {
+            if let Some(sanitized) = sanitized_string(s, under_sensitive_key) {
+                *s = sanitized;
+            }
+        }
         Value::Array(items) => {
             for item in items {
                 sanitize_value(item, under_sensitive_key);
             }
         }
+        Value::Object(map) if !map.keys().any(|key| redacted(key).is_some()) => {
+            // No key changes (the usual case): the values in place.
+            for (key, item) in map.iter_mut() {
+                sanitize_value(item, under_sensitive_key || is_sensitive_key(key));
+            }
+        }
         Value::Object(map) => {
-            // Keys may change, so rebuild the map; insertion keeps the
+            // Keys change, so rebuild the map; insertion keeps the
             // original order (a collision keeps the first position, as a
             // Python dict would).
             let old = std::mem::take(map);
@@ -104,30 +122,48 @@ fn sanitize_value(v: &mut Value, under_sensitive_key: bool) {
     }
 }
 
-fn sanitize_string(s: &str, under_sensitive_key: bool) -> String {
+/// The string as sanitised, or `None` when it stays as it is.
+fn sanitized_string(s: &str, under_sensitive_key: bool) -> Option<String> {
     if is_marker(s) {
-        return s.to_string();
+        return None;
     }
-    let redacted = redact_text(s);
-    // A pattern's partial redaction is kept; otherwise a value under a
-    // sensitive key is hidden entirely.
-    if under_sensitive_key && !s.is_empty() && redacted == s {
-        SENSITIVE_MARKER.to_string()
-    } else {
-        redacted
+    match redacted(s) {
+        // A pattern's partial redaction is kept; otherwise a value under
+        // a sensitive key is hidden entirely.
+        Some(redacted) => Some(redacted),
+        None if under_sensitive_key && !s.is_empty() => Some(SENSITIVE_MARKER.to_string()),
+        None => None,
     }
 }
 
 /// The key lower-cased with everything but `[a-z0-9_]` removed, compared to
 /// the list (so `Client-Secret` and `API_KEY` count, `max_tokens` does not).
+/// Lowered char by char (`str::to_lowercase` differs only in a final
+/// sigma, which the filter drops anyway) into a buffer as long as the
+/// longest sensitive key: a key that normalises to more is none of them.
 fn is_sensitive_key(key: &str) -> bool {
-    let normalised: String = key
-        .to_lowercase()
+    let mut normalised = [0u8; LONGEST_SENSITIVE_KEY];
+    let mut len = 0;
+    let kept = key
         .chars()
-        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
-        .collect();
-    SENSITIVE_KEYS.contains(&normalised.as_str())
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_');
+    for c in kept {
+        let Some(slot) = normalised.get_mut(len) else {
+            return false;
+        };
+        // ASCII by the filter.
+        *slot = c as u8;
+        len += 1;
+    }
+    SENSITIVE_KEYS
+        .iter()
+        .any(|sensitive| sensitive.as_bytes() == &normalised[..len])
 }
+
+/// `client_secret`'s length, the longest of `SENSITIVE_KEYS` (a test
+/// checks).
+const LONGEST_SENSITIVE_KEY: usize = 13;
 
 fn is_marker(s: &str) -> bool {
     s.strip_prefix("[REDACTED:")

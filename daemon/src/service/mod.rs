@@ -289,10 +289,12 @@ impl Shipgate for ShipgateService {
             (Vec::new(), false)
         };
         Ok(Response::new(pb::DiffResponse {
-            json: outcome.json,
-            text: outcome.rendered.unwrap_or_default(),
+            // Copies of the answer's strings: the answer itself may be
+            // kept for the next request (`engine/answers.rs`).
+            json: outcome.json.clone(),
+            text: outcome.rendered.clone().unwrap_or_default(),
             exit_code: 0,
-            comparison_status: outcome.status,
+            comparison_status: outcome.status.clone(),
             timings,
             answer_kept,
         }))

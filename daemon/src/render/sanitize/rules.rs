@@ -4,6 +4,9 @@
 //! classes, the match a backtracking engine picks at a position), with the
 //! literals every match of a rule starts with.
 
+use aho_corasick::AhoCorasick;
+use std::sync::LazyLock;
+
 /// A matcher tries to match at exactly one position and returns the span to
 /// replace plus where the whole match ends (they differ only for the
 /// labelled-secret rule, which keeps its label and quotes).
@@ -114,6 +117,30 @@ impl Rule {
         }
         let lowered: String = text.chars().map(lower).collect();
         self.anchors.iter().any(|a| lowered.contains(a))
+    }
+}
+
+/// Every rule's anchors in one automaton that ignores ASCII case: where
+/// any rule's `may_match` finds its anchor in ASCII text, exactly or
+/// ignoring case, this finds it too, in one pass over the text instead of
+/// one per anchor (most strings of a document hold none). `None` only if
+/// the automaton could not be built; then every text is scanned rule by
+/// rule.
+static ANY_ANCHOR: LazyLock<Option<AhoCorasick>> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(RULES.iter().flat_map(|rule| rule.anchors))
+        .ok()
+});
+
+/// Whether some rule may match in `text`: `false` only where no rule's
+/// `may_match` holds. Text with a char past ASCII always may: `lower`
+/// maps some of them to ASCII letters (the Kelvin sign to `k`), which
+/// ASCII case folding does not know.
+pub(super) fn any_rule_may_match(text: &str) -> bool {
+    match &*ANY_ANCHOR {
+        Some(anchors) if text.is_ascii() => anchors.is_match(text),
+        _ => true,
     }
 }
 

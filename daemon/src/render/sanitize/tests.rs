@@ -42,6 +42,44 @@ fn anchors_skip_only_what_no_rule_matches() {
     }
 }
 
+#[test]
+fn one_pass_finds_every_anchor_in_any_ascii_case() {
+    for rule in RULES {
+        for anchor in rule.anchors {
+            for spelled in [
+                anchor.to_string(),
+                anchor.to_ascii_uppercase(),
+                anchor.to_ascii_lowercase(),
+            ] {
+                let text = format!("x {spelled} y");
+                assert!(any_rule_may_match(&text), "{text:?}");
+            }
+        }
+    }
+    for plain in [
+        "app/agents/support.py:12",
+        "lookup_order(order_id) -> dict",
+        "",
+    ] {
+        assert!(!any_rule_may_match(plain), "{plain:?}");
+        assert_eq!(redacted(plain), None);
+    }
+    // Past ASCII, `lower` knows more than ASCII case folding does.
+    assert!(any_rule_may_match("to\u{212a}en: 'x'"));
+    assert!(any_rule_may_match("café"));
+}
+
+#[test]
+fn unchanged_strings_are_not_copied_and_changed_ones_are_said() {
+    assert_eq!(redacted("plain words, no secret-shaped text at all"), None);
+    // An anchor without a match: scanned, unchanged.
+    assert_eq!(redacted("sk-short and a token"), None);
+    assert_eq!(
+        redacted("key sk-abcdefghijklmnopqrstu").as_deref(),
+        Some("key [REDACTED:openai_api_key]")
+    );
+}
+
 /// Input → expected output pairs observed from the reference binary.
 fn check(cases: &[(&str, &str)]) {
     for (input, want) in cases {
@@ -349,13 +387,25 @@ fn markers_and_plain_text_pass() {
 }
 
 #[test]
+fn the_normalising_buffer_holds_the_longest_sensitive_key() {
+    let longest = SENSITIVE_KEYS.iter().map(|key| key.len()).max();
+    assert_eq!(longest, Some(LONGEST_SENSITIVE_KEY));
+    assert!(is_sensitive_key("Client-Secret"));
+    assert!(is_sensitive_key("CLIENT_SECRET"));
+    assert!(!is_sensitive_key("client_secrets"));
+    assert!(!is_sensitive_key("max_tokens"));
+    assert!(is_sensitive_key("--Pass-Word--"));
+}
+
+#[test]
 fn sensitive_keys_hide_values_wholesale() {
     let mut v = json!({
         "input_schema": {"properties": {
             "api_key": {"type": "string"},
             "Client_Secret": {"type": "boolean"},
             "pässword": {"type": "string"},
-            "max_tokens": {"type": "integer"}
+            "max_tokens": {"type": "integer"},
+            "To\u{212a}en": "kelvin"
         }, "required": ["api_key"]},
         "token": ["", "x", 3, null, "sk-abcdefghijklmnopqr", "[REDACTED:jwt]", "[REDACTED:bogus]"],
         "X-Api-Key": "plain"
@@ -366,7 +416,8 @@ fn sensitive_keys_hide_values_wholesale() {
             "api_key": {"type": "[REDACTED:sensitive_field]"},
             "Client_Secret": {"type": "[REDACTED:sensitive_field]"},
             "pässword": {"type": "string"},
-            "max_tokens": {"type": "integer"}
+            "max_tokens": {"type": "integer"},
+            "To\u{212a}en": "[REDACTED:sensitive_field]"
         }, "required": ["api_key"]},
         "token": ["", "[REDACTED:sensitive_field]", 3, null, "[REDACTED:openai_api_key]",
                   "[REDACTED:jwt]", "[REDACTED:sensitive_field]"],
