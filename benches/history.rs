@@ -6,7 +6,9 @@
 //!   consecutive commits share one) and indexed.
 //! - `warm`: the same query again: every step comes from the history index.
 //!
-//! Run: `cargo bench --bench history`.
+//! Run: `cargo bench --bench history`. `SHIPGATE_BENCH_HISTORY_COMMITS`
+//! sets another length (a profile under valgrind wants a short one: the
+//! cold query runs once before any timing).
 
 mod support;
 
@@ -19,14 +21,24 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+/// Commits appended when `SHIPGATE_BENCH_HISTORY_COMMITS` says none.
 const COMMITS: usize = 1000;
 
-/// Appends `COMMITS` commits to `base` on branch `history`, each editing
+/// The commits to append: `SHIPGATE_BENCH_HISTORY_COMMITS`, else `COMMITS`.
+fn commits() -> usize {
+    std::env::var("SHIPGATE_BENCH_HISTORY_COMMITS")
+        .ok()
+        .and_then(|count| count.parse().ok())
+        .filter(|count| *count > 0)
+        .unwrap_or(COMMITS)
+}
+
+/// Appends `commits` commits to `base` on branch `history`, each editing
 /// one of `files` (a comment line), and returns the branch name.
-fn extend(repo: &Path, base: &str, files: &[std::path::PathBuf]) -> String {
+fn extend(repo: &Path, base: &str, files: &[std::path::PathBuf], commits: usize) -> String {
     let mut script = Vec::new();
     writeln!(script, "reset refs/heads/history\nfrom {base}").expect("script");
-    for n in 0..COMMITS {
+    for n in 0..commits {
         let file = &files[n % files.len()];
         let mut content = std::fs::read(repo.join(file)).expect("reading a module");
         content.extend_from_slice(format!("\n# revision {n}\n").as_bytes());
@@ -67,7 +79,8 @@ fn history_benches(c: &mut Criterion) {
     let repo = support::generate(dir.path(), 500, 20);
     let mut files = repo.service_files.clone();
     files.extend(repo.agent_files.iter().cloned());
-    let branch = extend(&repo.path, &repo.base, &files);
+    let commits = commits();
+    let branch = extend(&repo.path, &repo.base, &files, commits);
     let request = HistoryRequest {
         workspace: repo.path.clone(),
         since: Some(repo.base.clone()),
@@ -81,9 +94,9 @@ fn history_benches(c: &mut Criterion) {
         .engine
         .history(&request, &mut |_, _| {})
         .expect("a history");
-    assert_eq!(outcome.document["commits_read"], COMMITS);
+    assert_eq!(outcome.document["commits_read"], commits);
 
-    let mut group = c.benchmark_group("history/1000_commits_500_modules");
+    let mut group = c.benchmark_group(format!("history/{commits}_commits_500_modules"));
     group.sampling_mode(SamplingMode::Flat);
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(60));

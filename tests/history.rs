@@ -2,7 +2,7 @@
 //! commits: the commits that changed an agent's bindings, filtered by
 //! agent and by tool, a merge commit compared with its first parent, a
 //! reordered tool list shown beside the rows, and a repeated query served
-//! from the history index.
+//! from the history index (a step indexed by a short walk included).
 
 mod support;
 
@@ -178,6 +178,17 @@ fn history_lists_the_commits_that_changed_bindings() {
         .is_some_and(|d| d.ends_with('Z')));
 }
 
+/// What `--agent helpdesk` lists: the commit that renamed `support`.
+fn helpdesk_renamed() -> Vec<(String, Vec<RowKey>)> {
+    vec![(
+        "rename the agent".to_string(),
+        vec![
+            r("helpdesk", "cancel", "added"),
+            r("helpdesk", "lookup", "added"),
+        ],
+    )]
+}
+
 #[test]
 fn history_filters_by_agent_and_tool_and_reads_the_index_again() {
     let repo = repository();
@@ -187,16 +198,7 @@ fn history_filters_by_agent_and_tool_and_reads_the_index_again() {
     let subjects: Vec<String> = listed(&doc).into_iter().map(|(s, _)| s).collect();
     assert_eq!(subjects, vec!["drop refund", "add refund"]);
     let doc = history(&place, &repo, &["--agent", "helpdesk"]);
-    assert_eq!(
-        listed(&doc),
-        vec![(
-            "rename the agent".to_string(),
-            vec![
-                r("helpdesk", "cancel", "added"),
-                r("helpdesk", "lookup", "added")
-            ]
-        )]
-    );
+    assert_eq!(listed(&doc), helpdesk_renamed());
     // Every step is indexed now: a third query reads no commit again.
     let (hits_before, misses_before) = place.counters("history");
     let again = history(&place, &repo, &["--since", "HEAD~3"]);
@@ -204,6 +206,32 @@ fn history_filters_by_agent_and_tool_and_reads_the_index_again() {
     let (hits_after, misses_after) = place.counters("history");
     assert_eq!(misses_after, misses_before, "no step is computed again");
     assert_eq!(hits_after - hits_before, 3);
+}
+
+/// The oldest commit a walk reads is compared with its first parent read
+/// from git, the others with the next commit of the walk: both ways give
+/// a step the same index key, so a longer walk after a short one reads
+/// the shared step from the index.
+#[test]
+fn the_oldest_commit_read_is_compared_with_a_parent_outside_the_walk() {
+    let repo = repository();
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let newest = history(
+        &place,
+        &repo,
+        &["--max-commits", "1", "--agent", "helpdesk"],
+    );
+    assert_eq!(newest["commits_read"], 1);
+    assert_eq!(listed(&newest), helpdesk_renamed());
+    let (hits_before, misses_before) = place.counters("history");
+    let all = history(&place, &repo, &["--tool", "refund"]);
+    assert_eq!(all["commits_read"], 30);
+    let subjects: Vec<String> = listed(&all).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(subjects, vec!["drop refund", "add refund"]);
+    let (hits_after, misses_after) = place.counters("history");
+    assert_eq!(hits_after - hits_before, 1, "the newest step, indexed once");
+    assert_eq!(misses_after - misses_before, 29);
 }
 
 #[test]

@@ -142,15 +142,19 @@ impl Engine {
             request.agent.iter().cloned().collect();
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
-            let step = crate::timings::phase!("history_step")
-                .in_scope(|| self.history_step(&repo, commit, &scope, max_files))?;
+            let step = crate::timings::phase!("history_step").in_scope(|| {
+                let parent_tree = parent_tree(&repo, &chain, done)?;
+                self.history_step(&repo, commit, parent_tree, &scope, max_files)
+            })?;
             progress(done + 1, total);
             if done == 0 {
                 newest_caveats = caveats_of(&step, request.agent.as_deref());
             }
-            step_limits.extend(step.limits.iter().cloned());
-            agents_seen.extend(step.agents.iter().cloned());
-            agents_seen.extend(step.renames.iter().map(|(_, from, _)| from.clone()));
+            // Most steps name the agents and limits the step before named:
+            // only a name not seen yet is copied.
+            let renamed_from = step.renames.iter().map(|(_, from, _)| from);
+            insert_new(&mut agents_seen, step.agents.iter().chain(renamed_from));
+            insert_new(&mut step_limits, step.limits.iter());
             if let Some(entry) = commit_entry(commit, &step, request, &followed) {
                 commits.push(entry);
             }
@@ -185,16 +189,17 @@ impl Engine {
         })
     }
 
-    /// What one commit changed against its first parent, from the index
-    /// when it was read before.
+    /// What one commit changed against its first parent (whose tree is
+    /// `parent_tree`, `None` for a root commit), from the index when it
+    /// was read before.
     pub fn history_step(
         &self,
         repo: &Repository,
         commit: &CommitInfo,
+        parent_tree: Option<ObjectId>,
         scope: &str,
         max_files: u32,
     ) -> Result<Step, DiffError> {
-        let parent_tree = parent_tree(repo, commit)?;
         let key = step_key(parent_tree, commit.tree, scope, max_files);
         let cache = self.cache();
         if let Some(step) =
@@ -276,7 +281,14 @@ impl Engine {
         on_step(StepsRead { done: 0, total });
         for (index, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
-            self.history_step(repo, commit, ".", crate::engine::DEFAULT_MAX_PYTHON_FILES)?;
+            let parent_tree = parent_tree(repo, &chain, index)?;
+            self.history_step(
+                repo,
+                commit,
+                parent_tree,
+                ".",
+                crate::engine::DEFAULT_MAX_PYTHON_FILES,
+            )?;
             on_step(StepsRead {
                 done: index + 1,
                 total,
@@ -294,11 +306,33 @@ pub struct StepsRead {
     pub total: usize,
 }
 
-/// The tree of a commit's first parent; `None` for a root commit.
-fn parent_tree(repo: &Repository, commit: &CommitInfo) -> Result<Option<ObjectId>, DiffError> {
-    match commit.parents.first() {
-        Some(parent) => Ok(Some(repo.commit_tree(*parent)?)),
-        None => Ok(None),
+/// The tree of the first parent of `chain[index]`; `None` for a root
+/// commit. A first-parent chain lists each commit's first parent right
+/// after it, its tree already read: only the chain's last commit (or a
+/// commit out of the chain) has its parent read again.
+fn parent_tree(
+    repo: &Repository,
+    chain: &[CommitInfo],
+    index: usize,
+) -> Result<Option<ObjectId>, DiffError> {
+    let Some(parent) = chain.get(index).and_then(|commit| commit.parents.first()) else {
+        return Ok(None);
+    };
+    match chain.get(index + 1) {
+        Some(next) if next.id == *parent => Ok(Some(next.tree)),
+        _ => Ok(Some(repo.commit_tree(*parent)?)),
+    }
+}
+
+/// Adds to `seen` the names it does not hold yet, copying only those.
+fn insert_new<'a>(
+    seen: &mut std::collections::BTreeSet<String>,
+    names: impl Iterator<Item = &'a String>,
+) {
+    for name in names {
+        if !seen.contains(name) {
+            seen.insert(name.clone());
+        }
     }
 }
 
