@@ -58,19 +58,22 @@ pub fn apply_absent_agents(base: &mut SideGraph, head: &mut SideGraph) {
             .iter()
             .filter(|agent| !side.agents.iter().any(|a| a.source == agent.source && a.name == agent.name))
             .filter_map(|agent| {
-                side.module_names
+                let path = &agent.source;
+                let line = side
+                    .module_names
                     .iter()
-                    .find(|(path, name, _)| *path == agent.source && *name == agent.name)
-                    .map(|(path, name, line)| {
-                        Gap::agent(
-                            path,
-                            name,
-                            format!(
-                                "{path}:{line} still names agent {}, but no supported agent construction was observed for it (for example an Agent subclass, factory or clone); its bindings on this side are not established.",
-                                crate::pyrepr::str_repr(name)
-                            ),
-                        )
-                    })
+                    .filter(|module| module.path == *path)
+                    .flat_map(|module| &module.names)
+                    .find(|named| named.name == agent.name)?
+                    .line;
+                Some(Gap::agent(
+                    path,
+                    &agent.name,
+                    format!(
+                        "{path}:{line} still names agent {}, but no supported agent construction was observed for it (for example an Agent subclass, factory or clone); its bindings on this side are not established.",
+                        crate::pyrepr::str_repr(&agent.name)
+                    ),
+                ))
             })
             .collect()
     };

@@ -7,7 +7,9 @@
 //! (`tools.rs`, `handoffs.rs`, `mcp.rs`), and what no reader follows is
 //! named by `capability_limits.rs`.
 
-use super::{AgentSettings, Binding, Edge, Field, Gap, SideGraph, ToolDefinition};
+use super::{
+    AgentSettings, Binding, Edge, Field, Gap, ModuleNames, NameAt, SideGraph, ToolDefinition,
+};
 use crate::frameworks::module_context::AgentBase;
 use crate::frameworks::openai::{self, AgentConstruction};
 use crate::frameworks::{adk, GOOGLE_ADK, OPENAI_AGENTS_SDK};
@@ -166,23 +168,32 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
         if crate::work::cancelled() {
             break;
         }
-        for binding in &file.facts.module_bindings {
-            if matches!(binding.kind, BindingKind::Assignment | BindingKind::Import) {
-                graph.module_names.push((
-                    file.path.clone(),
-                    binding.name.to_string(),
-                    binding.line,
-                ));
-            }
-        }
+        let bound = file
+            .facts
+            .module_bindings
+            .iter()
+            .filter(|binding| matches!(binding.kind, BindingKind::Assignment | BindingKind::Import))
+            .map(|binding| NameAt {
+                name: binding.name.clone(),
+                line: binding.line,
+            });
         // A construction passing `name="x"` names agent `x` too, whether or
         // not the reader reads it (a subclass, a vendored class).
-        for call in &file.facts.calls {
-            if let Some(Value::Str(name)) = call.keyword("name").map(|k| &k.value) {
-                graph
-                    .module_names
-                    .push((file.path.clone(), name.to_string(), call.line));
+        let passed = file.facts.calls.iter().filter_map(|call| {
+            match call.keyword("name").map(|k| &k.value) {
+                Some(Value::Str(name)) => Some(NameAt {
+                    name: name.clone(),
+                    line: call.line,
+                }),
+                _ => None,
             }
+        });
+        let names: Vec<NameAt> = bound.chain(passed).collect();
+        if !names.is_empty() {
+            graph.module_names.push(ModuleNames {
+                path: file.path.clone(),
+                names,
+            });
         }
         if let Some(unread) = &file.facts.syntax_error {
             gaps.insert(Gap::file(

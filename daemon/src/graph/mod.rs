@@ -39,15 +39,33 @@ pub struct SideGraph {
     /// Each agent's tool names in the order its list gives them (the first
     /// construction's): tool-list stability, never a binding change.
     pub tool_orders: Vec<ToolOrder>,
-    /// `(path, name, line)` of every name a module binds at top level by an
-    /// assignment or an import, and every literal `name=` a call passes:
-    /// whether a file still names an agent the other side builds.
-    pub module_names: Vec<(String, String, u32)>,
+    /// Every name a module binds at top level by an assignment or an
+    /// import, and every literal `name=` a call passes, module by module in
+    /// listing order: whether a file still names an agent the other side
+    /// builds. A module's path is held once, not per name, and names are
+    /// inline when short: a side of 2,000 modules holds tens of thousands
+    /// of names, and a string apiece was most of decoding a stored graph.
+    pub module_names: Vec<ModuleNames>,
     /// The tools the scope's own MCP servers register with a declaration
     /// about their effects (`readOnlyHint`…), and what each reaches:
     /// held against each other by `compare::declared`.
     #[serde(default)]
     pub declared_tools: Vec<DeclaredTool>,
+}
+
+/// The names one module binds (`SideGraph::module_names`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModuleNames {
+    /// Scope-relative.
+    pub path: String,
+    pub names: Vec<NameAt>,
+}
+
+/// A name and the line that binds or passes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameAt {
+    pub name: crate::python::Text,
+    pub line: u32,
 }
 
 /// A tool a repository-defined MCP server registers, what the application

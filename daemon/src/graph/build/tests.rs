@@ -117,3 +117,52 @@ fn one_identity_built_at_two_sites_is_one_agent_only_when_both_bind_the_same() {
         .collect();
     assert_eq!(sites, vec![vec![13, 14], vec![]]);
 }
+
+/// Each module's names are held under its path once, in the order the
+/// module gives them: assignments and imports, then literal `name=`s; a
+/// module naming nothing is not listed.
+#[test]
+fn module_names_are_grouped_by_module() {
+    let graph = side(&[
+        ("agent.py", AGENT),
+        ("empty.py", "def helper():\n    return 1\n"),
+        (
+            "wire.py",
+            "import os\nfrom x import build\nbot = build(name=\"Bot\")\n",
+        ),
+    ]);
+    let names: Vec<(&str, Vec<(&str, u32)>)> = graph
+        .module_names
+        .iter()
+        .map(|module| {
+            let names = module
+                .names
+                .iter()
+                .map(|named| (named.name.as_str(), named.line))
+                .collect();
+            (module.path.as_str(), names)
+        })
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            (
+                "agent.py",
+                vec![
+                    ("Agent", 1),
+                    ("function_tool", 1),
+                    ("support", 10),
+                    ("triage", 11),
+                    ("other", 12),
+                    ("Support", 10),
+                    ("Triage", 11),
+                    ("Other", 12),
+                ]
+            ),
+            (
+                "wire.py",
+                vec![("os", 1), ("build", 2), ("bot", 3), ("Bot", 3)]
+            ),
+        ]
+    );
+}
