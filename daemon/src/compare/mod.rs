@@ -139,21 +139,27 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
     use crate::graph::Gap;
     // A link that resolves to nothing hides what the other side reads at
     // or beneath its path.
-    let base_files: Vec<String> = base.files.iter().map(|(p, _)| p.clone()).collect();
-    let head_files: Vec<String> = head.files.iter().map(|(p, _)| p.clone()).collect();
-    for (side, other_files) in [(&mut *base, &head_files), (&mut *head, &base_files)] {
-        for link in side.dangling_links.clone() {
-            let hides = other_files
-                .iter()
-                .any(|f| *f == link || f.starts_with(&format!("{link}/")));
-            if hides {
-                side.gaps.push(Gap::file(
-                    &link,
+    let hidden = |side: &SideGraph, other: &SideGraph| -> Vec<Gap> {
+        side.dangling_links
+            .iter()
+            .filter(|link| {
+                other.files.iter().any(|(file, _)| {
+                    file.strip_prefix(link.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+            })
+            .map(|link| {
+                Gap::file(
+                    link,
                     format!("Linked input resolves outside the tree: {link}"),
-                ));
-            }
-        }
-    }
+                )
+            })
+            .collect()
+    };
+    let base_hidden = hidden(base, head);
+    let head_hidden = hidden(head, base);
+    base.gaps.extend(base_hidden);
+    head.gaps.extend(head_hidden);
     let base_links = base.gitlinks.clone();
     let head_links = head.gitlinks.clone();
     for (side, own, other) in [
@@ -181,33 +187,45 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
 /// repository spells them (a moved scope renames every file in it). Each
 /// blob pairs once; `(base path, head path)` scope-relative, sorted by base
 /// path.
-pub fn exact_renames(
-    base: &SideGraph,
-    head: &SideGraph,
+pub fn exact_renames<'a>(
+    base: &'a SideGraph,
+    head: &'a SideGraph,
     base_scope: &str,
     head_scope: &str,
 ) -> Vec<(String, String)> {
     use crate::paths::rooted;
+    use std::borrow::Cow;
     use std::collections::{BTreeMap, BTreeSet};
-    let base_paths: BTreeSet<String> = base
+    // A path as the repository spells it. Rooting in one scope is
+    // one-to-one, so two sides of the same scope compare their
+    // scope-relative paths as they are, without a copy of each.
+    let same_scope = base_scope == head_scope;
+    let spelled = |scope: &str, path: &'a str| -> Cow<'a, str> {
+        if same_scope {
+            Cow::Borrowed(path)
+        } else {
+            Cow::Owned(rooted(scope, path))
+        }
+    };
+    let base_paths: BTreeSet<Cow<str>> = base
         .files
         .iter()
-        .map(|(p, _)| rooted(base_scope, p))
+        .map(|(p, _)| spelled(base_scope, p))
         .collect();
-    let head_paths: BTreeSet<String> = head
+    let head_paths: BTreeSet<Cow<str>> = head
         .files
         .iter()
-        .map(|(p, _)| rooted(head_scope, p))
+        .map(|(p, _)| spelled(head_scope, p))
         .collect();
     let mut added: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (path, blob) in &head.files {
-        if !base_paths.contains(&rooted(head_scope, path)) {
+        if !base_paths.contains(spelled(head_scope, path).as_ref()) {
             added.entry(blob.as_str()).or_default().push(path.as_str());
         }
     }
     let mut pairs = Vec::new();
     for (path, blob) in &base.files {
-        if head_paths.contains(&rooted(base_scope, path)) {
+        if head_paths.contains(spelled(base_scope, path).as_ref()) {
             continue;
         }
         if let Some(targets) = added.get_mut(blob.as_str()) {
