@@ -143,7 +143,7 @@ impl Engine {
         for (done, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
             let step = crate::timings::phase!("history_step").in_scope(|| {
-                let parent_tree = parent_tree(&repo, &chain, done)?;
+                let parent_tree = parent_tree(&repo, commit, chain.get(done + 1))?;
                 self.history_step(&repo, commit, parent_tree, &scope, max_files)
             })?;
             progress(done + 1, total);
@@ -281,7 +281,7 @@ impl Engine {
         on_step(StepsRead { done: 0, total });
         for (index, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
-            let parent_tree = parent_tree(repo, &chain, index)?;
+            let parent_tree = parent_tree(repo, commit, chain.get(index + 1))?;
             self.history_step(
                 repo,
                 commit,
@@ -306,19 +306,19 @@ pub struct StepsRead {
     pub total: usize,
 }
 
-/// The tree of the first parent of `chain[index]`; `None` for a root
-/// commit. A first-parent chain lists each commit's first parent right
-/// after it, its tree already read: only the chain's last commit (or a
-/// commit out of the chain) has its parent read again.
+/// The tree of `commit`'s first parent; `None` for a root commit. A
+/// first-parent chain lists each commit's first parent right after it
+/// (`next`), its tree already read: only the chain's last commit has its
+/// parent read again.
 fn parent_tree(
     repo: &Repository,
-    chain: &[CommitInfo],
-    index: usize,
+    commit: &CommitInfo,
+    next: Option<&CommitInfo>,
 ) -> Result<Option<ObjectId>, DiffError> {
-    let Some(parent) = chain.get(index).and_then(|commit| commit.parents.first()) else {
+    let Some(parent) = commit.parents.first() else {
         return Ok(None);
     };
-    match chain.get(index + 1) {
+    match next {
         Some(next) if next.id == *parent => Ok(Some(next.tree)),
         _ => Ok(Some(repo.commit_tree(*parent)?)),
     }

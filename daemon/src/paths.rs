@@ -31,6 +31,14 @@ pub fn rooted(scope: &str, relative: &str) -> String {
     }
 }
 
+/// Whether `path` is `dir` or beneath it, component by component
+/// (`app/x.py` is under `app`, `application.py` is not), without building
+/// `dir/`.
+pub fn is_at_or_under(path: &str, dir: &str) -> bool {
+    path.strip_prefix(dir)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// The directory holding a repository-relative path (`""` at the root).
 pub fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)
@@ -58,6 +66,16 @@ pub fn is_test_path(relative: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn at_or_under_goes_by_components() {
+        assert!(is_at_or_under("app", "app"));
+        assert!(is_at_or_under("app/x.py", "app"));
+        assert!(is_at_or_under("app/sub/x.py", "app/sub"));
+        assert!(!is_at_or_under("application.py", "app"));
+        assert!(!is_at_or_under("ap", "app"));
+        assert!(!is_at_or_under("lib/app/x.py", "app"));
+    }
 
     #[test]
     fn scopes_are_normalized_or_refused() {

@@ -143,10 +143,10 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
         side.dangling_links
             .iter()
             .filter(|link| {
-                other.files.iter().any(|(file, _)| {
-                    file.strip_prefix(link.as_str())
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-                })
+                other
+                    .files
+                    .iter()
+                    .any(|(file, _)| crate::paths::is_at_or_under(file, link))
             })
             .map(|link| {
                 Gap::file(

@@ -293,8 +293,7 @@ impl Engine {
                 }
                 (Some(PathEntry::Blob(_)), _) => {}
                 (Some(PathEntry::Tree(tree)), Some(target)) => {
-                    let inside =
-                        scope == "." || target == scope || target.starts_with(&format!("{scope}/"));
+                    let inside = scope == "." || crate::paths::is_at_or_under(&target, scope);
                     if !inside && !repo.list_python(tree)?.python.is_empty() {
                         input.gaps.push(Gap::file(
                             &link.path,
