@@ -389,9 +389,14 @@ fn a_tool_name_bound_twice_is_not_established() {
         "tool = lookup\nif refund:\n    tool = refund\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"i\", tools=[tool])\n",
     );
     let (doc, _) = compare(&[], &[("app/agent.py", &head)]);
+    // `lookup` (another agent's) and the listed name itself (issue 39,
+    // item 8): both not established.
     assert_eq!(
         rows(&doc),
-        vec![row("support", "lookup", "not_established")]
+        vec![
+            row("support", "lookup", "not_established"),
+            row("support", "tool", "not_established")
+        ]
     );
     assert_eq!(
         limits(&doc, "head"),

@@ -111,11 +111,17 @@ fn conditional_members_carry_bound_when() {
         "{text}"
     );
     // Only the condition changed.
+    // Issue 39, item 2: read as written, never evaluated, so whether the
+    // agent now holds it is not established (never `changed`).
     let doc = compare(&build("want_handoff"), &build("strict"));
-    assert_eq!(rows(&doc), vec![row("finance", "refund", "changed")]);
     assert_eq!(
-        doc["rows"][0]["why"],
-        "The condition under which the agent binds it changed (bound only when `want_handoff` → bound only when `strict`); whether it now holds it more or less often is not established."
+        rows(&doc),
+        vec![row("finance", "refund", "not_established")]
+    );
+    assert_eq!(doc["rows"][0]["candidate_change"], "changed");
+    assert_eq!(
+        doc["rows"][0]["uncertainty"]["head"],
+        serde_json::json!(["only when `want_handoff` → only when `strict`: the condition under which 'finance' binds 'refund' is read as written, not evaluated; whether it now holds it more or less often is not established."])
     );
     // `a or b` of lists whose members are known is read, not guessed.
     let or =
@@ -158,11 +164,12 @@ fn filtered_lists_keep_their_members_under_the_filter() {
     let head = "TOOLS = [lookup, refund]\nsupport = Agent(name=\"support\", tools=[t for t in TOOLS if allowed(t)])\n";
     let doc = compare(BASE, head);
     assert_eq!(doc["comparison_status"], "compared");
-    // lookup was always bound; now only when the filter keeps it.
+    // lookup was always bound; now only when the filter keeps it, which
+    // is not evaluated: not established (issue 39, item 2).
     assert_eq!(
         rows(&doc),
         vec![
-            row("support", "lookup", "changed"),
+            row("support", "lookup", "not_established"),
             row("support", "refund", "added")
         ]
     );
@@ -235,5 +242,9 @@ fn an_sdk_tool_factory_is_read_to_the_function_it_returns() {
     let plain = "def make():\n    def helper(q: str) -> str:\n        return q\n    return helper\n\n\nsupport = Agent(name=\"support\", tools=[lookup, make()])\n";
     let doc = compare(BASE, plain);
     assert_eq!(doc["comparison_status"], "partial");
-    assert_eq!(rows(&doc), vec![]);
+    // The listed call is a member all the same (issue 39, item 8).
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "make()", "not_established")]
+    );
 }

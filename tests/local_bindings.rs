@@ -149,7 +149,11 @@ fn local_agents_are_handoff_targets_and_as_tool_receivers() {
         &looped.replace("handoffs=[]", "handoffs=[reviewer]"),
     );
     assert_eq!(doc["comparison_status"], "partial");
-    assert_eq!(rows(&doc), vec![]);
+    // The handoff is a member all the same (issue 39, item 8).
+    assert_eq!(
+        rows(&doc),
+        vec![row("orchestrator", "handoff:?:reviewer", "not_established")]
+    );
     assert!(
         limits(&doc, "head")
             .iter()

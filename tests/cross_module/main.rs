@@ -20,7 +20,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{rows, Place, Repo};
+use support::{row, rows, Place, Repo};
 
 /// An agent module: `imports` lines, then `support = Agent(..., tools=[…])`
 /// (the construction is on line `imports.lines().count() + 3`).
@@ -110,13 +110,18 @@ fn added_through(imports: &str, reference: &str, files: &[(&str, &str)]) -> Valu
     compare(&base, &[("app/agent.py", &head_agent)])
 }
 
+/// The head lists one reference the reader cannot resolve: its addition is
+/// one `not_established` row on the agent (issue 39, item 8: the member's
+/// presence is known even when its definition is not), uncertain for the
+/// head's reason, and the head's one gap names it.
 fn assert_unresolved(doc: &Value, reason: &str) {
     assert_eq!(doc["comparison_status"], "partial");
-    assert_eq!(
-        rows(doc),
-        vec![],
-        "an unresolved reference is no row when the other side does not bind it either"
-    );
+    let found = rows(doc);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "support");
+    assert_eq!(found[0].2, "not_established");
+    assert_eq!(doc["rows"][0]["candidate_change"], "added");
+    assert_eq!(doc["rows"][0]["uncertainty"]["head"], json!([reason]));
     assert_eq!(head_reasons(doc), vec![reason.to_string()]);
     assert_eq!(doc["head"]["coverage_gaps"][0]["agent"], "support");
     assert_eq!(doc["head"]["coverage_gaps"][0]["source"], "agent.py");

@@ -212,7 +212,12 @@ fn a_file_defining_a_tool_twice_is_a_limit_on_that_name() {
         "lookup",
         &[("app/tools.py", &twice)],
     );
-    assert_eq!(rows(&doc), vec![]);
+    // Which definition is bound is not established; that `lookup` is
+    // listed is (issue 39, item 8).
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "lookup", "not_established")]
+    );
     let gaps = doc["head"]["coverage_gaps"].as_array().expect("gaps");
     assert!(gaps.contains(&json!({"source": "tools.py", "agent": null, "tool": "lookup", "affects": "binding_presence",
         "reason": "tools.py defines the tool 'lookup' more than once; which definition an agent binds is not established."})));

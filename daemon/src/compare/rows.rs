@@ -82,9 +82,16 @@ pub fn compare_renamed(
     for binding in &head.bindings {
         pairs.entry(key(binding)).or_default().1 = Some(binding);
     }
+    // Listed members neither side could resolve: their presence is known.
+    let base_members = unresolved_members(base, renames);
+    let head_members = unresolved_members(head, &BTreeMap::new());
+    for member in base_members.keys().chain(head_members.keys()) {
+        pairs.entry(member.clone()).or_default();
+    }
     pairs
         .into_iter()
         .filter_map(|((source, agent, tool), (before, after))| {
+            let member_key = (source.clone(), agent.clone(), tool.clone());
             let (candidate, uncertainty) = match (before, after) {
                 (None, Some(_)) => (
                     Change::Added,
@@ -125,12 +132,48 @@ pub fn compare_renamed(
                         ),
                     ],
                 ),
-                (None, None) => return None,
+                // A member listed unresolved on one side alone: added or
+                // removed, with what it is not established.
+                (None, None) => {
+                    match (base_members.get(&member_key), head_members.get(&member_key)) {
+                        (None, Some(listed)) => (
+                            Change::Added,
+                            vec![
+                                (
+                                    "base",
+                                    reasons(base, &source, &agent, &tool, GapMatch::Absence),
+                                ),
+                                ("head", listed.clone()),
+                            ],
+                        ),
+                        (Some(listed), None) => (
+                            Change::Removed,
+                            vec![
+                                (
+                                    "head",
+                                    reasons(head, &source, &agent, &tool, GapMatch::Absence),
+                                ),
+                                ("base", listed.clone()),
+                            ],
+                        ),
+                        _ => return None,
+                    }
+                }
             };
-            let uncertainty: Vec<_> = uncertainty
+            let mut uncertainty: Vec<_> = uncertainty
                 .into_iter()
                 .filter(|(_, r)| !r.is_empty())
                 .collect();
+            // The condition alone changed: read, never evaluated, so the
+            // change is a candidate, never established.
+            if let (Some(b), Some(a)) = (before, after) {
+                if let Some(reason) = condition_only_change(b, a) {
+                    match uncertainty.iter_mut().find(|(side, _)| *side == "head") {
+                        Some((_, reasons)) => reasons.push(reason),
+                        None => uncertainty.push(("head", vec![reason])),
+                    }
+                }
+            }
             let same_meaning = matches!((before, after), (Some(b), Some(a)) if same_meaning(b, a));
             if same_meaning && uncertainty.is_empty() {
                 return None;
@@ -160,6 +203,60 @@ pub fn compare_renamed(
             })
         })
         .collect()
+}
+
+/// `(agent source, agent, member key)` → the reasons of every gap that
+/// stands for a listed member the side could not resolve (`Gap::member`),
+/// a base side's sources first mapped through the renames.
+fn unresolved_members(
+    side: &SideGraph,
+    renames: &BTreeMap<String, String>,
+) -> BTreeMap<Key, Vec<String>> {
+    let mut members: BTreeMap<Key, Vec<String>> = BTreeMap::new();
+    for gap in &side.gaps {
+        let (Some(member), Some(agent), Some(source)) = (&gap.member, &gap.agent, &gap.source)
+        else {
+            continue;
+        };
+        let source = renames
+            .get(source)
+            .cloned()
+            .unwrap_or_else(|| source.clone());
+        let reasons = members
+            .entry((source, agent.clone(), member.clone()))
+            .or_default();
+        if !reasons.contains(&gap.reason) {
+            reasons.push(gap.reason.clone());
+        }
+    }
+    members
+}
+
+/// When two sides bind a member alike but under conditions spelled
+/// differently, the reason the change is not established: a condition is
+/// read as written, never evaluated, so a new spelling may keep the same
+/// members (`{"a", "b"}` → `("b", "a")`) or not.
+fn condition_only_change(before: &Binding, after: &Binding) -> Option<String> {
+    let alike = same_edge(before, after)
+        && same_gates(&before.gates, &after.gates)
+        && before.settings.changes(&after.settings).is_empty();
+    if !alike || before.bound_when == after.bound_when {
+        return None;
+    }
+    let show = |when: &[String]| {
+        if when.is_empty() {
+            "always".to_string()
+        } else {
+            format!("only when {}", when.join("; or when "))
+        }
+    };
+    Some(format!(
+        "{} → {}: the condition under which {} binds {} is read as written, not evaluated; whether it now holds it more or less often is not established.",
+        show(&before.bound_when),
+        show(&after.bound_when),
+        crate::pyrepr::str_repr(&after.agent),
+        crate::pyrepr::str_repr(&after.tool)
+    ))
 }
 
 /// What a binding means for the model: everything but where it is written,

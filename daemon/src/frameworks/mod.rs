@@ -5,6 +5,7 @@
 
 pub mod adk;
 pub mod agent_classes;
+pub mod arguments;
 pub mod class_rules;
 mod exports;
 pub mod imports;
@@ -12,6 +13,7 @@ pub mod mcp_servers;
 pub mod module_context;
 pub mod names;
 pub mod openai;
+mod signatures;
 pub mod tool_classes;
 pub mod wrapper_classes;
 

@@ -32,6 +32,7 @@ mod list_args;
 mod mcp;
 mod messages;
 mod module_contexts;
+mod name_filters;
 mod object_members;
 mod rewires;
 mod sdk_agents;

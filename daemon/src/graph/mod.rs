@@ -177,6 +177,13 @@ pub struct Gap {
     pub field: Option<Field>,
     pub affects: Affects,
     pub reason: String,
+    /// The listed member this gap stands for, keyed as its row would be
+    /// (`b`, `handoff:?:billing`): a reference in the agent's list that the
+    /// reader could not resolve. Its presence in the list is known even
+    /// though its definition is not, so adding or removing it is a
+    /// `not_established` row on that agent (`compare::rows`), never silence.
+    #[serde(default)]
+    pub member: Option<String>,
 }
 
 impl Gap {
@@ -188,6 +195,7 @@ impl Gap {
             field: None,
             affects: Affects::BindingPresence,
             reason,
+            member: None,
         }
     }
 
@@ -199,6 +207,7 @@ impl Gap {
             field: None,
             affects: Affects::BindingPresence,
             reason,
+            member: None,
         }
     }
 
@@ -210,6 +219,7 @@ impl Gap {
             field: None,
             affects: Affects::BindingPresence,
             reason,
+            member: None,
         }
     }
 

@@ -611,6 +611,11 @@ pub struct BindingFact {
 /// `Other("method of a string literal: join")`.
 pub const STRING_METHOD: &str = "method of a string literal: ";
 
+/// How `Value::Other` spells `.clone` called on an expression that is not
+/// a plain name (`load_agent().clone(tools=[…])`): a copy of an object no
+/// reader names, which the copy census must still see.
+pub const EXPRESSION_CLONE: &str = "method of an expression: clone";
+
 /// A small, bounded model of an expression: enough to follow names and read
 /// literal structure, never the whole AST.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -156,6 +156,18 @@ fn reached_files(
             if !ok {
                 continue;
             }
+            // The packages a relative import climbs through have run first,
+            // as `import app.tools` runs `app/__init__.py`: each regular
+            // package from the one it names up to the outermost.
+            let mut package = dir.clone();
+            while !package.is_empty() {
+                let init = join(&package, "__init__.py");
+                if !exists(&init) {
+                    break;
+                }
+                reached.insert(init);
+                package = dir_of(&package).to_string();
+            }
             module_at(&dir, &import.module, &mut reached);
             // `from . import x` / `from .m import x`: x may be a submodule.
             if let Some(name) = import.name.as_deref().filter(|n| *n != "*") {

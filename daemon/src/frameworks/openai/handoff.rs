@@ -12,27 +12,28 @@ pub struct HandoffCall<'v> {
     pub options: Vec<(&'v str, &'v Value)>,
 }
 
-/// Reads a value as the SDK's `handoff(...)` called in `scope`: `None`
-/// when it is not that call, or passes what the reader cannot attribute
-/// (`**` options, more positional arguments, no target).
+/// Reads a value as the SDK's `handoff(...)` called in `scope`, its
+/// arguments placed by the SDK's signature (`handoff(billing, "to_billing")`
+/// passes `tool_name_override`): `None` when it is not that call, or passes
+/// what the reader cannot attribute (`**` options, an argument no
+/// parameter takes, no target).
 pub fn handoff_call<'v>(
     facts: &ModuleFacts,
     value: &'v Value,
     scope: &str,
 ) -> Option<HandoffCall<'v>> {
     let (args, keywords) = sdk_call(facts, value, scope, "handoff")?;
-    let mut target = match args {
-        [] => None,
-        [one] => Some(one),
-        _ => return None,
-    };
+    let placed = crate::frameworks::arguments::place("agents.handoff", args, keywords);
+    if !placed.unplaced.is_empty() || placed.spread {
+        return None;
+    }
+    let mut target = None;
     let mut options = Vec::new();
-    for (name, value) in keywords {
-        match name.as_deref() {
-            None => return None,
-            Some("agent") if target.is_none() => target = Some(value),
-            Some("agent") => return None,
-            Some(option) => options.push((option, value)),
+    for (name, value) in placed.named {
+        match name {
+            "agent" if target.is_none() => target = Some(value),
+            "agent" => return None,
+            option => options.push((option, value)),
         }
     }
     Some(HandoffCall {

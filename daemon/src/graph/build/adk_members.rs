@@ -224,7 +224,15 @@ impl ModuleReader<'_, '_> {
                     objects.push(object);
                     None
                 }
-                (Outcome::Gap(reason), _) => {
+                (
+                    Outcome::Gap(reason),
+                    ListMember::Reference(listed) | ListMember::Call(listed),
+                ) => {
+                    let listed = spelled(listed);
+                    self.unresolved_member(agent, crate::graph::Field::Tools, &listed, reason);
+                    None
+                }
+                (Outcome::Gap(reason), ListMember::Unread(_)) => {
                     self.agent_gap(agent, reason);
                     None
                 }
@@ -426,12 +434,16 @@ impl ModuleReader<'_, '_> {
                 }
             }
             Some(AdkName::AgentTool) => {
-                let wrapped = keywords
-                    .iter()
-                    .find(|(k, _)| k.as_deref() == Some("agent"))
-                    .map(|(_, v)| v)
-                    .or(args.first());
-                match wrapped.map(|w| self.adk_agent_tool(built, w)) {
+                let placed =
+                    crate::frameworks::arguments::place("google.adk.AgentTool", args, keywords);
+                if !placed.known("agent") {
+                    return AdkMember::Limit(why_on(
+                        agent,
+                        construction,
+                        "binds an AgentTool whose agent argument this reader cannot place",
+                    ));
+                }
+                match placed.get("agent").map(|w| self.adk_agent_tool(built, w)) {
                     Some(Ok(object)) => AdkMember::Object(Box::new(object)),
                     Some(Err(why)) => AdkMember::Limit(why_on(agent, construction, &why)),
                     None => AdkMember::Limit(why_on(
@@ -457,7 +469,8 @@ impl ModuleReader<'_, '_> {
             // named like an MCP toolset's.
             Some(kind @ (AdkName::ShippedTool(class) | AdkName::ShippedToolset(class))) => {
                 let site = self.object_site(built.path(), facts, built.scope());
-                let mut object = site.hosted_tool(class, args, keywords);
+                let mut object =
+                    site.hosted_tool(&format!("google.adk.{class}"), class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
                 object.reaches = site.shipped_reach(callee, keywords);
                 object.gates = site.object_gates(class, args, keywords);
@@ -468,7 +481,10 @@ impl ModuleReader<'_, '_> {
                 }
                 let toolset = matches!(kind, AdkName::ShippedToolset(_));
                 let name = match (toolset, built.variable()) {
-                    (false, _) => class.to_string(),
+                    (false, _) => match wrapped_identity(class, args, keywords) {
+                        Ok(name) => name,
+                        Err(why) => return AdkMember::Limit(why_on(agent, construction, &why)),
+                    },
                     (true, Some(variable)) => variable.to_string(),
                     (true, None) => format!("{class}#{position}"),
                 };
@@ -620,13 +636,11 @@ impl ModuleReader<'_, '_> {
                 ),
                 Err(why) => {
                     let spelled = crate::graph::schema::unparse(&value);
-                    self.agent_gap(
-                        agent,
-                        format!(
-                            "Google ADK agent {} hands off to {spelled}, which this scan could not match to an agent definition; that sub-agent's tools were not analyzed. Not resolved because {why}.",
-                            str_repr(agent)
-                        ),
+                    let reason = format!(
+                        "Google ADK agent {} hands off to {spelled}, which this scan could not match to an agent definition; that sub-agent's tools were not analyzed. Not resolved because {why}.",
+                        str_repr(agent)
                     );
+                    self.unresolved_member(agent, crate::graph::Field::SubAgents, &spelled, reason);
                 }
             }
         }
@@ -659,6 +673,41 @@ fn spelled(value: &Value) -> String {
     match value {
         Value::Call { callee, .. } => format!("{}()", crate::graph::schema::unparse(callee)),
         other => crate::graph::schema::unparse(other),
+    }
+}
+
+/// Shipped tool classes that wrap another library's tool, and the
+/// parameter that takes it: the wrapped tool is what the model calls, so it
+/// is part of the binding's identity.
+const WRAPPER_TOOLS: &[(&str, &str)] = &[("CrewaiTool", "tool"), ("LangchainTool", "tool")];
+
+/// A shipped tool's row name: its class, or for a wrapper the class and
+/// what it wraps (`LangchainTool(WikipediaQueryRun)`), so two different
+/// wrapped tools are a removal and an addition, never one `changed` row.
+/// A wrapped argument the reader cannot name is a limit.
+fn wrapped_identity(
+    class: &str,
+    args: &[Value],
+    keywords: &[(Option<crate::python::Text>, Value)],
+) -> Result<String, String> {
+    let Some((_, parameter)) = WRAPPER_TOOLS.iter().find(|(c, _)| *c == class) else {
+        return Ok(class.to_string());
+    };
+    let placed =
+        crate::frameworks::arguments::place(&format!("google.adk.{class}"), args, keywords);
+    let wrapped = match placed.get(parameter) {
+        Some(Value::Call { callee, .. }) => callee.dotted(),
+        Some(reference @ (Value::Name(_) | Value::Attribute(_))) => reference.dotted(),
+        _ => None,
+    };
+    match wrapped {
+        Some(dotted) if placed.known(parameter) => {
+            let last = dotted.rsplit('.').next().unwrap_or(&dotted).to_string();
+            Ok(format!("{class}({last})"))
+        }
+        _ => Err(format!(
+            "binds {class}(...), whose wrapped tool ({parameter}=) this reader cannot name"
+        )),
     }
 }
 

@@ -232,13 +232,21 @@ pub(super) fn capability_limits<'m>(
                     });
                 }
                 None => {
-                    gaps.insert(Gap::file(
-                        &file.path,
-                        format!(
-                            "An object's tools, handoffs, MCP servers or sub-agents are changed at {}:{}, in a module the comparison does not read for that; agents it reaches are not established.",
-                            file.path, store.line
-                        ),
-                    ));
+                    let reason = format!(
+                        "An object's tools, handoffs, MCP servers or sub-agents are changed at {}:{}, in a module the comparison does not read for that; agents it reaches are not established.",
+                        file.path, store.line
+                    );
+                    // Through a function's parameter, the object is any
+                    // agent a caller passes, built in any module: the limit
+                    // is on every agent of the scope (its callers are not
+                    // a closed set this read knows).
+                    let through_parameter = object
+                        .first()
+                        .is_some_and(|name| is_parameter(&file.facts, &store.scope, name));
+                    gaps.insert(match through_parameter {
+                        true => Gap::scope_wide(reason),
+                        false => Gap::file(&file.path, reason),
+                    });
                 }
             }
         }
@@ -297,6 +305,13 @@ pub(super) fn capability_limits<'m>(
                 (Value::Attribute(parts), _) if parts.len() == 2 && parts[1] == "clone" => {
                     Some(parts[0].clone())
                 }
+                // `load_agent().clone(tools=[…])`: a copy of what a call
+                // returns, which no reader names.
+                (Value::Other(spelled), _)
+                    if spelled == crate::python::EXPRESSION_CLONE && passes_capabilities =>
+                {
+                    Some(CALL_RESULT.into())
+                }
                 _ if !passes_capabilities => None,
                 (Value::Attribute(parts), Some(Value::Name(object)))
                     if parts.len() == 2
@@ -321,7 +336,10 @@ pub(super) fn capability_limits<'m>(
                             "An agent copy at {}:{} ({}) is not read; the agent it makes and its tools, handoffs or MCP servers are not established.",
                             file.path,
                             call.line,
-                            str_repr(&object)
+                            match object.as_str() {
+                                CALL_RESULT => CALL_RESULT.to_string(),
+                                named => str_repr(named),
+                            }
                         ),
                     ));
                 }
@@ -329,6 +347,9 @@ pub(super) fn capability_limits<'m>(
         }
     }
 }
+
+/// How a copy's original is named when it is what a call returns.
+const CALL_RESULT: &str = "of what a call returns";
 
 /// Whether every binding of `name` a copy at `scope` can see is a literal
 /// (a string, number, list, dict…): then it is proven not an agent. A name
@@ -341,12 +362,7 @@ fn proven_not_an_agent(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
         .flat_map(|f| f.body().locals.iter())
         .filter(|b| b.name == name)
         .collect();
-    let is_parameter = facts
-        .functions
-        .iter()
-        .filter(|f| !scope.is_empty() && f.qualname == scope)
-        .any(|f| f.params.iter().any(|p| p.name == name));
-    if is_parameter {
+    if is_parameter(facts, scope, name) {
         return false;
     }
     let bindings: Vec<&crate::python::BindingFact> = if local.is_empty() {
@@ -477,4 +493,14 @@ pub(super) fn fields_kept_apart(call: &crate::python::CallFact) -> bool {
             .iter()
             .all(|b| fresh(a) && fresh(b) || a != b)
     })
+}
+
+/// Whether `name` is a parameter of the function `scope` (qualified) names.
+fn is_parameter(facts: &crate::python::ModuleFacts, scope: &str, name: &str) -> bool {
+    !scope.is_empty()
+        && facts
+            .functions
+            .iter()
+            .filter(|f| f.qualname == scope)
+            .any(|f| f.params.iter().any(|p| p.name == name))
 }

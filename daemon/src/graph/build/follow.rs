@@ -42,8 +42,7 @@ impl ModuleReader<'_, '_> {
         let (reference, applied) = match self.applied_decorators(start, scope, reference) {
             Ok(peeled) => peeled,
             Err(why) => {
-                let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, &spelled, &why);
                 return None;
             }
         };
@@ -52,8 +51,7 @@ impl ModuleReader<'_, '_> {
         let mut found = match resolved {
             Ok(found) => found,
             Err(why) => {
-                let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, &spelled, &why);
                 return None;
             }
         };
@@ -78,8 +76,7 @@ impl ModuleReader<'_, '_> {
                         wrapped
                     }
                     Err(why) => {
-                        let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                        self.agent_gap(agent, reason);
+                        self.unresolved_tool(agent, construction.line, &spelled, &why);
                         return None;
                     }
                 };
@@ -117,8 +114,7 @@ impl ModuleReader<'_, '_> {
                         });
                     }
                     Err(why) => {
-                        let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                        self.agent_gap(agent, reason);
+                        self.unresolved_tool(agent, construction.line, &spelled, &why);
                         return None;
                     }
                 }
@@ -128,14 +124,12 @@ impl ModuleReader<'_, '_> {
             Target::Function { path, function } => (path, function),
             Target::Module(_) => {
                 let why = format!("{} is a module, not a function", str_repr(&spelled));
-                let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, &spelled, &why);
                 return None;
             }
             Target::External { dotted } => {
                 let why = format!("{} is not defined in the tree", str_repr(&dotted));
-                let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, &spelled, &why);
                 return None;
             }
             Target::Value { path, name, line } => {
@@ -143,8 +137,7 @@ impl ModuleReader<'_, '_> {
                     "{} in {path}:{line} is assigned a value, not a function definition",
                     str_repr(&name)
                 );
-                let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, &spelled, &why);
                 return None;
             }
         };
@@ -169,22 +162,19 @@ impl ModuleReader<'_, '_> {
                 str_repr(&function.name),
                 function.line
             );
-            let reason = self.unresolved(agent, construction.line, &spelled, &why);
-            self.agent_gap(agent, reason);
+            self.unresolved_tool(agent, construction.line, &spelled, &why);
             return None;
         };
         // A decorator of the repository's own is read through, or named.
         let decorators = match self.tool_decorators(def_path, def_facts, function) {
             Ok(parts) => [applied, bound_applied, parts].concat(),
             Err(why) => {
-                let reason = self.unresolved(agent, construction.line, &spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, &spelled, &why);
                 return None;
             }
         };
         if let Some(why) = reassignment(self.modules, &found.steps) {
-            let reason = self.unresolved(agent, construction.line, &spelled, &why);
-            self.agent_gap(agent, reason);
+            self.unresolved_tool(agent, construction.line, &spelled, &why);
             return None;
         }
         // Only a chain through other modules can be rebound by code outside

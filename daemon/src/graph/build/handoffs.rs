@@ -1,16 +1,19 @@
 //! SDK handoffs: `handoffs=[billing, handoff(refunds, …)]`. A member is an
 //! agent the scope builds, referenced by name, or the SDK's `handoff(...)`
 //! of one (`agent=` too). A `handoff()`'s options are part of what the
-//! handoff is: the name and description the model sees
-//! (`tool_name_override`, `tool_description_override`), `is_enabled`, and
-//! the functions run on the handoff (`on_handoff`, `input_filter`) by
-//! their code's digest; a change to one is a `changed` row naming it. An
-//! option this reader cannot name keeps the handoff and its addition or
-//! removal established; a change to it is not established.
+//! handoff is: the name the model sees (`tool_name_override`),
+//! `is_enabled`, and the functions run on the handoff (`on_handoff`,
+//! `input_filter`) by their code's digest; a change to one is a `changed`
+//! row naming it. Its description (`tool_description_override`), which
+//! only tells the model about it, is not part of it (the spec: "A tool's
+//! description, which tells the model about it, is not part of it", as
+//! for `as_tool(tool_description=…)`). An option this reader cannot name
+//! keeps the handoff and its addition or removal established; a change to
+//! it is not established.
 
 use super::{eval::list_exprs, ModuleReader, Ways};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
-use crate::graph::{Affects, Edge, Gap};
+use crate::graph::{Affects, Edge, Field, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
 use crate::resolve::{Resolver, Target};
@@ -18,11 +21,14 @@ use crate::resolve::{Resolver, Target};
 /// Options a `handoff()` may pass that this reader names.
 const READ_OPTIONS: &[&str] = &[
     "tool_name_override",
-    "tool_description_override",
     "is_enabled",
     "on_handoff",
     "input_filter",
 ];
+
+/// Options that only describe the handoff to the model: not part of what
+/// it is, so neither compared nor a limit when unread.
+const DESCRIPTIVE_OPTIONS: &[&str] = &["tool_description_override"];
 
 /// What a `handoff()`'s options read as.
 struct Options {
@@ -142,14 +148,14 @@ impl ModuleReader<'_, '_> {
                     }
                     ways.add(key, &when, caller.as_deref(), rewired_at.as_deref());
                 }
-                Err(why) => self.agent_gap(
-                    agent,
-                    format!(
+                Err(why) => {
+                    let reason = format!(
                         "{} hands off to unresolved agent {}. Not resolved because {why}.",
                         self.who(agent, construction.line),
                         str_repr(&spelled)
-                    ),
-                ),
+                    );
+                    self.unresolved_member(agent, Field::Handoffs, &spelled, reason);
+                }
             }
         }
         self.apply_ways(agent, &ways);
@@ -160,6 +166,9 @@ impl ModuleReader<'_, '_> {
         let mut read = Vec::new();
         let mut unread = Vec::new();
         for (option, value) in options {
+            if DESCRIPTIVE_OPTIONS.contains(&option.as_str()) {
+                continue;
+            }
             let named = READ_OPTIONS
                 .contains(&option.as_str())
                 .then(|| self.option_value(module, scope, option, value))
@@ -183,9 +192,7 @@ impl ModuleReader<'_, '_> {
         value: &Value,
     ) -> Option<String> {
         match (option, value) {
-            ("tool_name_override" | "tool_description_override", Value::Str(text)) => {
-                Some(str_repr(text))
-            }
+            ("tool_name_override", Value::Str(text)) => Some(str_repr(text)),
             (_, Value::None) => Some("None".into()),
             ("is_enabled", Value::Bool(b)) => Some(if *b { "True" } else { "False" }.into()),
             (

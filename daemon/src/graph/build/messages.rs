@@ -4,7 +4,7 @@
 
 use super::{list_args::list_line, Framework, ModuleReader};
 use crate::frameworks::openai::AgentConstruction;
-use crate::graph::Gap;
+use crate::graph::{Field, Gap};
 use crate::pyrepr::str_repr;
 
 impl ModuleReader<'_, '_> {
@@ -49,6 +49,30 @@ impl ModuleReader<'_, '_> {
         }
     }
 
+    /// A listed member the reader could not resolve (`reference`, as
+    /// spelled): a limit on the agent, since what the member binds is not
+    /// known, that also stands for the member, so adding or removing it is
+    /// a `not_established` row (`Gap::member`), never silence.
+    pub(super) fn unresolved_member(
+        &mut self,
+        agent: &str,
+        field: Field,
+        reference: &str,
+        reason: String,
+    ) {
+        self.gaps.insert(Gap {
+            field: self.field.get(),
+            member: Some(member_key(field, reference)),
+            ..Gap::agent(self.path, agent, reason)
+        });
+    }
+
+    /// An unresolved tool reference: its limit, standing for the member.
+    pub(super) fn unresolved_tool(&mut self, agent: &str, line: u32, reference: &str, why: &str) {
+        let reason = self.unresolved(agent, line, reference, why);
+        self.unresolved_member(agent, Field::Tools, reference, reason);
+    }
+
     /// The spec's form: the reader's warning, then "Not resolved because …"
     /// (the reference, 1.2.0, joins them with a colon instead).
     pub(super) fn unresolved(&self, agent: &str, line: u32, reference: &str, why: &str) -> String {
@@ -87,5 +111,24 @@ impl ModuleReader<'_, '_> {
             "{} has a {field} list it {how}{incomplete}. Not read: {why} ({at}).",
             self.who(agent, construction.line)
         )
+    }
+}
+
+/// The row key of a listed member that was not resolved: a dotted
+/// reference by its last name (`tools.lookup` is most likely `lookup`, and
+/// a row under either name is `not_established`), anything else as
+/// spelled; a handoff or sub-agent under an unknown target file.
+pub(super) fn member_key(field: Field, reference: &str) -> String {
+    let dotted = !reference.is_empty()
+        && reference
+            .split('.')
+            .all(|part| !part.is_empty() && part.chars().all(|c| c == '_' || c.is_alphanumeric()));
+    let name = match dotted {
+        true => reference.rsplit('.').next().unwrap_or(reference),
+        false => reference,
+    };
+    match field {
+        Field::Handoffs | Field::SubAgents => format!("handoff:?:{name}"),
+        Field::Tools | Field::McpServers => name.to_string(),
     }
 }

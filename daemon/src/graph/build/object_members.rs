@@ -5,6 +5,7 @@
 //! its row is called, and what stays a named limit.
 
 use super::ModuleReader;
+use crate::frameworks::arguments;
 use crate::frameworks::openai::{self, AgentConstruction, ObjectClass};
 use crate::graph::objects::{ObjectKind, ObjectSite, ObjectTool, UnreadPart};
 use crate::graph::{Affects, Binding, Edge, Gap};
@@ -207,7 +208,8 @@ impl<'r> ModuleReader<'r, '_> {
         };
         let (name, mut object) = match openai::object_class(built.facts, callee, &built.scope) {
             Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
-                let mut object = site.hosted_tool(class, args, keywords);
+                let mut object =
+                    site.hosted_tool(&format!("agents.{class}"), class, args, keywords);
                 object.reaches = site.shipped_reach(callee, keywords);
                 object.gates = site.object_gates(class, args, keywords);
                 (class.to_string(), object)
@@ -236,7 +238,8 @@ impl<'r> ModuleReader<'r, '_> {
                 Some(receiver) if list == ObjectList::Tools => {
                     // `as_tool(needs_approval=…, is_enabled=…)` gates the
                     // call as a function tool's keywords do.
-                    let (name, mut object) = self.agent_tool(&site, built, &receiver, keywords)?;
+                    let (name, mut object) =
+                        self.agent_tool(&site, built, &receiver, args, keywords)?;
                     object.gates = site.tool_gates(&openai::gate_keywords(keywords));
                     (name, object)
                 }
@@ -265,9 +268,18 @@ impl<'r> ModuleReader<'r, '_> {
         site: &ObjectSite<'_, '_>,
         built: &Built<'_>,
         receiver: &Value,
+        args: &[Value],
         keywords: &[(Option<Text>, Value)],
     ) -> Result<(String, ObjectTool), String> {
         let spelled = receiver.dotted().unwrap_or_default();
+        // Arguments by the SDK's signature: `as_tool("search", "…")` names
+        // the tool `search`; one no parameter takes may be any of them.
+        let placed = arguments::place("agents.Agent.as_tool", args, keywords);
+        if !placed.unplaced.is_empty() || placed.spread {
+            return Err(format!(
+                "binds {spelled}.as_tool(...), which passes arguments this reader cannot place on the SDK's parameters"
+            ));
+        }
         let not_identified = || {
             format!(
                 "binds {spelled}.as_tool(...), whose receiver {} is not an agent this reader identifies",
@@ -293,12 +305,7 @@ impl<'r> ModuleReader<'r, '_> {
             }
         };
         let path = path.as_str();
-        let literal = |key: &str| {
-            keywords
-                .iter()
-                .find(|(k, _)| k.as_deref() == Some(key))
-                .map(|(_, v)| v)
-        };
+        let literal = |key: &str| placed.get(key);
         let tool_name = match literal("tool_name") {
             Some(Value::Str(tool_name)) => tool_name.to_string(),
             None | Some(Value::None) => {

@@ -8,7 +8,7 @@ use super::list_args::list_line;
 use super::object_members::{Built, ObjectList, ReadObject};
 use super::{adk_factories, eval::list_exprs, FollowedTool, ModuleReader, Ways, Wrap};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
-use crate::graph::{AgentSettings, Binding, Edge, Gap};
+use crate::graph::{AgentSettings, Binding, Edge, Field, Gap};
 use crate::pyrepr::str_repr;
 use crate::python::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -109,8 +109,7 @@ impl ModuleReader<'_, '_> {
                 Some(Some(name))
             }
             adk_factories::FactoryRead::Limit(why) => {
-                let reason = self.unresolved(agent, construction.line, spelled, &why);
-                self.agent_gap(agent, reason);
+                self.unresolved_tool(agent, construction.line, spelled, &why);
                 Some(None)
             }
             adk_factories::FactoryRead::Object { .. } => {
@@ -186,7 +185,8 @@ impl ModuleReader<'_, '_> {
                         }
                         Err(why) => {
                             let reason = self.object_limit(agent, construction.line, &why);
-                            self.agent_gap(agent, reason);
+                            let spelled = crate::graph::schema::unparse(&reference);
+                            self.unresolved_member(agent, Field::Tools, &spelled, reason);
                             return None;
                         }
                     }
@@ -227,12 +227,7 @@ impl ModuleReader<'_, '_> {
                             Some(name)
                         }
                         Ok(None) => {
-                            let spelled = match &call {
-                                Value::Call { callee, .. } => {
-                                    format!("{}()", callee.dotted().unwrap_or_default())
-                                }
-                                _ => String::new(),
-                            };
+                            let spelled = call_spelled(&call);
                             let path = self.path.to_string();
                             match self.factory_tool(
                                 agent,
@@ -246,14 +241,15 @@ impl ModuleReader<'_, '_> {
                                 Some(read) => read,
                                 None => {
                                     let reason = self.dynamic(agent, construction.line, "tools");
-                                    self.agent_gap(agent, reason);
+                                    self.unresolved_member(agent, Field::Tools, &spelled, reason);
                                     None
                                 }
                             }
                         }
                         Err(why) => {
                             let reason = self.object_limit(agent, construction.line, &why);
-                            self.agent_gap(agent, reason);
+                            let spelled = call_spelled(&call);
+                            self.unresolved_member(agent, Field::Tools, &spelled, reason);
                             None
                         }
                     }
@@ -324,8 +320,11 @@ impl ModuleReader<'_, '_> {
                                                 places.join(" and ")
                     ),
                 );
+                // Which function is bound is not known; that a tool of
+                // this name is, is (`Gap::member`).
                 self.gaps.insert(Gap {
                     tool: Some(tool.clone()),
+                    member: Some(tool.clone()),
                     ..gap
                 });
                 continue;
@@ -366,4 +365,12 @@ fn fold_namespace(tool: &mut FollowedTool, namespace: Option<&str>) {
     tool.definition.implementation_sha256 = Some(crate::python::ast_dump::sha256_of_json_string(
         &format!("{own}|tool_namespace:{namespace}"),
     ));
+}
+
+/// A listed call as a limit names it: `callee()`.
+fn call_spelled(call: &Value) -> String {
+    match call {
+        Value::Call { callee, .. } => format!("{}()", callee.dotted().unwrap_or_default()),
+        _ => String::new(),
+    }
 }

@@ -2,8 +2,17 @@
 //! under (`bound_when`, complementary branches folded into none), the
 //! builder calls it came through and the rewires that added it.
 
-use super::ModuleReader;
+use super::{name_filters, Framework, ModuleReader};
+use crate::graph::Edge;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// How a list holds a member, once literal name filters are evaluated.
+enum Held {
+    /// Under these conditions (none: always).
+    When(Vec<String>),
+    /// Under none: every way in was rejected by a name filter.
+    Never,
+}
 
 /// How a list holds each of its members, by tool key.
 #[derive(Default)]
@@ -47,13 +56,34 @@ impl Ways {
             .insert(when.to_vec());
     }
 
-    /// `bound_when` for one key: none when it is always held.
-    fn bound_when(&self, key: &str) -> Option<Vec<String>> {
-        let ways = merge_complements(self.conditions.get(key)?.clone());
-        if ways.contains(&Vec::new()) {
-            return Some(Vec::new());
+    /// `bound_when` for one key: none when it is always held. With the
+    /// binding's `name` where a literal name filter tests exactly it
+    /// (`name_filters.rs`), each such filter is evaluated: a way it rejects
+    /// is dropped, one it keeps loses it. `Some(Held::Never)` when no way
+    /// is left.
+    fn bound_when(&self, key: &str, name: Option<&str>) -> Option<Held> {
+        let mut ways = BTreeSet::new();
+        'ways: for way in self.conditions.get(key)? {
+            let mut kept = Vec::new();
+            for condition in way {
+                match name.and_then(|name| name_filters::keeps(condition, name)) {
+                    Some(true) => {}
+                    Some(false) => continue 'ways,
+                    None => kept.push(condition.clone()),
+                }
+            }
+            ways.insert(kept);
         }
-        Some(ways.iter().map(|way| way.join(" and ")).collect())
+        if ways.is_empty() {
+            return Some(Held::Never);
+        }
+        let ways = merge_complements(ways);
+        if ways.contains(&Vec::new()) {
+            return Some(Held::When(Vec::new()));
+        }
+        Some(Held::When(
+            ways.iter().map(|way| way.join(" and ")).collect(),
+        ))
     }
 }
 
@@ -93,6 +123,9 @@ impl ModuleReader<'_, '_> {
     /// Sets each binding's `bound_when` from the ways the list holds it
     /// (keyed by tool key): none when any way is unconditional.
     pub(super) fn apply_ways(&mut self, agent: &str, ways: &Ways) {
+        let mut never = BTreeSet::new();
+        // Only an SDK function tool's `name` is its binding's name.
+        let evaluates = self.framework == Framework::OpenAi;
         for binding in &mut self.graph.bindings {
             if binding.agent_source != self.path || binding.agent != agent {
                 continue;
@@ -103,9 +136,22 @@ impl ModuleReader<'_, '_> {
             if let Some(rewired) = ways.rewired.get(&binding.tool_key) {
                 binding.rewired_at = rewired.iter().cloned().collect();
             }
-            if let Some(bound_when) = ways.bound_when(&binding.tool_key) {
-                binding.bound_when = bound_when;
+            let name = (evaluates && matches!(binding.edge, Edge::Tool(_)))
+                .then_some(binding.tool.as_str());
+            match ways.bound_when(&binding.tool_key, name) {
+                Some(Held::When(bound_when)) => binding.bound_when = bound_when,
+                Some(Held::Never) => {
+                    never.insert(binding.tool_key.clone());
+                }
+                None => {}
             }
+        }
+        // A member every filter rejects is not bound.
+        if !never.is_empty() {
+            let path = self.path;
+            self.graph.bindings.retain(|b| {
+                b.agent_source != path || b.agent != agent || !never.contains(&b.tool_key)
+            });
         }
     }
 }

@@ -19,13 +19,18 @@ use sha2::{Digest, Sha256};
 impl ObjectSite<'_, '_> {
     /// Reads a hosted tool: its class, its argument names and a digest of
     /// their values.
+    /// `callable` is the class by the readers' name
+    /// (`google.adk.LangchainTool`): its positional arguments are named
+    /// by the parameters they bind (`frameworks::arguments`), so spelling
+    /// one positionally or by keyword is the same tool.
     pub fn hosted_tool(
         &self,
+        callable: &str,
         class: &str,
         args: &[Value],
         keywords: &[(Option<Text>, Value)],
     ) -> ObjectTool {
-        let (arguments, arguments_sha256, unread) = self.arguments(args, keywords);
+        let (arguments, arguments_sha256, unread) = self.arguments(callable, args, keywords);
         ObjectTool {
             identity: ObjectIdentity {
                 kind: Some(ObjectKind::HostedTool),
@@ -52,7 +57,7 @@ impl ObjectSite<'_, '_> {
         args: &[Value],
         keywords: &[(Option<Text>, Value)],
     ) -> ObjectTool {
-        let (arguments, arguments_sha256, unread) = self.arguments(args, keywords);
+        let (arguments, arguments_sha256, unread) = self.arguments("", args, keywords);
         ObjectTool {
             identity: ObjectIdentity {
                 kind: Some(ObjectKind::ToolClass),
@@ -75,16 +80,25 @@ impl ObjectSite<'_, '_> {
     /// a digest of their canonical values, and the ones not read.
     fn arguments(
         &self,
+        callable: &str,
         args: &[Value],
         keywords: &[(Option<Text>, Value)],
     ) -> (Vec<String>, Option<String>, Vec<UnreadPart>) {
         let mut unread = Vec::new();
         let mut arguments = Vec::new();
         let mut canonical = Vec::new();
+        // After a `*spread` no position is known.
+        let parameters = match args.iter().any(|a| matches!(a, Value::Starred(_))) {
+            true => &[][..],
+            false => crate::frameworks::arguments::positional(callable),
+        };
         let named = args
             .iter()
             .enumerate()
-            .map(|(i, v)| (format!("#{i}"), v))
+            .map(|(i, v)| match parameters.get(i) {
+                Some(param) => (param.to_string(), v),
+                None => (format!("#{i}"), v),
+            })
             .chain(
                 keywords
                     .iter()

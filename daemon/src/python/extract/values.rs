@@ -42,6 +42,7 @@ pub(super) fn value_of(expr: &Expr, depth: usize) -> Value {
             _ if matches!(attr.value.as_ref(), Expr::StringLiteral(_)) => {
                 Value::Other(format!("{STRING_METHOD}{}", attr.attr.id).into())
             }
+            _ if attr.attr.id.as_str() == "clone" => Value::Other(EXPRESSION_CLONE.into()),
             _ => Value::Other("attribute of an expression".into()),
         },
         Expr::StringLiteral(s) => Value::Str(s.value.to_str().into()),

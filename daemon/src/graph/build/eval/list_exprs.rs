@@ -237,14 +237,24 @@ impl ModuleReader<'_, '_> {
                     && matches!(comprehension.target, Value::Name(_)) =>
             {
                 let Comprehension {
-                    iter, conditions, ..
+                    iter,
+                    conditions,
+                    target,
+                    ..
                 } = comprehension.as_ref();
                 let mut kept = when.to_vec();
                 for condition in conditions {
-                    kept.push(format!(
-                        "the filter `{}` keeps it",
-                        crate::graph::schema::unparse(condition)
-                    ));
+                    // A filter over literal names, by the names it keeps
+                    // (`name_filters.rs`); any other by its source text.
+                    kept.push(
+                        super::super::name_filters::literal_name_filter(condition, target)
+                            .unwrap_or_else(|| {
+                                format!(
+                                    "the filter `{}` keeps it",
+                                    crate::graph::schema::unparse(condition)
+                                )
+                            }),
+                    );
                 }
                 self.list_expression(iter, scope, depth + 1, &kept)?
             }

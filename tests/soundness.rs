@@ -1,0 +1,385 @@
+//! End to end: "No false row, no silent hide" (issue 39). Each test is one
+//! shape that printed a false row or hid a change, and the edges where its
+//! rule does not hold; rows and statuses are asserted exactly.
+//!
+//! Where the reference (1.2.0) differs, the spec decides and the test says
+//! so: the reference compares a `handoff()`'s description and a filter's
+//! text, ignores `as_tool`'s positional name, and prints no row for an
+//! unresolved member.
+
+mod support;
+
+use serde_json::Value;
+use support::{assert_compared, compare_app, compare_branches, limits, row, rows, Place, Repo};
+
+const SDK_TOOLS: &str = r#"from agents import function_tool
+
+
+@function_tool
+def a(x: str) -> str:
+    return x
+
+
+@function_tool
+def b(x: str) -> str:
+    return x
+
+
+@function_tool
+def c(x: str) -> str:
+    return x
+"#;
+
+/// `app/tools.py` holding `SDK_TOOLS`, `app/agent.py` holding `base` on
+/// main and `head` on the branch, compared with `--scope app`.
+fn with_tools(base: &str, head: &str) -> Value {
+    compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/agent.py", base),
+        ],
+        &[("app/agent.py", head)],
+        "app",
+    )
+    .0
+}
+
+fn change_of(doc: &Value, index: usize) -> (&str, &str) {
+    let row = &doc["rows"][index];
+    (
+        row["change"].as_str().unwrap_or_default(),
+        row["candidate_change"].as_str().unwrap_or_default(),
+    )
+}
+
+/// Item 4: a `handoff()`'s description tells the model about it and is
+/// not part of it; its name is.
+#[test]
+fn a_handoffs_description_is_not_part_of_it() {
+    let agents = |options: &str| {
+        format!(
+            "from agents import Agent, handoff\n\nbilling = Agent(name=\"billing\")\ntriage = Agent(name=\"triage\", handoffs=[handoff(billing{options})])\n"
+        )
+    };
+    let base = agents(", tool_description_override=\"Send billing questions\"");
+    let (doc, _) = compare_app(&base, &agents(", tool_description_override=\"Invoices\""));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    // Adding or removing only a description is no change either.
+    let (doc, _) = compare_app(&base, &agents(""));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    // The name the model sees is part of it.
+    let (doc, _) = compare_app(&base, &agents(", tool_name_override=\"to_billing\""));
+    assert_eq!(
+        rows(&doc),
+        vec![row("triage", "handoff:agent.py:billing", "changed")]
+    );
+}
+
+/// Item 5: `as_tool(tool_name, tool_description, …)` read by the SDK's
+/// signature, positional or keyword; an argument the signature cannot
+/// place is a limit, never a row under a name the model does not see.
+#[test]
+fn as_tool_arguments_are_read_by_the_sdks_signature() {
+    let manager = |tools: &str| {
+        format!(
+            "from agents import Agent\n\nresearcher = Agent(name=\"researcher\")\nmanager = Agent(name=\"manager\", tools=[{tools}])\n"
+        )
+    };
+    let (doc, _) = compare_app(
+        &manager(""),
+        &manager("researcher.as_tool(\"search_for_information\", \"Searches the topics\")"),
+    );
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("manager", "search_for_information", "added")]
+    );
+    // Positional and keyword spellings are one tool.
+    let (doc, _) = compare_app(
+        &manager("researcher.as_tool(\"search\", \"Searches\")"),
+        &manager("researcher.as_tool(tool_name=\"search\", tool_description=\"Searches\")"),
+    );
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    // `*args` could carry the name: the member is named, not established.
+    let (doc, _) = compare_app(&manager(""), &manager("researcher.as_tool(*ARGS)"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![row("manager", "researcher.as_tool()", "not_established")]
+    );
+    assert_eq!(change_of(&doc, 0), ("not_established", "added"));
+}
+
+/// Item 5, `handoff(agent, tool_name_override, …)`: a positional option is
+/// the option it binds.
+#[test]
+fn handoff_arguments_are_read_by_the_sdks_signature() {
+    let agents = |member: &str| {
+        format!(
+            "from agents import Agent, handoff\n\nbilling = Agent(name=\"billing\")\ntriage = Agent(name=\"triage\", handoffs=[{member}])\n"
+        )
+    };
+    let (doc, _) = compare_app(
+        &agents("handoff(billing, \"to_billing\")"),
+        &agents("handoff(agent=billing, tool_name_override=\"to_billing\")"),
+    );
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    let (doc, _) = compare_app(
+        &agents("handoff(billing, \"to_billing\")"),
+        &agents("handoff(billing, \"billing_desk\")"),
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("triage", "handoff:agent.py:billing", "changed")]
+    );
+}
+
+/// Item 8: a listed member the reader cannot resolve keeps its row: its
+/// addition or removal is `not_established`, never silence.
+#[test]
+fn an_unresolved_member_still_has_a_row() {
+    let base = r#"from agents import Agent, function_tool
+
+
+def make_tool(name):
+    return globals()[name]
+
+
+@function_tool
+def a(x: str) -> str:
+    return x
+
+
+b = make_tool("a")
+bot = Agent(name="bot", tools=[a, b])
+"#;
+    let head = base.replace("tools=[a, b]", "tools=[a]");
+    let (doc, _) = compare_app(base, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![row("bot", "b", "not_established")]);
+    assert_eq!(change_of(&doc, 0), ("not_established", "removed"));
+    assert!(doc["rows"][0]["uncertainty"]["base"][0]
+        .as_str()
+        .is_some_and(|r| r.contains("binds unresolved tool 'b'")));
+    // Added: the mirror image.
+    let (doc, _) = compare_app(&head, base);
+    assert_eq!(change_of(&doc, 0), ("not_established", "added"));
+    // Unresolved on both sides and still listed: no row (the limit stays).
+    let (doc, _) = compare_app(base, &format!("{base}\n# edited\n"));
+    assert_eq!(rows(&doc), vec![]);
+    assert_eq!(doc["comparison_status"], "partial");
+}
+
+/// Item 8 for handoffs: a handoff to an agent the reader cannot identify.
+#[test]
+fn an_unresolved_handoff_still_has_a_row() {
+    let base = "from agents import Agent\nfrom elsewhere import billing\n\ntriage = Agent(name=\"triage\", handoffs=[])\n";
+    let head = base.replace("handoffs=[]", "handoffs=[billing]");
+    let (doc, _) = compare_app(base, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![row("triage", "handoff:?:billing", "not_established")]
+    );
+    assert_eq!(change_of(&doc, 0), ("not_established", "added"));
+}
+
+/// Item 6: a change made through a parameter can reach any agent a caller
+/// passes: a limit on every agent of the scope, so removing `b` from the
+/// literal list is not established (`attach` still adds it).
+#[test]
+fn a_change_through_a_parameter_is_a_limit_on_every_agent() {
+    let attach = "from app.tools import b\n\n\ndef attach(agent):\n    agent.tools.append(b)\n";
+    let agent = "from agents import Agent\nfrom app.tools import a, b\nfrom app.attach import attach\n\nbot = Agent(name=\"bot\", tools=[a, b])\nattach(bot)\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/attach.py", attach),
+            ("app/agent.py", agent),
+        ],
+        &[("app/agent.py", &agent.replace("tools=[a, b]", "tools=[a]"))],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![row("bot", "b", "not_established")]);
+    assert_eq!(change_of(&doc, 0), ("not_established", "removed"));
+    // Edge: a change to a module-level object that is not a parameter
+    // stays a limit on its own file only; the agent file's rows stand.
+    let other = "class Box:\n    tools = []\n\n\nbox = Box()\nbox.tools.append(1)\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/other.py", other),
+            (
+                "app/agent.py",
+                "from agents import Agent\nfrom app.tools import a, b\n\nbot = Agent(name=\"bot\", tools=[a, b])\n",
+            ),
+        ],
+        &[(
+            "app/agent.py",
+            "from agents import Agent\nfrom app.tools import a, b\n\nbot = Agent(name=\"bot\", tools=[a])\n",
+        )],
+        "app",
+    );
+    assert_eq!(rows(&doc), vec![row("bot", "b", "removed")]);
+}
+
+/// Item 7: `load_agent().clone(tools=[…])` in one chain is a copy the
+/// reader does not read: named, never a silent `compared`.
+#[test]
+fn a_copy_of_a_calls_result_is_named() {
+    let loader =
+        "from agents import Agent\n\n\ndef load_agent():\n    return Agent(name=\"base\")\n";
+    let agent = "from agents import function_tool\nfrom app.loader import load_agent\nfrom app.tools import a, b\n\nsupport = load_agent().clone(name=\"support\", tools=[a])\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/loader.py", loader),
+            ("app/agent.py", agent),
+        ],
+        &[("app/agent.py", &agent.replace("tools=[a]", "tools=[a, b]"))],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    let head = limits(&doc, "head");
+    assert!(
+        head.iter()
+            .any(|l| l == "An agent copy at agent.py:5 (of what a call returns) is not read; the agent it makes and its tools, handoffs or MCP servers are not established."),
+        "{head:?}"
+    );
+    // Edge: a clone of a call's result passing no capabilities copies only
+    // what the original holds, which the original's reader reads.
+    let plain = agent.replace(", tools=[a]", "");
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/loader.py", loader),
+            ("app/agent.py", &plain),
+        ],
+        &[("app/agent.py", &format!("{plain}# edited\n"))],
+        "app",
+    );
+    assert_eq!(limits(&doc, "head"), Vec::<String>::new());
+}
+
+/// Item 3: a wrapper object is identified by what it wraps: two different
+/// wrapped tools are a removal and an addition; one the reader cannot name
+/// is a limit, never `compared`.
+#[test]
+fn a_wrapper_is_identified_by_what_it_wraps() {
+    let agent = |wrapped: &str| {
+        format!(
+            "from google.adk.agents import Agent\nfrom google.adk.tools.langchain_tool import LangchainTool\nfrom langchain_community.tools import WikipediaQueryRun, ShellTool\n\nTOOLS = [ShellTool()]\nroot_agent = Agent(name=\"root\", model=\"gemini-2.0-flash\", tools=[LangchainTool({wrapped})])\n"
+        )
+    };
+    let (doc, _) = compare_app(
+        &agent("tool=WikipediaQueryRun()"),
+        &agent("tool=ShellTool()"),
+    );
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("root", "LangchainTool(ShellTool)", "added"),
+            row("root", "LangchainTool(WikipediaQueryRun)", "removed"),
+        ]
+    );
+    // The same wrapped tool spelled positionally is no change.
+    let (doc, _) = compare_app(&agent("tool=ShellTool()"), &agent("ShellTool()"));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    // A wrapped value the reader cannot name: partial, with the member's
+    // row not established.
+    let (doc, _) = compare_app(&agent("tool=WikipediaQueryRun()"), &agent("tool=TOOLS[0]"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(rows(&doc).contains(&row(
+        "root",
+        "LangchainTool(WikipediaQueryRun)",
+        "not_established"
+    )));
+}
+
+/// Item 2: a filter over literal names is evaluated: the same names spelled
+/// another way are no change, and a changed set changes exactly the
+/// members whose membership changed.
+#[test]
+fn a_literal_name_filter_is_evaluated() {
+    let agent = |names: &str| {
+        format!(
+            "from agents import Agent\nfrom app.tools import a, b, c\n\nALL = [a, b, c]\nbot = Agent(name=\"bot\", tools=[t for t in ALL if t.name in {names}])\n"
+        )
+    };
+    for same in ["(\"b\", \"a\")", "[\"a\", \"b\", \"a\"]", "{\"b\", \"a\"}"] {
+        let doc = with_tools(&agent("{\"a\", \"b\"}"), &agent(same));
+        assert_compared(&doc);
+        assert_eq!(rows(&doc), vec![], "{same}");
+    }
+    let doc = with_tools(&agent("{\"a\", \"b\"}"), &agent("{\"a\", \"c\"}"));
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("bot", "b", "removed"), row("bot", "c", "added")]
+    );
+    // `not in` and `==` are literal filters too.
+    let negated = agent("{\"c\"}").replace(" in {", " not in {");
+    let doc = with_tools(&agent("{\"a\", \"b\"}"), &negated);
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+}
+
+/// Item 2, the edge: a filter that cannot be evaluated keeps "held only
+/// when the filter keeps it", and a change in its text is not established,
+/// never `changed`.
+#[test]
+fn a_filter_that_cannot_be_evaluated_is_not_established_when_edited() {
+    let agent = |test: &str| {
+        format!(
+            "from agents import Agent\nfrom app.tools import a, b\n\n\ndef allowed(t):\n    return True\n\n\nALL = [a, b]\nbot = Agent(name=\"bot\", tools=[t for t in ALL if {test}])\n"
+        )
+    };
+    let doc = with_tools(&agent("allowed(t)"), &agent("allowed(t) and t"));
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("bot", "a", "not_established"),
+            row("bot", "b", "not_established")
+        ]
+    );
+    assert_eq!(change_of(&doc, 0), ("not_established", "changed"));
+}
+
+/// Item 9: `from .tools import lookup` runs `app/__init__.py` first, as
+/// `import app.tools` does: a change to the package's `__init__.py` is
+/// related to the agent, never "touches no agent".
+#[test]
+fn a_relative_import_relates_the_packages_init() {
+    let tools = "from agents import function_tool\n\n\n@function_tool\ndef lookup(x: str) -> str:\n    return x\n";
+    let agent = "from agents import Agent\nfrom .tools import lookup\n\nbot = Agent(name=\"bot\", tools=[lookup])\n";
+    let init = "from agents import function_tool\nfrom . import tools\n\n\n@function_tool\ndef other(x: str) -> str:\n    return x + \"!\"\n\n\ntools.lookup = other\n";
+    let repo = Repo::new();
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/tools.py", Some(tools)),
+            ("app/agent.py", Some(agent)),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(&[("app/__init__.py", Some(init))], "head");
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head"]);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(doc["scope_selection"]["scopes"], serde_json::json!(["app"]));
+    assert_eq!(rows(&doc), vec![row("bot", "lookup", "not_established")]);
+}
