@@ -231,10 +231,13 @@ fn a_change_through_a_parameter_is_a_limit_on_every_agent() {
     assert_eq!(rows(&doc), vec![row("bot", "b", "removed")]);
 }
 
-/// Item 7: `load_agent().clone(tools=[…])` in one chain is a copy the
-/// reader does not read: named, never a silent `compared`.
+/// Item 7: `load_agent().clone(tools=[…])` in one chain binds exactly the
+/// tools it passes, whatever the original holds; what it inherits (its
+/// handoffs and MCP servers) is a limit on those fields. Since an MCP
+/// server's row shares a tool's key, a tool's addition is a
+/// `not_established` row naming it, never a silent `compared`.
 #[test]
-fn a_copy_of_a_calls_result_is_named() {
+fn a_copy_of_a_calls_result_reads_what_it_passes() {
     let loader =
         "from agents import Agent\n\n\ndef load_agent():\n    return Agent(name=\"base\")\n";
     let agent = "from agents import function_tool\nfrom app.loader import load_agent\nfrom app.tools import a, b\n\nsupport = load_agent().clone(name=\"support\", tools=[a])\n";
@@ -249,10 +252,33 @@ fn a_copy_of_a_calls_result_is_named() {
         "app",
     );
     assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![row("support", "b", "not_established")]);
+    assert_eq!(change_of(&doc, 0), ("not_established", "added"));
+    assert_eq!(
+        limits(&doc, "head"),
+        vec![
+            "OpenAI Agents SDK agent 'support' at agent.py:5 is a copy of what a call returns; the handoffs it inherits from that original are not read.",
+            "OpenAI Agents SDK agent 'support' at agent.py:5 is a copy of what a call returns; the mcp_servers it inherits from that original are not read.",
+        ]
+    );
+    // In a module that does not import the SDK the copy is not read as an
+    // agent, and is named.
+    let unread = agent.replace("from agents import function_tool\n", "");
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/loader.py", loader),
+            ("app/agent.py", &unread),
+        ],
+        &[("app/agent.py", &unread.replace("tools=[a]", "tools=[a, b]"))],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
     let head = limits(&doc, "head");
     assert!(
         head.iter()
-            .any(|l| l == "An agent copy at agent.py:5 (of what a call returns) is not read; the agent it makes and its tools, handoffs or MCP servers are not established."),
+            .any(|l| l == "An agent copy at agent.py:4 (of what a call returns) is not read; the agent it makes and its tools, handoffs or MCP servers are not established."),
         "{head:?}"
     );
     // Edge: a clone of a call's result passing no capabilities copies only

@@ -96,10 +96,7 @@ pub fn compare_renamed(
                 (None, Some(_)) => (
                     Change::Added,
                     vec![
-                        (
-                            "base",
-                            reasons(base, &source, &agent, &tool, GapMatch::Absence),
-                        ),
+                        ("base", absence_reasons(base, &source, &agent, &tool)),
                         (
                             "head",
                             reasons(head, &source, &agent, &tool, GapMatch::Tool),
@@ -109,10 +106,7 @@ pub fn compare_renamed(
                 (Some(_), None) => (
                     Change::Removed,
                     vec![
-                        (
-                            "head",
-                            reasons(head, &source, &agent, &tool, GapMatch::Absence),
-                        ),
+                        ("head", absence_reasons(head, &source, &agent, &tool)),
                         (
                             "base",
                             reasons(base, &source, &agent, &tool, GapMatch::Tool),
@@ -139,20 +133,14 @@ pub fn compare_renamed(
                         (None, Some(listed)) => (
                             Change::Added,
                             vec![
-                                (
-                                    "base",
-                                    reasons(base, &source, &agent, &tool, GapMatch::Absence),
-                                ),
+                                ("base", absence_reasons(base, &source, &agent, &tool)),
                                 ("head", listed.clone()),
                             ],
                         ),
                         (Some(listed), None) => (
                             Change::Removed,
                             vec![
-                                (
-                                    "head",
-                                    reasons(head, &source, &agent, &tool, GapMatch::Absence),
-                                ),
+                                ("head", absence_reasons(head, &source, &agent, &tool)),
                                 ("base", listed.clone()),
                             ],
                         ),
@@ -467,6 +455,44 @@ fn reasons(side: &SideGraph, file: &str, agent: &str, tool: &str, how: GapMatch)
     set.into_iter().collect()
 }
 
+/// What could hide a binding on the side that lacks it: the gaps that
+/// may hold it (contract §6.5), and, when the side does not observe the
+/// agent at all, the gaps on an agent of the same file that the side
+/// identifies only by a source label (`CustomAgent.build@agent.py`: the
+/// reader could not name it, as when a class builds it in a method it
+/// does not read per instance). The agent may be that one, read on the
+/// other side and not here, so its bindings' absence is not established.
+fn absence_reasons(side: &SideGraph, file: &str, agent: &str, tool: &str) -> Vec<String> {
+    let mut found = reasons(side, file, agent, tool, GapMatch::Absence);
+    let observed = side
+        .agents
+        .iter()
+        .any(|entry| entry.name == agent && entry.source == file);
+    if observed {
+        return found;
+    }
+    let unread_here: BTreeSet<&String> = side
+        .gaps
+        .iter()
+        .filter(|gap| {
+            gap.affects == Affects::BindingPresence
+                && gap
+                    .agent
+                    .as_deref()
+                    .is_some_and(|other| other != agent && other.contains('@'))
+                && gap.source.as_deref() == Some(file)
+                && gap.may_hold(tool)
+        })
+        .map(|gap| &gap.reason)
+        .collect();
+    for reason in unread_here {
+        if !found.contains(reason) {
+            found.push(reason.clone());
+        }
+    }
+    found
+}
+
 fn both_present_reasons(
     side: &SideGraph,
     binding: &Binding,
@@ -604,5 +630,62 @@ mod tests {
         // A gap confined to another agent does not touch this row.
         let head = side(vec![], vec![Gap::agent("agent.py", "b", "other".into())]);
         assert_eq!(compare_sides(&base, &head)[0].change, Change::Removed);
+    }
+
+    /// Issue 39, item 1: an agent the head does not observe, in a file
+    /// where the head left an agent it could name only by a label unread,
+    /// may be that agent: its bindings' absence is not established.
+    #[test]
+    fn an_agent_unread_under_a_label_may_be_the_missing_one() {
+        let base = side(vec![tool("a", "t", "1", 3)], vec![]);
+        let unread = Gap::agent(
+            "agent.py",
+            "Helper.build@agent.py",
+            "built by a class".into(),
+        );
+        let head = side(vec![], vec![unread.clone()]);
+        let rows = compare_sides(&base, &head);
+        assert_eq!(rows[0].change, Change::NotEstablished);
+        assert_eq!(rows[0].candidate, Some(Change::Removed));
+        // The same gap in another file, or on an agent the head names,
+        // is no reason.
+        let elsewhere = Gap::agent("other.py", "Helper.build@other.py", "x".into());
+        let named = Gap::agent("agent.py", "b", "y".into());
+        let head = side(vec![], vec![elsewhere, named]);
+        assert_eq!(compare_sides(&base, &head)[0].change, Change::Removed);
+        // Observed on the head (read, binding nothing): a removal.
+        let mut head = side(vec![], vec![unread]);
+        head.agents.push(crate::graph::AgentEntry {
+            source: "agent.py".into(),
+            name: "a".into(),
+            location: "agent.py:3".into(),
+            variable: None,
+        });
+        assert_eq!(compare_sides(&base, &head)[0].change, Change::Removed);
+    }
+
+    /// Issue 39, item 8: a member listed unresolved on one side only.
+    #[test]
+    fn an_unresolved_member_on_one_side_is_a_candidate() {
+        let member = Gap {
+            member: Some("b".into()),
+            ..Gap::agent("agent.py", "a", "unresolved b".into())
+        };
+        let base = side(vec![], vec![member.clone()]);
+        let head = side(vec![], vec![]);
+        let rows = compare_sides(&base, &head);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(
+            (rows[0].tool.as_str(), rows[0].change),
+            ("b", Change::NotEstablished)
+        );
+        assert_eq!(rows[0].candidate, Some(Change::Removed));
+        assert_eq!(
+            rows[0].uncertainty,
+            vec![("base", vec!["unresolved b".to_string()])]
+        );
+        // On both sides: no row.
+        let head = side(vec![], vec![member]);
+        assert!(compare_sides(&base, &head).is_empty());
     }
 }

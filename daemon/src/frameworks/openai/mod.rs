@@ -183,6 +183,13 @@ pub fn source_label(facts: &ModuleFacts, call: &CallFact, file: &str) -> String 
     format!("{base}@{file}")
 }
 
+/// The source `clone_constructions` gives a copy of what a call returns:
+/// an original no reader names, so nothing is inherited from it.
+pub const UNKNOWN_ORIGINAL: &str = "";
+
+/// The capability fields an SDK agent's copy may pass.
+const CAPABILITY_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers"];
+
 /// `X.clone(...)` calls whose receiver `X` is an agent this module builds
 /// at one site and binds to the plain variable `X`, in source order, with
 /// the clone's identity: a literal `name=` override, else the variable it
@@ -209,6 +216,28 @@ pub fn clone_constructions<'f>(
     }
     let mut clones = Vec::new();
     for call in &facts.calls {
+        // A copy of what a call returns that passes its own capabilities
+        // (`load_agent().clone(tools=[…])`): those fields are exactly what
+        // it passes, whatever the original holds; it inherits the others
+        // from an original no reader names (`UNKNOWN_ORIGINAL`).
+        if matches!(&call.callee, Value::Other(spelled) if spelled == crate::python::EXPRESSION_CLONE)
+            && CAPABILITY_KEYWORDS
+                .iter()
+                .any(|field| call.keyword(field).is_some())
+        {
+            let identity = literal_name(facts, call, names)
+                .or_else(|| plain_variable(call).map(str::to_string))
+                .unwrap_or_else(|| source_label(facts, call, file));
+            clones.push((
+                UNKNOWN_ORIGINAL.to_string(),
+                AgentConstruction {
+                    identity,
+                    line: call.line,
+                    call,
+                },
+            ));
+            continue;
+        }
         let Value::Attribute(parts) = &call.callee else {
             continue;
         };

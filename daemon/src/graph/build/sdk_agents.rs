@@ -130,6 +130,29 @@ impl ModuleReader<'_, '_> {
             location: format!("{}:{}", self.path, clone.line),
             variable: None,
         });
+        if source == openai::UNKNOWN_ORIGINAL {
+            // What it inherits is not read: a limit on each field it does
+            // not pass, and the fields it passes read as a construction's.
+            for (field, keyword) in [
+                (Field::Tools, "tools"),
+                (Field::Handoffs, "handoffs"),
+                (Field::McpServers, "mcp_servers"),
+            ] {
+                if clone.call.keyword(keyword).is_none() {
+                    self.gaps.insert(Gap {
+                        field: Some(field),
+                        ..Gap::agent(
+                            self.path,
+                            identity,
+                            format!(
+                                "{} is a copy of what a call returns; the {keyword} it inherits from that original are not read.",
+                                self.who(identity, clone.line)
+                            ),
+                        )
+                    });
+                }
+            }
+        }
         let inherited: Vec<Binding> = self
             .graph
             .bindings
