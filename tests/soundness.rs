@@ -409,3 +409,30 @@ fn a_relative_import_relates_the_packages_init() {
     assert_eq!(doc["scope_selection"]["scopes"], serde_json::json!(["app"]));
     assert_eq!(rows(&doc), vec![row("bot", "lookup", "not_established")]);
 }
+
+/// Item 5 for MCP servers: `MCPServerStdio(params, cache_tools_list, name)`
+/// names the server positionally as by keyword, so one server spelled both
+/// ways is no change (before, the positional name was ignored and the row
+/// took the variable's name: a removal and an addition).
+#[test]
+fn an_mcp_servers_positional_name_is_its_name() {
+    let agent = |server: &str| {
+        format!(
+            "from agents import Agent\nfrom agents.mcp import MCPServerStdio\n\nfiles = {server}\nbot = Agent(name=\"bot\", mcp_servers=[files])\n"
+        )
+    };
+    let (doc, _) = compare_app(
+        &agent("MCPServerStdio({\"command\": \"npx\", \"args\": [\"fs\"]}, True, \"fs\")"),
+        &agent("MCPServerStdio(params={\"command\": \"npx\", \"args\": [\"fs\"]}, cache_tools_list=True, name=\"fs\")"),
+    );
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    let (doc, _) = compare_app(
+        &agent("MCPServerStdio({\"command\": \"npx\", \"args\": [\"fs\"]}, True, \"fs\")"),
+        &agent("MCPServerStdio({\"command\": \"npx\", \"args\": [\"fs\"]}, True, \"files\")"),
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("bot", "files", "added"), row("bot", "fs", "removed")]
+    );
+}

@@ -200,12 +200,6 @@ impl<'r> ModuleReader<'r, '_> {
             return Ok(None);
         };
         let site = self.object_site(&built.path, built.facts, &built.scope);
-        let keyword = |name: &str| {
-            keywords
-                .iter()
-                .find(|(k, _)| k.as_deref() == Some(name))
-                .map(|(_, v)| v)
-        };
         let (name, mut object) = match openai::object_class(built.facts, callee, &built.scope) {
             Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
                 let mut object =
@@ -216,7 +210,10 @@ impl<'r> ModuleReader<'r, '_> {
             }
             Some(ObjectClass::McpServer { class, transport }) if list == ObjectList::McpServers => {
                 let object = site.mcp_server(class, transport, args, keywords);
-                let name = match keyword("name") {
+                // `name` by the SDK's signature: `MCPServerStdio(params,
+                // True, "fs")` names the server as `name="fs"` does.
+                let placed = arguments::place(&format!("agents.{class}"), args, keywords);
+                let name = match placed.get("name") {
                     Some(Value::Str(name)) => name.to_string(),
                     _ => built
                         .variable
