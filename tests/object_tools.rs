@@ -242,9 +242,13 @@ fn an_mcp_servers_member_that_is_not_a_server_is_named_on_the_agent() {
         doc["head"]["limits"],
         json!(["OpenAI Agents SDK agent 'support' at agent.py:13 lists 'make_server()' in mcp_servers=, which is not an MCP server this reader identifies; its binding graph is incomplete."])
     );
-    // lookup is bound on both sides; the unread member hides only what an
-    // MCP server could add, which no row claims.
-    assert_eq!(rows(&doc), vec![]);
+    // lookup is bound on both sides; the unread member is a member all the
+    // same, added and not established (issue 39, item 8).
+    assert_eq!(
+        rows(&doc),
+        vec![support::row("support", "make_server()", "not_established")]
+    );
+    assert_eq!(doc["rows"][0]["candidate_change"], "added");
 }
 
 #[test]

@@ -59,6 +59,14 @@ impl ModuleReader<'_, '_> {
                     None => Ok(None),
                 }
             });
+            // What the list spells for a member it cannot read: it stands
+            // for the member (`Gap::member`).
+            let listed = match &member {
+                ListMember::Reference(value) | ListMember::Call(value) => {
+                    Some(crate::graph::schema::unparse(value))
+                }
+                ListMember::Unread(_) => None,
+            };
             match read {
                 Ok(Some(object)) => {
                     ways.add(
@@ -70,24 +78,38 @@ impl ModuleReader<'_, '_> {
                     objects.push(object)
                 }
                 Ok(None) => {
-                    let spelled = match &member {
-                        ListMember::Reference(value) | ListMember::Call(value) => {
-                            crate::graph::schema::unparse(value)
-                        }
-                        ListMember::Unread(kind) => format!("a {kind}"),
+                    let spelled = match (&listed, &member) {
+                        (Some(listed), _) => listed.clone(),
+                        (None, ListMember::Unread(kind)) => format!("a {kind}"),
+                        (None, _) => String::new(),
                     };
                     let why = format!(
                         "lists {} in mcp_servers=, which is not an MCP server this reader identifies",
                         str_repr(&spelled)
                     );
-                    self.agent_gap(agent, self.object_limit(agent, construction.line, &why));
+                    let reason = self.object_limit(agent, construction.line, &why);
+                    self.mcp_member_gap(agent, listed.as_deref(), reason);
                 }
                 Err(why) => {
-                    self.agent_gap(agent, self.object_limit(agent, construction.line, &why))
+                    let reason = self.object_limit(agent, construction.line, &why);
+                    self.mcp_member_gap(agent, listed.as_deref(), reason);
                 }
             }
         }
         self.bind_objects(agent, construction, line, objects);
         self.apply_ways(agent, &ways);
+    }
+}
+
+impl ModuleReader<'_, '_> {
+    /// A server list member the reader cannot read: a limit on the agent
+    /// that stands for the member when the list spells one.
+    fn mcp_member_gap(&mut self, agent: &str, listed: Option<&str>, reason: String) {
+        match listed {
+            Some(listed) => {
+                self.unresolved_member(agent, crate::graph::Field::McpServers, listed, reason)
+            }
+            None => self.agent_gap(agent, reason),
+        }
     }
 }
