@@ -336,11 +336,13 @@ fn a_called_function_another_module_rebinds_is_not_read() {
 }
 
 /// A condition the called function states holds by what the call passes:
-/// `_pick(tools, names)` keeps a member "when the filter `t.name in names`
-/// keeps it, with names=[...]", so a caller passing other names changes
-/// the rows (before this, the condition's text alone was compared, and a
-/// change to the names was silence). A value the read cannot name leaves
-/// the member unread.
+/// `_pick(tools, names)` keeps a member when `t.name in names`, with the
+/// names the call passes. A display of literal names is evaluated on the
+/// SDK's function tools (issue 39, item 2), so a caller passing another
+/// set changes exactly the members whose membership changed (before
+/// this, the condition's text alone was compared, and a change to the
+/// names was silence, then every member a `changed` row). A value the
+/// read cannot name leaves the member unread.
 #[test]
 fn a_condition_in_a_called_function_carries_what_the_call_passes() {
     let pick = r#"def _pick(tools, names):
@@ -354,44 +356,18 @@ support = Agent(name="support", tools=_pick([lookup, refund], ["lookup"]))
         &pick.replace("[\"lookup\"]", "[\"lookup\", \"refund\"]"),
     );
     assert_eq!(doc["comparison_status"], "compared");
-    // Issue 39, item 2: a condition is read, never evaluated here, so a
-    // change in what it is given is not established, never `changed`.
-    assert_eq!(
-        rows(&doc),
-        vec![
-            row("support", "lookup", "not_established"),
-            row("support", "refund", "not_established")
-        ]
-    );
-    assert_eq!(
-        doc["rows"][0]["after"]["bound_when"],
-        serde_json::json!([
-            "the filter `t.name in names` keeps it, with names=['lookup','refund']"
-        ])
-    );
-    // A set display is named by its members, sorted and once each: its
-    // order is not its value, so re-spelling it is no change.
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    // Kept by the filter: held as any member, with no condition.
+    assert!(doc["rows"][0]["after"].get("bound_when").is_none());
+    // A set display is its members, sorted and once each: its order is
+    // not its value, so re-spelling it is no change.
     let set = pick.replace("[\"lookup\"])", "{\"lookup\"})");
     let doc = compare(
         &set,
         &set.replace("{\"lookup\"}", "{\"refund\", \"lookup\"}"),
     );
     assert_eq!(doc["comparison_status"], "compared");
-    // Issue 39, item 2: a condition is read, never evaluated here, so a
-    // change in what it is given is not established, never `changed`.
-    assert_eq!(
-        rows(&doc),
-        vec![
-            row("support", "lookup", "not_established"),
-            row("support", "refund", "not_established")
-        ]
-    );
-    assert_eq!(
-        doc["rows"][0]["after"]["bound_when"],
-        serde_json::json!([
-            "the filter `t.name in names` keeps it, with names={'lookup','refund'}"
-        ])
-    );
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
     let both = set.replace("{\"lookup\"}", "{\"lookup\", \"refund\"}");
     let doc = compare(
         &both,
@@ -476,12 +452,9 @@ support = Agent(name="support", tools=_pick(ALL, {"lookup", "refund"}))
         limits(&doc, "head")
     );
     assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
-    assert_eq!(
-        doc["rows"][0]["after"]["bound_when"],
-        serde_json::json!([
-            "the filter `t.name in names` keeps it, with names={'lookup','refund'}"
-        ])
-    );
+    // The filter, given literal names by the call, is evaluated (issue
+    // 39, item 2): `refund` is kept, so it is held with no condition.
+    assert!(doc["rows"][0]["after"].get("bound_when").is_none());
     let adding = pick.replace(
         "def _pick(tools, names):\n",
         "def _pick(tools, names):\n    tools.append(refund)\n",

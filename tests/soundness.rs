@@ -436,3 +436,31 @@ fn an_mcp_servers_positional_name_is_its_name() {
         vec![row("bot", "files", "added"), row("bot", "fs", "removed")]
     );
 }
+
+/// Item 2 through a call: a filter on a parameter is evaluated only when
+/// the call passes literal names and the function never rebinds the
+/// parameter; a rebound one stays a condition, its change not established.
+#[test]
+fn a_filter_on_a_parameter_is_evaluated_only_as_the_call_passes_it() {
+    let agent = |body: &str, names: &str| {
+        format!(
+            "from agents import Agent\nfrom app.tools import a, b, c\n\n\ndef pick(tools, names):\n{body}    return [t for t in tools if t.name in names]\n\n\nbot = Agent(name=\"bot\", tools=pick([a, b, c], {names}))\n"
+        )
+    };
+    let doc = with_tools(&agent("", "[\"a\"]"), &agent("", "(\"b\", \"a\")"));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("bot", "b", "added")]);
+    let rebinds = "    names = list(names) + [\"c\"]\n";
+    let doc = with_tools(
+        &agent(rebinds, "[\"a\"]"),
+        &agent(rebinds, "(\"b\", \"a\")"),
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("bot", "a", "not_established"),
+            row("bot", "b", "not_established"),
+            row("bot", "c", "not_established")
+        ]
+    );
+}

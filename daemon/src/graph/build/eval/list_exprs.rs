@@ -245,15 +245,20 @@ impl ModuleReader<'_, '_> {
                 let mut kept = when.to_vec();
                 for condition in conditions {
                     // A filter over literal names, by the names it keeps
-                    // (`name_filters.rs`); any other by its source text.
+                    // (`name_filters.rs`), those a call's frame passes a
+                    // parameter included; any other by its source text.
+                    let literal = self.frame_literal(scope, condition);
                     kept.push(
-                        super::super::name_filters::literal_name_filter(condition, target)
-                            .unwrap_or_else(|| {
-                                format!(
-                                    "the filter `{}` keeps it",
-                                    crate::graph::schema::unparse(condition)
-                                )
-                            }),
+                        super::super::name_filters::literal_name_filter(
+                            literal.as_ref().unwrap_or(condition),
+                            target,
+                        )
+                        .unwrap_or_else(|| {
+                            format!(
+                                "the filter `{}` keeps it",
+                                crate::graph::schema::unparse(condition)
+                            )
+                        }),
                     );
                 }
                 self.list_expression(iter, scope, depth + 1, &kept)?
@@ -707,6 +712,33 @@ impl ModuleReader<'_, '_> {
     /// capability keyword of any call, or spread or added into another
     /// list-valued binding.
     /// `list_reads` within one function and what is nested in it.
+    /// `t.name in names`, with `names` a parameter of the frame `scope`
+    /// is read in (never rebound there) that the call passes a display of
+    /// literals: the comparison with that display in its place, as the
+    /// call evaluates it.
+    fn frame_literal(&self, scope: &str, condition: &Value) -> Option<Value> {
+        let Value::Compare { left, op, right } = condition else {
+            return None;
+        };
+        let Value::Name(name) = right.as_ref() else {
+            return None;
+        };
+        let (frame, index) = self.frame_argument(scope, name)?;
+        let passed = &frame.args.get(index)?.value;
+        let literal = match passed {
+            Value::Set(items) | Value::List(items) | Value::Tuple(items) => {
+                items.iter().all(|item| matches!(item, Value::Str(_)))
+            }
+            Value::Str(_) => true,
+            _ => false,
+        };
+        literal.then(|| Value::Compare {
+            left: left.clone(),
+            op: *op,
+            right: Box::new(passed.clone()),
+        })
+    }
+
     /// Whether `name` is a parameter of the frame `scope` is read in that
     /// the call leaves at (or passes) `None`.
     fn passes_none(&self, scope: &str, name: &str) -> bool {
