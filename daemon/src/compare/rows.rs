@@ -231,20 +231,23 @@ fn condition_only_change(before: &Binding, after: &Binding) -> Option<String> {
     if !alike || before.bound_when == after.bound_when {
         return None;
     }
-    let show = |when: &[String]| {
-        if when.is_empty() {
-            "always".to_string()
-        } else {
-            format!("only when {}", when.join("; or when "))
-        }
-    };
     Some(format!(
         "{} → {}: the condition under which {} binds {} is read as written, not evaluated; whether it now holds it more or less often is not established.",
-        show(&before.bound_when),
-        show(&after.bound_when),
+        held_when(&before.bound_when),
+        held_when(&after.bound_when),
         crate::pyrepr::str_repr(&after.agent),
         crate::pyrepr::str_repr(&after.tool)
     ))
+}
+
+/// A binding's conditions as a sentence says them: `always`, or `only
+/// when …; or when …`.
+fn held_when(when: &[String]) -> String {
+    if when.is_empty() {
+        "always".to_string()
+    } else {
+        format!("only when {}", when.join("; or when "))
+    }
 }
 
 /// What a binding means for the model: everything but where it is written,
@@ -380,17 +383,10 @@ fn edge_why(before: &Binding, after: &Binding) -> Option<String> {
     // Only the condition changed: read, never evaluated, so whether the
     // agent now holds the tool more or less often is not established.
     if edge.is_none() && settings.is_empty() && before.bound_when != after.bound_when {
-        let show = |when: &[String]| {
-            if when.is_empty() {
-                "always".to_string()
-            } else {
-                format!("only when {}", when.join("; or when "))
-            }
-        };
         return Some(format!(
             "The condition under which the agent binds it changed (bound {} → bound {}); whether it now holds it more or less often is not established.",
-            show(&before.bound_when),
-            show(&after.bound_when)
+            held_when(&before.bound_when),
+            held_when(&after.bound_when)
         ));
     }
     let sentence = match (edge, settings.is_empty()) {
