@@ -464,3 +464,65 @@ fn a_filter_on_a_parameter_is_evaluated_only_as_the_call_passes_it() {
         ]
     );
 }
+
+/// Found by the known-truth generator: the SDK's default
+/// `tool_use_behavior="run_llm_again"` spelled out is the default, never a
+/// settings change on every binding of the agent.
+#[test]
+fn the_sdks_default_spelled_out_is_no_change() {
+    let agent = |setting: &str| {
+        format!(
+            "from agents import Agent\nfrom app.tools import a\n\nbot = Agent(name=\"bot\", tools=[a]{setting})\n"
+        )
+    };
+    let doc = with_tools(&agent(""), &agent(", tool_use_behavior=\"run_llm_again\""));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    let doc = with_tools(
+        &agent(""),
+        &agent(", tool_use_behavior=\"stop_on_first_tool\""),
+    );
+    assert_eq!(rows(&doc), vec![row("bot", "a", "changed")]);
+}
+
+/// Found by the known-truth generator: an ADK module's own change after
+/// construction (`root.sub_agents.append(other)`) is named, never silence.
+#[test]
+fn an_adk_agents_sub_agents_changed_after_construction_are_named() {
+    let agent = "from google.adk.agents import Agent\n\nhelper = Agent(name=\"helper\", model=\"m\", instruction=\"i\")\nother = Agent(name=\"other\", model=\"m\", instruction=\"i\")\nroot_agent = Agent(name=\"root\", model=\"m\", instruction=\"i\", sub_agents=[helper])\nroot_agent.sub_agents.append(other)\n";
+    let (doc, _) = compare_app(
+        agent,
+        &agent.replace("root_agent.sub_agents.append(other)\n", ""),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "base"),
+        vec!["Google ADK agent 'root' at agent.py:5 has its sub_agents changed after construction at agent.py:6 (.append()); its binding graph is incomplete."]
+    );
+}
+
+/// Found by the known-truth generator: another module's change to an
+/// agent a builder returns (`x = build_x()` there, `x.tools.append(b)`
+/// here) is a limit on every agent, not on the changing module alone, so
+/// moving `b` into the builder is no false `added`.
+#[test]
+fn a_change_to_an_imported_object_is_a_limit_on_every_agent() {
+    let agents = |tools: &str| {
+        format!(
+            "from agents import Agent\nfrom app.tools import a, b\n\n\ndef build_bot():\n    return Agent(name=\"bot\", tools=[{tools}])\n\n\nbot = build_bot()\n"
+        )
+    };
+    let wiring = "from app.agent import bot\nfrom app.tools import b\n\nbot.tools.append(b)\n";
+    let (doc, _) = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/agent.py", &agents("a")),
+            ("app/wiring.py", wiring),
+        ],
+        &[("app/agent.py", &agents("a, b")), ("app/wiring.py", "")],
+        "app",
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![row("bot", "b", "not_established")]);
+}

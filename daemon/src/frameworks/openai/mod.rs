@@ -621,8 +621,16 @@ impl AgentSettings {
                 Setting::Unset => Some("unset".to_string()),
                 Setting::Uncertain(_) => None,
             };
+            // The SDK's default spelled out is the default: an unset
+            // `tool_use_behavior` is `run_llm_again` in every release.
+            let effective = |s: &Setting| match (field, s) {
+                ("tool_use_behavior", Setting::Unset) => {
+                    Some(DEFAULT_TOOL_USE_BEHAVIOR.to_string())
+                }
+                _ => show(s),
+            };
             if let (Some(before), Some(now)) = (show(b), show(a)) {
-                if before != now {
+                if effective(b) != effective(a) {
                     out.push((field, before, now));
                 }
             }
@@ -630,6 +638,9 @@ impl AgentSettings {
         out
     }
 }
+
+/// What the SDK's `Agent` runs with when `tool_use_behavior=` is not given.
+const DEFAULT_TOOL_USE_BEHAVIOR: &str = "run_llm_again";
 
 /// Reads `tool_use_behavior=` and `model_settings=ModelSettings(tool_choice=…)`
 /// of a construction (or a clone, over what it inherits).

@@ -129,8 +129,11 @@ pub(super) fn capability_limits<'m>(
         };
         let mut resolver = Resolver::new(modules);
         // A module that imports nothing from the scope has another
-        // library's `.tools`, never an agent's.
+        // library's `.tools`, never an agent's; an SDK or ADK source can
+        // hold its own agents (the spec: "or is a Google ADK source, whose
+        // reader does not follow a change after construction").
         let reads_scope = openai::is_sdk_source(&file.facts)
+            || adk::is_adk_source(&file.facts)
             || file
                 .facts
                 .imports
@@ -184,6 +187,9 @@ pub(super) fn capability_limits<'m>(
                 [name] => Some(origin(name, &store.scope)),
                 _ => None,
             };
+            // Another module's object (`from .agents import x`): what it
+            // holds is built there, so a limit on this file alone misses it.
+            let imported = target.as_ref().is_some_and(|(path, _)| *path != file.path);
             match target.and_then(|t| agents.get(&t).map(|known| (t.0, known.clone()))) {
                 Some((agent_path, known)) => {
                     let KnownAgent {
@@ -237,13 +243,15 @@ pub(super) fn capability_limits<'m>(
                         file.path, store.line
                     );
                     // Through a function's parameter, the object is any
-                    // agent a caller passes, built in any module: the limit
-                    // is on every agent of the scope (its callers are not
-                    // a closed set this read knows).
+                    // agent a caller passes, built in any module, and an
+                    // imported one is another module's: the limit is on
+                    // every agent of the scope (the callers, or what that
+                    // module's builders return, are not a closed set this
+                    // read knows).
                     let through_parameter = object
                         .first()
                         .is_some_and(|name| is_parameter(&file.facts, &store.scope, name));
-                    gaps.insert(match through_parameter {
+                    gaps.insert(match through_parameter || imported {
                         true => Gap::scope_wide(reason),
                         false => Gap::file(&file.path, reason),
                     });
