@@ -89,13 +89,16 @@ fn another_module_changing_an_agents_tools_is_a_limit_on_that_agent() {
     );
 }
 
+/// An object another module holds (here a module's own list) is built
+/// there, so the limit is on every agent of the scope, not on the changing
+/// file alone (issue 39: its holder may be any agent that module builds).
 #[test]
-fn an_unidentified_object_whose_tools_change_is_named_on_its_file() {
+fn an_unidentified_imported_object_whose_tools_change_is_named_on_every_agent() {
     let hooks = "from . import registry\n\nregistry.tools.append(print)\n";
     let doc = compare(&[("app/hooks.py", hooks), ("app/registry.py", "tools = []\n")]);
     assert_eq!(
         head_gaps(&doc),
-        vec![(Value::from("hooks.py"), Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at hooks.py:3, in a module the comparison does not read for that; agents it reaches are not established.".to_string())]
+        vec![(Value::Null, Value::Null, "An object's tools, handoffs, MCP servers or sub-agents are changed at hooks.py:3, in a module the comparison does not read for that; agents it reaches are not established.".to_string())]
     );
 }
 
