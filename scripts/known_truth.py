@@ -252,6 +252,8 @@ CATALOGUE: list[Shape] = [
     Shape("rewire_iadd", "tools_list", (SDK, ADK), "... by x.tools += [t]", weight=1),
     Shape("rewire_insert", "tools_list", (SDK, ADK), "... by x.tools.insert(0, t)", weight=1),
     Shape("rewire_other_module", "tools_list", (SDK, ADK), "... by x.tools.append(t) in app/<fw>_wiring.py, which imports x (x built at module level)", weight=1),
+    # The next two were known_wrong until 73f8024 (the rewire was silent; the limit landed on the
+    # wiring module only, so the agent's rows were established: a false `added`).
     Shape("adk_rewire_factory_result", "tools_list", (ADK,),
           "x = build_x(); x.tools.append(t) in the same module (drawn for ADK builder constructions with a rewire shape)",
           weight=1),
@@ -297,10 +299,12 @@ CATALOGUE: list[Shape] = [
     Shape("hosted_tool", "binding", (SDK, ADK), "SDK WebSearchTool(...); ADK google_search / load_memory"),
     Shape("mcp_server", "binding", (SDK, ADK), "SDK MCPServerStdio in mcp_servers=; ADK McpToolset in tools="),
     Shape("agent_settings", "binding", (SDK,), "model_settings=ModelSettings(tool_choice=...), tool_use_behavior='stop_on_first_tool' (part of every row's meaning)"),
+    # known_wrong until 73f8024: every row of the agent was a false `changed` (unset -> run_llm_again).
     Shape("explicit_default_setting", "binding", (SDK,), "tool_use_behavior='run_llm_again' spelled out (the SDK's default)"),
     Shape("conditional_member", "binding", (SDK, ADK), "tools=[a, *([b] if os.getenv('ENABLE_B') == '1' else [])] (bound_when)"),
     Shape("mcp_tool_filter", "binding", (SDK, ADK), "an MCP server's tool_filter (SDK create_static_tool_filter, ADK a list)"),
     Shape("agent_as_tool", "binding", (SDK, ADK), "SDK x.as_tool(tool_name=...); ADK AgentTool(agent=x)"),
+    # known_wrong until 73f8024: the change was neither read nor named (silent, `compared`).
     Shape("rewire_sub_agents", "binding", (ADK,), "an ADK rewire shape also moves the last sub-agent: x.sub_agents.append(y)"),
 ]
 
