@@ -526,3 +526,58 @@ fn a_change_to_an_imported_object_is_a_limit_on_every_agent() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(rows(&doc), vec![row("bot", "b", "not_established")]);
 }
+
+/// Item 1: a side not read never yields `removed` or `added`. At the base
+/// the wrapper class is read as one agent per instance; at the head its
+/// method also reads `self.cfg.model_name`, so the class is not read per
+/// instance and the agent is unread there: every base tool is
+/// `not_established` (candidate `removed`), never `removed`.
+#[test]
+fn a_side_not_read_never_yields_removed() {
+    let wrapper = |model: &str, tools: &str| {
+        format!(
+            "from agents import Agent\nfrom app.tools import a, b\n\n\nclass CustomAgent:\n    def __init__(self, cfg, name, tools=None):\n        self.cfg = cfg\n        self.name = name\n        self.tools = tools or []\n\n    def build(self):\n        return Agent(name=self.name, instructions=\"Help.\"{model}, tools=self.tools)\n\n\nsearch = CustomAgent(None, name=\"Search Agent\", tools={tools})\n"
+        )
+    };
+    let base = wrapper("", "[a, b]");
+    let doc = with_tools(&base, &wrapper(", model=self.cfg.model_name", "[a, b]"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("Search Agent", "a", "not_established"),
+            row("Search Agent", "b", "not_established"),
+        ]
+    );
+    assert_eq!(change_of(&doc, 0), ("not_established", "removed"));
+    assert_eq!(change_of(&doc, 1), ("not_established", "removed"));
+    // A plain agent at the base, moved into an unread class method at the
+    // head: the same.
+    let plain = "from agents import Agent\nfrom app.tools import a, b\n\nsupport = Agent(name=\"Support\", instructions=\"Help.\", tools=[a, b])\n";
+    let class = "from agents import Agent\nfrom app.tools import a, b\n\n\nclass Assistant:\n    def __init__(self, config, name, tools):\n        self.config = config\n        self.name = name\n        self.tools = tools\n\n    def build(self):\n        return Agent(name=self.name, instructions=\"Help.\", model=self.config.model_name, tools=self.tools)\n\n\nassistant = Assistant(None, \"Support\", [a, b])\n";
+    let doc = with_tools(plain, class);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "a", "not_established"),
+            row("support", "b", "not_established"),
+        ]
+    );
+    assert_eq!(change_of(&doc, 0), ("not_established", "removed"));
+    // Unread in the field concerned only: the tools come from a call the
+    // reader does not follow.
+    let unread_field = "from agents import Agent\nfrom elsewhere import load_tools\n\nsupport = Agent(name=\"Support\", instructions=\"Help.\", tools=load_tools())\n";
+    let doc = with_tools(plain, unread_field);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "a", "not_established"),
+            row("support", "b", "not_established"),
+        ]
+    );
+    assert_eq!(change_of(&doc, 1), ("not_established", "removed"));
+    // Edge: read per instance on both sides, a true removal is `removed`.
+    let doc = with_tools(&base, &wrapper("", "[a]"));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("Search Agent", "b", "removed")]);
+}

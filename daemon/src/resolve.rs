@@ -34,7 +34,8 @@ pub struct ImportStep {
     pub name: String,
     /// SHA-256 of the module's bytes.
     pub sha256: String,
-    /// `import`, `local_import`, `alias`, `submodule` or `definition`.
+    /// `import`, `local_import`, `alias`, `submodule`, `lazy_reexport`
+    /// (a package hook's registry entry) or `definition`.
     pub binding: String,
     /// A submodule reached past the package's lazy-loading `__getattr__`.
     pub lazy_submodule: bool,

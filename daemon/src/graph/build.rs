@@ -22,6 +22,7 @@ mod adk_factories;
 mod adk_members;
 mod capability_limits;
 mod chains;
+mod decorator_returns;
 mod decorators;
 mod eval;
 mod follow;
@@ -501,46 +502,6 @@ impl ModuleReader<'_, '_> {
             .filter(|c| c.identity == name)
             .count();
         sites == 1 && openai::is_sdk_source(facts)
-    }
-
-    /// The agent a function's local name holds, when the function binds
-    /// it once per call (`resolve::runs_once_per_call`) to an SDK agent
-    /// construction of this module, and that construction is the file's
-    /// only agent of that identity: `(path, identity)`.
-    fn local_agent(&self, path: &str, scope: &str, reference: &Value) -> Option<(String, String)> {
-        let Value::Name(name) = reference else {
-            return None;
-        };
-        let facts = self.modules.facts(path)?;
-        let mut current = scope;
-        while !current.is_empty() {
-            if let Some(function) = facts.functions.iter().find(|f| f.qualname == current) {
-                if function.globals.iter().any(|g| g == name)
-                    || function.nonlocals.iter().any(|n| n == name)
-                {
-                    return None;
-                }
-                let locals: Vec<_> = function.locals_named(name).collect();
-                if !locals.is_empty() {
-                    let [binding] = locals.as_slice() else {
-                        return None;
-                    };
-                    let once = !binding.conditional
-                        || crate::resolve::runs_once_per_call(facts, current, binding);
-                    let built = facts.calls.iter().any(|call| {
-                        call.line == binding.line
-                            && call.scope == current
-                            && call.assigned_to.as_deref() == Some(name.as_str())
-                            && openai::is_agent_class(facts, &call.callee, current)
-                    });
-                    let single = self.is_single_agent(path, name);
-                    return (binding.kind == BindingKind::Assignment && once && built && single)
-                        .then(|| (path.to_string(), name.to_string()));
-                }
-            }
-            current = current.rsplit_once('.').map_or("", |(parent, _)| parent);
-        }
-        None
     }
 
     /// Whether another module of the scope imports `name` (or `*`) from

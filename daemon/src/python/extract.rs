@@ -76,6 +76,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
         },
         scopes: Vec::new(),
         conditional_depth: 0,
+        protected_depth: 0,
         type_checking_depth: 0,
         pending_target: None,
         guards: Vec::new(),
@@ -112,6 +113,8 @@ struct ScopeFrame {
     /// `conditional_depth` when the body was entered: deeper is conditional
     /// within this scope.
     entry_depth: usize,
+    /// `protected_depth` when the body was entered.
+    entry_protected: usize,
     /// The guards around the definition, restored when it is left: a
     /// body's calls are guarded by its own statements only.
     outer_guards: Vec<Option<Condition>>,
@@ -123,6 +126,8 @@ struct Collector<'a> {
     scopes: Vec<ScopeFrame>,
     /// How many compound statements enclose the current one.
     conditional_depth: usize,
+    /// How many `try` and `with` statements enclose the current one.
+    protected_depth: usize,
     /// How many `if TYPE_CHECKING:` bodies enclose the current statement.
     type_checking_depth: usize,
     /// The call expression whose value the current assignment binds, and the
@@ -154,6 +159,12 @@ impl Collector<'_> {
     fn conditional(&self) -> bool {
         let entry = self.scopes.last().map_or(0, |f| f.entry_depth);
         self.conditional_depth > entry
+    }
+
+    /// Inside a `try` or `with` of the current scope.
+    fn protected(&self) -> bool {
+        let entry = self.scopes.last().map_or(0, |f| f.entry_protected);
+        self.protected_depth > entry
     }
 
     /// The innermost function the walk is in, through class bodies.
@@ -265,6 +276,7 @@ impl Collector<'_> {
             function,
             class: None,
             entry_depth,
+            entry_protected: self.protected_depth,
             outer_guards,
         });
     }

@@ -204,6 +204,10 @@ pub struct GetattrHook {
     pub line: u32,
     /// Names the hook's tests single out that give their submodule.
     pub submodules: Vec<Text>,
+    /// Names it answers from a lazy re-export registry: each is what
+    /// `from <module> import <attribute>` gives (`getattr_hook::registry`).
+    #[serde(default)]
+    pub reexports: Vec<LazyReexport>,
     /// Every name the hook's tests single out (`name == "agent"`, `name
     /// in _LAZY`) or its returns name.
     pub mentioned: Vec<Text>,
@@ -211,7 +215,22 @@ pub struct GetattrHook {
     pub any_other_name: bool,
 }
 
+/// A name a package hook answers with another module's attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LazyReexport {
+    pub name: Text,
+    /// The module as the registry spells it (`.search.tools`: relative
+    /// to the package).
+    pub module: Text,
+    pub attribute: Text,
+}
+
 impl GetattrHook {
+    /// What the hook answers `name` with from its registry, if it does.
+    pub fn reexport(&self, name: &str) -> Option<&LazyReexport> {
+        self.reexports.iter().find(|r| r.name == name)
+    }
+
     /// Whether every return the hook can reach for `name` gives the
     /// package's submodule `name`.
     pub fn gives_submodule(&self, name: &str) -> bool {
@@ -295,6 +314,14 @@ pub struct ReadOnlyUse {
     #[serde(default)]
     pub scope: Text,
 }
+
+/// Keywords of an agent construction that bind capabilities: a list
+/// written there is the agent's own, read by the list reader.
+pub const CAPABILITY_KEYWORDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
+
+/// Builtins that copy the one iterable they are given into a new list or
+/// tuple: the copy may change, the argument never does through it.
+pub const COPYING_BUILTINS: &[&str] = &["list", "tuple", "sorted"];
 
 /// Builtins that only read an argument they are given (none mutates it,
 /// keeps it, or hands it to code of the caller's). `list`, `tuple` and
@@ -388,6 +415,14 @@ pub struct ReturnFact {
     pub value: Option<Value>,
     /// Inside an `if`/`try`/loop/`with` of the function.
     pub conditional: bool,
+    /// The `if`/`elif` tests it runs under within the function; `None`
+    /// inside a loop, handler or case (as `BindingFact::guard`).
+    #[serde(default)]
+    pub guard: Option<Vec<Condition>>,
+    /// Inside a `try` or `with` of the function: an error in it may be
+    /// handled or suppressed, and the function go on past it.
+    #[serde(default)]
+    pub protected: bool,
 }
 
 /// The scope a qualified name is defined in: `build` for `build.inner`,

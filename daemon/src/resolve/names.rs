@@ -11,6 +11,10 @@ use crate::python::{BindingFact, BindingKind, ImportFact, ModuleFacts, Text, Val
 /// More modules than this read for one reference is a stop.
 const MAX_MODULES_READ: usize = 64;
 
+/// Lazy re-exports (`GetattrHook::reexports`) one name is followed
+/// through: a registry may name itself.
+const MAX_LAZY_REEXPORTS: usize = 8;
+
 impl<'s, 'a> Resolver<'s, 'a> {
     /// `import a.b` then `a.b.f` reads the submodule `a/b.py` directly, as
     /// the import system guarantees, even when the package binds a `b` of
@@ -437,6 +441,34 @@ impl<'s, 'a> Resolver<'s, 'a> {
                 return self.module_name(file, name, steps);
             }
             hook = facts.getattr_hook.clone();
+        }
+        // A name the package's hook answers from its lazy re-export
+        // registry: what `from <module> import <attribute>` there gives.
+        if let Some(reexport) = hook.as_ref().and_then(|h| h.reexport(name)).cloned() {
+            let init = loc.file.clone().unwrap_or_default();
+            if submodule.is_some() {
+                return Err(format!(
+                    "{} is both a submodule and a lazy re-export of {init}",
+                    str_repr(name)
+                ));
+            }
+            let hops = steps
+                .iter()
+                .filter(|s| s.binding == "lazy_reexport")
+                .count();
+            if hops >= MAX_LAZY_REEXPORTS {
+                return Err(format!(
+                    "{} is reached through more than {MAX_LAZY_REEXPORTS} lazy re-exports",
+                    str_repr(name)
+                ));
+            }
+            let line = hook.as_ref().map(|h| h.line);
+            steps.push(self.step(&init, line, name, "lazy_reexport"));
+            let level = reexport.module.chars().take_while(|c| *c == '.').count();
+            let dotted = &reexport.module[level..];
+            let target =
+                self.find_module(&init, u32::try_from(level).unwrap_or(u32::MAX), dotted)?;
+            return self.member(target, &reexport.attribute, steps, true);
         }
         if let Some(sub) = submodule {
             let init = loc.file.clone().unwrap_or_default();

@@ -83,7 +83,7 @@ impl<'a> ModuleReader<'a, '_> {
             },
             Err(why) => FactoryRead::Limit(format!(
                 "{} is a tool factory this reader does not follow: {why}",
-                str_repr(&spelled_call(call))
+                str_repr(&super::messages::spelled_member(call))
             )),
             Ok(Some(Returned::Function(def_path, function, tool_name))) => {
                 let sha = |p: &str| {
@@ -117,7 +117,7 @@ impl<'a> ModuleReader<'a, '_> {
                             implementation_sha256: Some(digest),
                             interface: interface(&function.name, function),
                             import_path: Some(ImportPath {
-                                reference: spelled_call(call),
+                                reference: super::messages::spelled_member(call),
                                 steps: trail.steps,
                                 caveats: Vec::new(),
                             }),
@@ -388,12 +388,4 @@ fn check_factory(facts: &ModuleFacts, factory: &FunctionFact) -> Result<(), Stri
         return Err("it is async".into());
     }
     super::eval::call_frames::returns_once(facts, factory, "it ")
-}
-
-/// `make_tool()` as a reference names it.
-fn spelled_call(call: &Value) -> String {
-    match call {
-        Value::Call { callee, .. } => format!("{}()", unparse(callee)),
-        other => unparse(other),
-    }
 }

@@ -202,7 +202,7 @@ impl ModuleReader<'_, '_> {
                                 agent,
                                 construction,
                                 &built,
-                                &spelled(reference),
+                                &super::messages::spelled_member(reference),
                                 position,
                             ),
                             None => Outcome::FollowReference,
@@ -211,7 +211,13 @@ impl ModuleReader<'_, '_> {
                 }
                 ListMember::Call(call) => {
                     let built = Built::inline(self.path, self.facts, &scope, call, line);
-                    match self.read_built(agent, construction, &built, &spelled(call), position) {
+                    match self.read_built(
+                        agent,
+                        construction,
+                        &built,
+                        &super::messages::spelled_member(call),
+                        position,
+                    ) {
                         Outcome::FollowReference => Outcome::Gap(self.tool_expression(agent)),
                         other => other,
                     }
@@ -228,7 +234,7 @@ impl ModuleReader<'_, '_> {
                     Outcome::Gap(reason),
                     ListMember::Reference(listed) | ListMember::Call(listed),
                 ) => {
-                    let listed = spelled(listed);
+                    let listed = super::messages::spelled_member(listed);
                     self.unresolved_member(agent, crate::graph::Field::Tools, &listed, reason);
                     None
                 }
@@ -543,6 +549,10 @@ impl ModuleReader<'_, '_> {
         scope: &str,
         reference: &Value,
     ) -> Result<(String, (Option<String>, AdkName)), String> {
+        // A builder's call, or a function's local (`eval::built_agents`).
+        if let Some(built) = self.built_agent(path, scope, reference)? {
+            return Ok((built.path.to_string(), self.adk_built(&built)?));
+        }
         if let Value::Call { .. } = reference {
             let facts = self.modules.facts(path).ok_or("the module is not read")?;
             return adk::agent_constructions(facts, self.contexts.of(path))
@@ -666,14 +676,6 @@ enum AdkMember {
     Function(Value, Wrap, String),
     Limit(String),
     Other,
-}
-
-/// A member as a reason spells it (`make_tool()`, `tools.lookup`).
-fn spelled(value: &Value) -> String {
-    match value {
-        Value::Call { callee, .. } => format!("{}()", crate::graph::schema::unparse(callee)),
-        other => crate::graph::schema::unparse(other),
-    }
 }
 
 /// Shipped tool classes that wrap another library's tool, and the

@@ -11,12 +11,14 @@
 //! decorator the scope does not hold (a library's) is read as before: its
 //! spelling is part of the definition's digest.
 
-use super::eval::call_frames::returns_once;
+use super::decorator_returns::{bare_application, factory_application, reachable_returns, Known};
+use super::eval::call_frames::defined_once;
 use super::ModuleReader;
 use crate::frameworks::imports::imported_name;
 use crate::pyrepr::str_repr;
-use crate::python::{BindingKind, FunctionFact, ModuleFacts, ParamKind, Value};
+use crate::python::{BindingKind, FunctionFact, ModuleFacts, Value};
 use crate::resolve::{Resolver, Target};
+use std::collections::BTreeMap;
 
 impl ModuleReader<'_, '_> {
     /// The digest parts of `function`'s transparent repository decorators
@@ -60,19 +62,21 @@ impl ModuleReader<'_, '_> {
             let spelled = callee.dotted().unwrap_or_default();
             let at = format!("{path}:{}", decorator_fn.line);
             if factory {
-                return Err(format!(
-                    "{} is decorated with `{spelled}(...)` ({at}), a decorator factory this reader does not read",
-                    str_repr(&function.name)
-                ));
+                let read = self.factory_result(path, decorator_fn, decorator);
+                parts.extend(read.map_err(|why| {
+                    format!(
+                        "{} is decorated with `{spelled}(...)` ({at}), a decorator factory which {why}, so what it binds is not the function",
+                        str_repr(&function.name)
+                    )
+                })?);
+                continue;
             }
-            let facts = self.modules.facts(path).ok_or("its module is not read")?;
-            transparent(facts, decorator_fn).map_err(|why| {
+            parts.extend(self.bare_result(path, decorator_fn, 0).map_err(|why| {
                 format!(
                     "{} is decorated with `{spelled}` ({at}), which {why}, so what it binds is not the function",
                     str_repr(&function.name)
                 )
-            })?;
-            parts.push(format!("decorator {}", decorator_fn.implementation_sha256));
+            })?);
         }
         Ok(parts)
     }
@@ -116,17 +120,12 @@ impl ModuleReader<'_, '_> {
             else {
                 return Err(format!("`{spelled}` is not a function of the scope"));
             };
-            let facts = self
-                .modules
-                .facts(decorator_path)
-                .ok_or("its module is not read")?;
-            transparent(facts, decorator_fn).map_err(|why| {
+            parts.extend(self.bare_result(decorator_path, decorator_fn, 0).map_err(|why| {
                 format!(
                     "`{spelled}` ({decorator_path}:{}), which {why}, so what it returns is not the function",
                     decorator_fn.line
                 )
-            })?;
-            parts.push(format!("decorator {}", decorator_fn.implementation_sha256));
+            })?);
             reference = inner;
         }
         // Applied outermost first: the digest lists them as written
@@ -135,39 +134,192 @@ impl ModuleReader<'_, '_> {
     }
 }
 
-/// Whether `decorator` returns a `functools.wraps(func)` wrapper of its
-/// first parameter, and why not.
-fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), String> {
-    returns_once(facts, decorator, "")?;
-    let first = decorator
-        .params
-        .iter()
-        .find(|p| matches!(p.kind, ParamKind::PositionalOnly | ParamKind::Normal))
-        .ok_or("takes no function")?;
-    let returned = decorator
-        .body()
-        .returns_found
-        .first()
-        .and_then(|r| r.value.as_ref());
-    let Some(Value::Name(wrapper)) = returned else {
-        return Err("does not return a wrapper it defines".into());
-    };
-    let bindings: Vec<_> = decorator.locals_named(wrapper).collect();
-    // `return func`, unrebound: the function itself.
-    if wrapper == first.name
-        && matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Parameter)
-    {
+/// Decorators a bare application is followed through when one returns
+/// another's call (`return _build_wrapper(func, ...)`), at most.
+const MAX_DELEGATION: usize = 4;
+
+impl ModuleReader<'_, '_> {
+    /// What applying `decorator` (defined in `path`) to a function gives,
+    /// when every return that application can reach
+    /// (`decorator_returns`) is the function itself, a wrapper it defines
+    /// decorated `@functools.wraps(func)`, or another such decorator's
+    /// call on the function: the digest parts (the decorator's code, and
+    /// each delegated call with its arguments), or why not.
+    pub(super) fn bare_result(
+        &self,
+        path: &str,
+        decorator: &FunctionFact,
+        depth: usize,
+    ) -> Result<Vec<String>, String> {
+        let facts = self.modules.facts(path).ok_or("its module is not read")?;
+        let (first, known) =
+            bare_application(decorator).ok_or("cannot be applied to a function alone")?;
+        self.applied_result(path, facts, decorator, &first, &known, depth)
+    }
+
+    /// `bare_result` under what the application fixes (`known`), `first`
+    /// the parameter the function is passed in.
+    fn applied_result(
+        &self,
+        path: &str,
+        facts: &ModuleFacts,
+        decorator: &FunctionFact,
+        first: &str,
+        known: &BTreeMap<String, Known>,
+        depth: usize,
+    ) -> Result<Vec<String>, String> {
+        definition_read(facts, decorator)?;
+        let returns = reachable_returns(facts, decorator, known)?;
+        if returns.is_empty() {
+            return Err("never returns".into());
+        }
+        let mut parts = vec![format!("decorator {}", decorator.implementation_sha256)];
+        for ret in returns {
+            match &ret.value {
+                Some(Value::Name(name)) => wrapper_of(facts, decorator, first, name)?,
+                Some(
+                    call @ Value::Call {
+                        callee,
+                        args,
+                        keywords,
+                    },
+                ) => {
+                    if depth >= MAX_DELEGATION {
+                        return Err(format!("delegates more than {MAX_DELEGATION} calls deep"));
+                    }
+                    let passes_function = matches!(args.first(), Some(Value::Name(n)) if n == first)
+                        && !args.iter().any(|a| matches!(a, Value::Starred(_)));
+                    if !passes_function {
+                        return Err("returns a call that is not handed the function first".into());
+                    }
+                    let mut resolver = Resolver::new(self.modules);
+                    let found = resolver
+                        .resolve(path, &decorator.qualname, callee)
+                        .map_err(|why| format!("returns a call not followed: {why}"))?;
+                    let Target::Function {
+                        path: inner_path,
+                        function: inner,
+                    } = found.target
+                    else {
+                        return Err("returns a call of something other than a function".into());
+                    };
+                    let inner_facts = self
+                        .modules
+                        .facts(inner_path)
+                        .ok_or("its module is not read")?;
+                    let names: Vec<Option<&str>> =
+                        keywords.iter().map(|(k, _)| k.as_deref()).collect();
+                    let mut inner_known = factory_application(inner, args.len(), &names)
+                        .ok_or("returns a call whose arguments this reader cannot place")?;
+                    let inner_first = bare_application(inner)
+                        .map(|(name, _)| name)
+                        .ok_or("returns a call of a function that takes no function")?;
+                    inner_known.insert(inner_first.clone(), Known::Function);
+                    parts.extend(self.applied_result(
+                        inner_path,
+                        inner_facts,
+                        inner,
+                        &inner_first,
+                        &inner_known,
+                        depth + 1,
+                    )?);
+                    parts.push(format!("call {}", crate::graph::schema::unparse(call)));
+                }
+                _ => return Err("does not return a wrapper it defines".into()),
+            }
+        }
+        Ok(parts)
+    }
+
+    /// What applying the decorator a factory call (`call`, of `factory`
+    /// defined in `path`) returns gives: every return the call can reach
+    /// is a decorator the factory defines, read as `bare_result`; the
+    /// digest covers the factory's code and the call's arguments.
+    pub(super) fn factory_result(
+        &self,
+        path: &str,
+        factory: &FunctionFact,
+        call: &Value,
+    ) -> Result<Vec<String>, String> {
+        let Value::Call { args, keywords, .. } = call else {
+            return Err("is not called".into());
+        };
+        let facts = self.modules.facts(path).ok_or("its module is not read")?;
+        definition_read(facts, factory)?;
+        let names: Vec<Option<&str>> = keywords.iter().map(|(k, _)| k.as_deref()).collect();
+        if args.iter().any(|a| matches!(a, Value::Starred(_))) {
+            return Err("is passed a spread".into());
+        }
+        let known = factory_application(factory, args.len(), &names)
+            .ok_or("is passed arguments this reader cannot place")?;
+        let returns = reachable_returns(facts, factory, &known)?;
+        if returns.is_empty() {
+            return Err("never returns".into());
+        }
+        let mut parts = vec![
+            format!("decorator factory {}", factory.implementation_sha256),
+            format!("arguments {}", crate::graph::schema::unparse(call)),
+        ];
+        for ret in returns {
+            let Some(Value::Name(name)) = &ret.value else {
+                return Err("does not return a decorator it defines".into());
+            };
+            let decorator = nested_definition(facts, factory, name)?
+                .ok_or("does not return a decorator it defines")?;
+            parts.extend(
+                self.bare_result(path, decorator, 0)
+                    .map_err(|why| format!("returns `{name}`, which {why}"))?,
+            );
+        }
+        Ok(parts)
+    }
+}
+
+/// Why a decorator's definition is not one to read, if it is not: its
+/// own decorators, a generator's or a coroutine's body, two definitions.
+fn definition_read(facts: &ModuleFacts, function: &FunctionFact) -> Result<(), String> {
+    if !function.decorators.is_empty() {
+        return Err("is decorated".into());
+    }
+    if function.is_generator {
+        return Err("is a generator".into());
+    }
+    if function.is_async {
+        return Err("is asynchronous".into());
+    }
+    defined_once(facts, function)
+}
+
+/// The function `outer` defines once under `name` (and binds `name`
+/// no other way): `None` when the definition is not among the facts.
+fn nested_definition<'f>(
+    facts: &'f ModuleFacts,
+    outer: &FunctionFact,
+    name: &str,
+) -> Result<Option<&'f FunctionFact>, String> {
+    let bindings: Vec<_> = outer.locals_named(name).collect();
+    if !matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Function) {
+        return Err(format!("binds `{name}` other than by one definition"));
+    }
+    let qualname = format!("{}.{name}", outer.qualname);
+    Ok(facts.functions.iter().find(|f| f.qualname == qualname))
+}
+
+/// Whether `name`, returned by `decorator`, is the function passed in
+/// `first` (never rebound) or a wrapper the decorator defines once,
+/// decorated exactly `@functools.wraps(first)`.
+fn wrapper_of(
+    facts: &ModuleFacts,
+    decorator: &FunctionFact,
+    first: &str,
+    name: &str,
+) -> Result<(), String> {
+    let bindings: Vec<_> = decorator.locals_named(name).collect();
+    if name == first && matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Parameter) {
         return Ok(());
     }
-    if !matches!(bindings.as_slice(), [one] if one.kind == BindingKind::Function) {
-        return Err(format!("binds `{wrapper}` other than by one definition"));
-    }
-    let qualname = format!("{}.{wrapper}", decorator.qualname);
-    let wrapper_fn = facts
-        .functions
-        .iter()
-        .find(|f| f.qualname == qualname)
-        .ok_or("does not return a wrapper it defines")?;
+    let wrapper_fn =
+        nested_definition(facts, decorator, name)?.ok_or("does not return a wrapper it defines")?;
     let wraps_first = |d: &Value| match d {
         Value::Call {
             callee,
@@ -175,7 +327,7 @@ fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), Stri
             keywords,
         } => {
             keywords.is_empty()
-                && matches!(args.as_slice(), [Value::Name(n)] if *n == first.name)
+                && matches!(args.as_slice(), [Value::Name(n)] if n == first)
                 && imported_name(facts, callee, &decorator.qualname).as_deref()
                     == Some("functools.wraps")
         }
@@ -184,8 +336,7 @@ fn transparent(facts: &ModuleFacts, decorator: &FunctionFact) -> Result<(), Stri
     match wrapper_fn.decorators.as_slice() {
         [only] if wraps_first(only) => Ok(()),
         _ => Err(format!(
-            "does not return a wrapper decorated `@functools.wraps({})`",
-            first.name
+            "does not return a wrapper decorated `@functools.wraps({first})`"
         )),
     }
 }

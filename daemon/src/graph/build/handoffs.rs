@@ -83,6 +83,10 @@ impl ModuleReader<'_, '_> {
                                     .collect(),
                             )
                         }
+                        // A builder's call: the agent it returns.
+                        _ if self.sdk_built_reference(start, &scope, value).is_some() => {
+                            (value.clone(), Vec::new())
+                        }
                         _ => {
                             self.agent_gap(
                                 agent,
@@ -93,15 +97,17 @@ impl ModuleReader<'_, '_> {
                     }
                 }
             };
-            let spelled = reference.dotted().unwrap_or_default();
+            let spelled = super::messages::spelled_member(&reference);
             let mut resolver = Resolver::new(self.modules);
-            // A local agent of the function first (`helper = Agent(...)`
-            // in `main()`), else the name as the resolver follows it.
-            let target = match self.local_agent(start, &scope, &reference) {
-                Some((path, name)) => match self.modules.key(&path) {
+            // A local agent of the function or a builder's call first
+            // (`helper = Agent(...)` in `main()`, `eval::built_agents`),
+            // else the name as the resolver follows it.
+            let target = match self.sdk_built_reference(start, &scope, &reference) {
+                Some(Ok((path, name))) => match self.modules.key(&path) {
                     Some(path) => Ok((path, name)),
                     None => Err(format!("{path} is not read")),
                 },
+                Some(Err(why)) => Err(why),
                 None => match resolver.resolve(start, &scope, &reference) {
                     Ok(found) => match found.target {
                         Target::Value { path, name, .. } if self.is_single_agent(path, &name) => {

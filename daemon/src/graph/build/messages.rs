@@ -118,6 +118,18 @@ impl ModuleReader<'_, '_> {
 /// reference by its last name (`tools.lookup` is most likely `lookup`, and
 /// a row under either name is `not_established`), anything else as
 /// spelled; a handoff or sub-agent under an unknown target file.
+/// A listed member as a reason and its row key spell it: a reference
+/// as written (`tools.lookup`), a call by its callee (`make_tool()`,
+/// `make_billing().as_tool()`).
+pub(super) fn spelled_member(value: &crate::python::Value) -> String {
+    match value {
+        crate::python::Value::Call { callee, .. } => {
+            format!("{}()", crate::graph::schema::unparse(callee))
+        }
+        other => crate::graph::schema::unparse(other),
+    }
+}
+
 pub(super) fn member_key(field: Field, reference: &str) -> String {
     let dotted = !reference.is_empty()
         && reference

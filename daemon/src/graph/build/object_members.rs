@@ -283,10 +283,11 @@ impl<'r> ModuleReader<'r, '_> {
                 str_repr(&spelled)
             )
         };
-        // A local agent of the function first (`pricing = Agent(...)` in
-        // `main()`), else the receiver as the resolver follows it.
-        let (path, name) = match self.local_agent(site.path, &built.scope, receiver) {
-            Some(local) => local,
+        // A local agent of the function or a builder's call first
+        // (`pricing = Agent(...)` in `main()`, `eval::built_agents`),
+        // else the receiver as the resolver follows it.
+        let (path, name) = match self.sdk_built_reference(site.path, &built.scope, receiver) {
+            Some(built) => built.map_err(|why| format!("{}: {why}", not_identified()))?,
             None => {
                 let mut resolver = Resolver::new(self.modules);
                 let found = resolver

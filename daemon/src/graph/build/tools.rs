@@ -227,7 +227,7 @@ impl ModuleReader<'_, '_> {
                             Some(name)
                         }
                         Ok(None) => {
-                            let spelled = call_spelled(&call);
+                            let spelled = super::messages::spelled_member(&call);
                             let path = self.path.to_string();
                             match self.factory_tool(
                                 agent,
@@ -248,7 +248,7 @@ impl ModuleReader<'_, '_> {
                         }
                         Err(why) => {
                             let reason = self.object_limit(agent, construction.line, &why);
-                            let spelled = call_spelled(&call);
+                            let spelled = super::messages::spelled_member(&call);
                             self.unresolved_member(agent, Field::Tools, &spelled, reason);
                             None
                         }
@@ -365,12 +365,4 @@ fn fold_namespace(tool: &mut FollowedTool, namespace: Option<&str>) {
     tool.definition.implementation_sha256 = Some(crate::python::ast_dump::sha256_of_json_string(
         &format!("{own}|tool_namespace:{namespace}"),
     ));
-}
-
-/// A listed call as a limit names it: `callee()`.
-fn call_spelled(call: &Value) -> String {
-    match call {
-        Value::Call { callee, .. } => format!("{}()", callee.dotted().unwrap_or_default()),
-        _ => String::new(),
-    }
 }

@@ -32,6 +32,25 @@ impl Collector<'_> {
                         }
                     }
                 }
+                // A copy passed on (`describe(list(TOOLS))`): the callee
+                // gets a new list, so `TOOLS` is only read. A capability
+                // keyword's copy is the list reader's to count.
+                let passed = call.arguments.args.iter().chain(
+                    call.arguments
+                        .keywords
+                        .iter()
+                        .filter(|k| {
+                            k.arg
+                                .as_ref()
+                                .is_none_or(|a| !CAPABILITY_KEYWORDS.contains(&a.as_str()))
+                        })
+                        .map(|k| &k.value),
+                );
+                for argument in passed {
+                    if let Some((copier, name)) = copied_name(argument) {
+                        read(name, Some(copier));
+                    }
+                }
             }
             Expr::Compare(compare) => {
                 for (op, comparator) in compare.ops.iter().zip(compare.comparators.iter()) {
@@ -98,4 +117,19 @@ impl Collector<'_> {
             _ => {}
         }
     }
+}
+
+/// `list(X)`, `tuple(X)`, `sorted(X)`: the builtin and the name it copies.
+fn copied_name(expr: &Expr) -> Option<(&str, &ast::ExprName)> {
+    let Expr::Call(call) = expr else {
+        return None;
+    };
+    let Expr::Name(callee) = call.func.as_ref() else {
+        return None;
+    };
+    let [Expr::Name(name)] = &call.arguments.args[..] else {
+        return None;
+    };
+    (COPYING_BUILTINS.contains(&callee.id.as_str()) && call.arguments.keywords.is_empty())
+        .then_some((callee.id.as_str(), name))
 }

@@ -213,6 +213,8 @@ impl<'a> Visitor<'a> for Collector<'_> {
                     line: self.line_of(ret),
                     value: ret.value.as_deref().map(|v| value_of(v, 0)),
                     conditional: self.conditional(),
+                    guard: self.guard(),
+                    protected: self.protected(),
                 };
                 if let Some(function) = self.current_function() {
                     function.lazy_body.get_mut().returns_found.push(fact);
@@ -351,6 +353,8 @@ impl<'a> Visitor<'a> for Collector<'_> {
                         }
                     }
                 }
+                let protects = matches!(stmt, Stmt::With(_) | Stmt::Try(_));
+                self.protected_depth += usize::from(protects);
                 match stmt {
                     // A `with` body and a `try` body run as written; a
                     // handler runs only on an error.
@@ -373,6 +377,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                         self.guards.pop();
                     }
                 }
+                self.protected_depth -= usize::from(protects);
                 self.conditional_depth -= 1;
             }
             _ => visitor::walk_stmt(self, stmt),

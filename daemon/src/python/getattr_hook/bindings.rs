@@ -30,11 +30,27 @@ impl HookReader<'_> {
                             };
                             bind(out, n.id.as_str(), given);
                         } else {
-                            for name in target_names(target) {
+                            // `module_path, attr_name = _LAZY[name]`.
+                            let entry = match assign.targets.len() {
+                                1 => self.registry_item(&assign.value),
+                                _ => None,
+                            };
+                            for (index, name) in target_names(target).into_iter().enumerate() {
                                 if name == self.param {
                                     ok = false;
                                 }
-                                bind(out, &name, Given::Unknown);
+                                let given = match (&entry, target) {
+                                    (Some(registry), Expr::Tuple(_) | Expr::List(_))
+                                        if is_plain_names(target) =>
+                                    {
+                                        Given::Entry {
+                                            registry: registry.clone(),
+                                            index,
+                                        }
+                                    }
+                                    _ => Given::Unknown,
+                                };
+                                bind(out, &name, given);
                             }
                         }
                     }
@@ -145,22 +161,79 @@ impl HookReader<'_> {
         !names.iter().any(|n| n == self.param)
     }
 
+    /// `R[name]` for a registry `R` the hook's parameter indexes: `R`.
+    fn registry_item(&self, value: &Expr) -> Option<String> {
+        let Expr::Subscript(sub) = value else {
+            return None;
+        };
+        let (Expr::Name(registry), Expr::Name(key)) = (sub.value.as_ref(), sub.slice.as_ref())
+        else {
+            return None;
+        };
+        (key.id.as_str() == self.param
+            && self
+                .registries
+                .iter()
+                .any(|r| r.name == registry.id.as_str()))
+        .then(|| registry.id.to_string())
+    }
+
+    /// What a local name gives when all its bindings agree.
+    fn local_given(name: &str, locals: &[(String, Vec<Given>)]) -> Given {
+        match locals.iter().find(|(l, _)| l == name) {
+            Some((_, all)) => match all.split_first() {
+                Some((first, rest)) if rest.iter().all(|g| g == first) => first.clone(),
+                _ => Given::Unknown,
+            },
+            None => Given::Unknown,
+        }
+    }
+
+    /// `getattr(module, attr_name)` over a registry entry's items.
+    fn entry_attribute(&self, call: &ast::ExprCall, locals: &[(String, Vec<Given>)]) -> Given {
+        let is_getattr = matches!(call.func.as_ref(), Expr::Name(n)
+            if n.id.as_str() == "getattr" && !self.binds_getattr
+                && !locals.iter().any(|(l, _)| l == "getattr"));
+        let [Expr::Name(module), Expr::Name(attribute)] = call.arguments.args.as_ref() else {
+            return Given::Unknown;
+        };
+        if !is_getattr || !call.arguments.keywords.is_empty() {
+            return Given::Unknown;
+        }
+        match (
+            Self::local_given(module.id.as_str(), locals),
+            Self::local_given(attribute.id.as_str(), locals),
+        ) {
+            (
+                Given::EntryModule {
+                    registry,
+                    index,
+                    package,
+                },
+                Given::Entry {
+                    registry: other,
+                    index: attribute,
+                },
+            ) if registry == other => Given::EntryAttribute {
+                registry,
+                module: index,
+                attribute,
+                package,
+            },
+            _ => Given::Unknown,
+        }
+    }
+
     /// What an expression gives: a submodule, importlib, or unknown.
     /// `locals` is what the hook's names give (empty while they are being
     /// collected: a name then gives nothing known).
     pub(super) fn module_given(&self, expr: &Expr, locals: &[(String, Vec<Given>)]) -> Given {
         match expr {
-            Expr::Call(call) => self.import_call(call, locals),
-            Expr::Name(n) => {
-                let name = n.id.as_str();
-                match locals.iter().find(|(l, _)| l == name) {
-                    Some((_, all)) => match all.split_first() {
-                        Some((first, rest)) if rest.iter().all(|g| g == first) => first.clone(),
-                        _ => Given::Unknown,
-                    },
-                    None => Given::Unknown,
-                }
-            }
+            Expr::Call(call) => match self.import_call(call, locals) {
+                Given::Unknown => self.entry_attribute(call, locals),
+                given => given,
+            },
+            Expr::Name(n) => Self::local_given(n.id.as_str(), locals),
             _ => Given::Unknown,
         }
     }
@@ -203,9 +276,23 @@ impl HookReader<'_> {
             matches!(e, Expr::Name(n) if matches!(n.id.as_str(), "__name__" | "__package__")
                 && !locals.iter().any(|(l, _)| l == n.id.as_str()))
         };
+        // A registry entry's module item, relative to the package or not.
+        let entry = |spec: &Expr, package: bool| match spec {
+            Expr::Name(n) => match Self::local_given(n.id.as_str(), locals) {
+                Given::Entry { registry, index } => Some(Given::EntryModule {
+                    registry,
+                    index,
+                    package,
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
         match call.arguments.args.as_ref() {
-            [spec, pkg] if package(pkg) => self.relative_spec(spec, "."),
-            [spec] => self.absolute_spec(spec),
+            [spec, pkg] if package(pkg) => {
+                entry(spec, true).unwrap_or_else(|| self.relative_spec(spec, "."))
+            }
+            [spec] => entry(spec, false).unwrap_or_else(|| self.absolute_spec(spec)),
             _ => Given::Unknown,
         }
     }
@@ -277,4 +364,14 @@ fn target_names(target: &Expr) -> Vec<String> {
         Expr::Starred(s) => target_names(&s.value),
         _ => Vec::new(),
     }
+}
+
+/// A tuple or list of plain names (`a, b`).
+fn is_plain_names(target: &Expr) -> bool {
+    let elements = match target {
+        Expr::Tuple(t) => &t.elts,
+        Expr::List(l) => &l.elts,
+        _ => return false,
+    };
+    elements.iter().all(|e| matches!(e, Expr::Name(_)))
 }

@@ -18,7 +18,7 @@
 //! `globals()` or `vars()` other than the idiom's own cache
 //! (`globals()[name] = module` inside the hook).
 
-use super::facts::{BindingKind, GetattrHook, ModuleFacts, Text};
+use super::facts::{BindingKind, GetattrHook, LazyReexport, ModuleFacts, Text};
 use super::lines::LineIndex;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
@@ -36,6 +36,7 @@ pub(super) fn read(suite: &[Stmt], facts: &ModuleFacts, lines: &LineIndex) -> Op
     let untrusted = GetattrHook {
         line,
         submodules: Vec::new(),
+        reexports: Vec::new(),
         mentioned: Vec::new(),
         any_other_name: false,
     };
@@ -96,11 +97,13 @@ pub(super) fn sole_parameter(def: &ast::StmtFunctionDef) -> Option<&str> {
 }
 
 mod bindings;
+mod registry;
 #[cfg(test)]
 mod tests;
 mod tests_on_names;
 mod trust;
 
+use registry::{registries, Registry};
 use trust::{package_trusts_hooks, read_only_containers};
 
 /// What one value bound in the hook gives.
@@ -113,6 +116,27 @@ enum Given {
     /// `importlib` (or its `import_module`), bound by importing it.
     Importlib,
     ImportModule,
+    /// Item `index` of the registry entry of the name asked for
+    /// (`module_path, attr_name = _LAZY[name]`).
+    Entry {
+        registry: String,
+        index: usize,
+    },
+    /// The module an entry's item names (`import_module(module_path,
+    /// __package__)`; `package`: relative to the package).
+    EntryModule {
+        registry: String,
+        index: usize,
+        package: bool,
+    },
+    /// `getattr(module, attr_name)`: the attribute an entry names of
+    /// the module another item names.
+    EntryAttribute {
+        registry: String,
+        module: usize,
+        attribute: usize,
+        package: bool,
+    },
     Unknown,
 }
 
@@ -155,8 +179,13 @@ struct HookReader<'s> {
     def: &'s ast::StmtFunctionDef,
     param: &'s str,
     /// Module-level names bound once to a literal container of strings
-    /// that the module only ever reads.
+    /// that the module only ever reads (a registry's keys among them).
     containers: Vec<(String, BTreeSet<String>)>,
+    /// Lazy re-export registries (`registry.rs`).
+    registries: Vec<Registry>,
+    /// Whether the module binds `getattr` itself (then it is not the
+    /// builtin).
+    binds_getattr: bool,
     /// What each name the hook binds gives, flow-insensitively.
     locals: Vec<(String, Vec<Given>)>,
     /// What the module's own bindings of `importlib`/`import_module` are.
@@ -188,10 +217,19 @@ impl<'s> HookReader<'s> {
                     .filter(|i| i.scope.is_empty() && i.bound_name() == name)
                     .all(|i| i.module == module && i.name.as_deref() == member)
         };
+        let registries = registries(suite, facts);
+        let mut containers = read_only_containers(suite, facts);
+        containers.extend(
+            registries
+                .iter()
+                .map(|r| (r.name.clone(), r.entries.keys().cloned().collect())),
+        );
         let mut reader = HookReader {
             def,
             param,
-            containers: read_only_containers(suite, facts),
+            containers,
+            registries,
+            binds_getattr: facts.module_bindings.iter().any(|b| b.name == "getattr"),
             locals: Vec::new(),
             module_importlib: only_imports("importlib", "importlib", None),
             module_import_module: only_imports("import_module", "importlib", Some("import_module")),
@@ -223,9 +261,15 @@ impl<'s> HookReader<'s> {
             .filter(|name| self.gives(Some(name)))
             .map(|name| Text::from(name.as_str()))
             .collect();
+        let reexports = self
+            .mentioned
+            .iter()
+            .filter_map(|name| self.reexport(name))
+            .collect();
         GetattrHook {
             line,
             submodules,
+            reexports,
             mentioned: self
                 .mentioned
                 .iter()
@@ -249,6 +293,48 @@ impl<'s> HookReader<'s> {
                 Given::Submodule(name) => asked == Some(name.as_str()),
                 _ => false,
             })
+    }
+}
+
+impl HookReader<'_> {
+    /// What `asked` is when every return the hook can reach for it gives
+    /// one registry entry's attribute: that module and attribute.
+    fn reexport(&self, asked: &str) -> Option<LazyReexport> {
+        let flow = self.walk(&self.def.body, Some(asked));
+        if flow.opaque || flow.falls {
+            return None;
+        }
+        let (first, rest) = flow.returns.split_first()?;
+        let Given::EntryAttribute {
+            registry,
+            module,
+            attribute,
+            package,
+        } = first
+        else {
+            return None;
+        };
+        if rest.iter().any(|g| g != first) {
+            return None;
+        }
+        let entry = self
+            .registries
+            .iter()
+            .find(|r| &r.name == registry)?
+            .entries
+            .get(asked)?;
+        let (module, attribute) = (entry.get(*module)?, entry.get(*attribute)?);
+        let relative = module.starts_with('.');
+        let dotted = module.trim_start_matches('.');
+        let valid = is_identifier(attribute)
+            && (relative || !dotted.is_empty())
+            && (!relative || *package)
+            && (dotted.is_empty() || dotted.split('.').all(is_identifier));
+        valid.then(|| LazyReexport {
+            name: Text::from(asked),
+            module: Text::from(module.as_str()),
+            attribute: Text::from(attribute.as_str()),
+        })
     }
 }
 

@@ -124,3 +124,40 @@ fn a_package_that_can_change_the_import_trusts_no_hook() {
             assert_eq!(gives(&format!("{IMPORT}{hook}"), &["x", "agent"]), [false, false], "{hook}");
         }
 }
+
+/// The lazy re-export registry: each name the hook answers from it, as
+/// the module and attribute its entry names.
+#[test]
+fn a_registry_hook_reexports_each_entry() {
+    let src = "import importlib\n_LAZY = {'lookup': ('.search.tools', 'lookup'), 'fetch': ('app.net', 'get')}\ndef __getattr__(name):\n    if name in _LAZY:\n        module_path, attr_name = _LAZY[name]\n        module = importlib.import_module(module_path, __package__)\n        return getattr(module, attr_name)\n    raise AttributeError(name)\n__all__ = sorted(_LAZY.keys())\n";
+    let hook = extract_facts(src.as_bytes()).getattr_hook.expect("a hook");
+    let found: Vec<(&str, &str, &str)> = hook
+        .reexports
+        .iter()
+        .map(|r| (r.name.as_str(), r.module.as_str(), r.attribute.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("fetch", "app.net", "get"),
+            ("lookup", ".search.tools", "lookup")
+        ]
+    );
+    assert!(!hook.gives_submodule("lookup"));
+    // A registry the module changes is not one.
+    let changed = format!("{src}_LAZY.update({{}})\n");
+    let hook = extract_facts(changed.as_bytes())
+        .getattr_hook
+        .expect("a hook");
+    assert!(hook.reexports.is_empty());
+    // A relative entry needs the package argument.
+    let absolute = src.replace(
+        "import_module(module_path, __package__)",
+        "import_module(module_path)",
+    );
+    let hook = extract_facts(absolute.as_bytes())
+        .getattr_hook
+        .expect("a hook");
+    let names: Vec<&str> = hook.reexports.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["fetch"]);
+}

@@ -205,29 +205,8 @@ pub(super) fn read_only_containers(
     facts: &ModuleFacts,
 ) -> Vec<(String, BTreeSet<String>)> {
     let mut out = Vec::new();
-    for stmt in suite {
-        let (target, value) = match stmt {
-            Stmt::Assign(a) if a.targets.len() == 1 => (&a.targets[0], a.value.as_ref()),
-            Stmt::AnnAssign(a) => match a.value.as_deref() {
-                Some(value) => (a.target.as_ref(), value),
-                None => continue,
-            },
-            _ => continue,
-        };
-        let Expr::Name(name) = target else {
-            continue;
-        };
-        let name = name.id.as_str();
-        let once = facts
-            .module_bindings
-            .iter()
-            .filter(|b| b.name == name)
-            .count()
-            == 1
-            && facts
-                .functions
-                .iter()
-                .all(|f| !f.globals.iter().any(|g| g == name));
+    for (name, value) in module_assignments(suite) {
+        let once = bound_once(facts, name);
         let uses = facts.name_uses.get(name).copied().unwrap_or(0);
         let reads = facts
             .read_only_uses
@@ -235,15 +214,50 @@ pub(super) fn read_only_containers(
             .filter(|u| u.name == name)
             .count();
         let only_read = u32::try_from(reads).is_ok_and(|reads| reads == uses);
-        let stored = facts
-            .attribute_stores
-            .iter()
-            .any(|s| s.target.first().is_some_and(|r| r == name));
-        if once && only_read && !stored {
+        if once && only_read && !stored_into(facts, name) {
             if let Some(names) = literal_strings(value) {
                 out.push((name.to_string(), names));
             }
         }
     }
     out
+}
+
+/// Module-level `name = value` (or `name: T = value`) statements with one
+/// plain name as the target.
+pub(super) fn module_assignments(suite: &[Stmt]) -> impl Iterator<Item = (&str, &Expr)> {
+    suite.iter().filter_map(|stmt| {
+        let (target, value) = match stmt {
+            Stmt::Assign(a) if a.targets.len() == 1 => (&a.targets[0], a.value.as_ref()),
+            Stmt::AnnAssign(a) => (a.target.as_ref(), a.value.as_deref()?),
+            _ => return None,
+        };
+        match target {
+            Expr::Name(name) => Some((name.id.as_str(), value)),
+            _ => None,
+        }
+    })
+}
+
+/// Whether the module binds `name` once and no function declares it
+/// `global`.
+pub(super) fn bound_once(facts: &ModuleFacts, name: &str) -> bool {
+    facts
+        .module_bindings
+        .iter()
+        .filter(|b| b.name == name)
+        .count()
+        == 1
+        && facts
+            .functions
+            .iter()
+            .all(|f| !f.globals.iter().any(|g| g == name))
+}
+
+/// Whether an attribute of `name` is stored into (`name.x = …`).
+pub(super) fn stored_into(facts: &ModuleFacts, name: &str) -> bool {
+    facts
+        .attribute_stores
+        .iter()
+        .any(|s| s.target.first().is_some_and(|r| r == name))
 }

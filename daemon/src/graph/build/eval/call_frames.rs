@@ -634,6 +634,15 @@ pub(in crate::graph::build) fn returns_once(
             "{subject}does not return once, unconditionally, as its last statement"
         ));
     }
+    defined_once(facts, function)
+}
+
+/// Why a function is not the one its name calls, if two definitions in
+/// its file share its qualified name.
+pub(in crate::graph::build) fn defined_once(
+    facts: &ModuleFacts,
+    function: &FunctionFact,
+) -> Result<(), String> {
     let definitions = facts
         .functions
         .iter()

@@ -173,7 +173,7 @@ impl ModuleReader<'_, '_> {
                 }
                 Err(why) => match self.parameter_read(scope, name, Passed::List, depth, when) {
                     Some(read) => read?,
-                    None => match self.imported_list(scope, name, when) {
+                    None => match self.imported_list(scope, name, depth, when) {
                         Some(read) => read?,
                         None => return Err(why),
                     },
@@ -578,6 +578,7 @@ impl ModuleReader<'_, '_> {
         &self,
         scope: &str,
         name: &str,
+        depth: usize,
         when: &[String],
     ) -> Option<Result<Members, String>> {
         // The nearest scope that binds the name: an enclosing function
@@ -648,13 +649,21 @@ impl ModuleReader<'_, '_> {
         if let Err(why) = self.only_read_everywhere(path, &bound_name, facts) {
             return Some(Err(why));
         }
-        Some(Ok(openai::list_members(items)
-            .into_iter()
-            .map(|m| Member {
-                from: Some(path.to_string()),
-                ..Member::here(m, "", when)
-            })
-            .collect()))
+        // Read by that module's reader: its spreads (`*SHARED_TOOLS`)
+        // and calls are read as its own lists are, names there.
+        let display = Value::List(items.clone());
+        let read = self.in_module(path, None, |reader| {
+            reader.list_expression(&display, "", depth + 1, when)
+        });
+        Some(read.map(|members| {
+            members
+                .into_iter()
+                .map(|m| Member {
+                    from: m.from.clone().or_else(|| Some(path.to_string())),
+                    ..m
+                })
+                .collect()
+        }))
     }
 
     /// Whether every use of `name` (bound in `path`) reads it as a list: in

@@ -7,8 +7,7 @@
 use crate::python::Value;
 
 /// Keywords that bind capabilities, for the use count.
-pub(in crate::graph::build) const LIST_KEYWORDS: &[&str] =
-    &["tools", "handoffs", "mcp_servers", "sub_agents"];
+pub(in crate::graph::build) use crate::python::CAPABILITY_KEYWORDS as LIST_KEYWORDS;
 
 /// How many uses of `name` in a module do anything but only read it: a
 /// list is known when each of those is a read as an agent's list. A use

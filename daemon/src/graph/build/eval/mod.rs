@@ -42,6 +42,7 @@
 
 pub(super) mod arguments;
 pub(super) mod builder_callers;
+pub(super) mod built_agents;
 pub(super) mod call_frames;
 pub(super) mod dict_entries;
 pub(super) mod factory_agents;

@@ -1,0 +1,235 @@
+//! End to end: shapes real applications write (issue 40, items 4 and 6
+//! and the lazy re-exports found in the dev corpus), each with the edges
+//! where its rule does not hold; rows and statuses asserted exactly.
+//!
+//! - A sub-agent or handoff written as a builder's call, or as a
+//!   function's local bound once to one (or to a construction), is the
+//!   agent the builder's construction is (`eval::built_agents`).
+//! - A copy of a list passed to another function (`describe(list(TOOLS))`)
+//!   only reads the list.
+//! - A list imported from another module is read by that module's
+//!   reader: its spreads (`*SHARED_TOOLS`) are members.
+//! - A package `__getattr__` answering names from a literal registry
+//!   (`{"lookup": (".search", "lookup")}`) gives what `from .search import
+//!   lookup` gives (`python::getattr_hook::registry`).
+//!
+//! The reference (1.2.0) reads none of these: it names each a limit.
+
+mod support;
+
+use support::{assert_compared, compare_branches, limits, row, rows};
+
+const ADK_TOOLS: &str =
+    "def lookup(x: str) -> str:\n    return x\n\n\ndef refund(x: str) -> str:\n    return x\n";
+
+fn writer(tools: &str) -> String {
+    format!("from google.adk.agents import Agent\nfrom app.tools import lookup, refund\n\n\ndef create_writer_agent() -> Agent:\n    return Agent(name=\"writer_agent\", model=\"m\", tools=[{tools}])\n")
+}
+
+const PIPELINE: &str = "from google.adk.agents import Agent, SequentialAgent\nfrom app.writer import create_writer_agent\nfrom app.tools import refund\n\n\ndef create_editor():\n    editor = Agent(name=\"editor\", model=\"m\", tools=[refund])\n    return editor\n\n\ndef build():\n    writer = create_writer_agent()\n    return SequentialAgent(name=\"pipeline\", sub_agents=[writer, create_editor()])\n\n\nroot_agent = build()\n";
+
+fn pipeline_app(writer_tools: &str, pipeline: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("app/__init__.py", String::new()),
+        ("app/tools.py", ADK_TOOLS.to_string()),
+        ("app/writer.py", writer(writer_tools)),
+        ("app/pipeline.py", pipeline.to_string()),
+    ]
+}
+
+fn compare(base: &[(&str, String)], head: &[(&str, String)]) -> serde_json::Value {
+    let base: Vec<(&str, &str)> = base.iter().map(|(p, s)| (*p, s.as_str())).collect();
+    let head: Vec<(&str, &str)> = head.iter().map(|(p, s)| (*p, s.as_str())).collect();
+    compare_branches(&base, &head, "app").0
+}
+
+/// A builder's call and a local bound once to one name the builder's
+/// agent: its tools' change is an established row of that agent, and
+/// dropping it from the list an established `removed` sub-agent row.
+#[test]
+fn a_builders_call_is_the_agent_it_builds() {
+    let base = pipeline_app("lookup", PIPELINE);
+    let doc = compare(&base, &pipeline_app("lookup, refund", PIPELINE));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("writer_agent", "refund", "added")]);
+    let dropped = PIPELINE.replace(
+        "sub_agents=[writer, create_editor()]",
+        "sub_agents=[create_editor()]",
+    );
+    let doc = compare(&base, &pipeline_app("lookup", &dropped));
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("pipeline", "handoff:writer.py:writer_agent", "removed")]
+    );
+    // The call written in place is the same agent as the local: no row.
+    let inline = PIPELINE.replace(
+        "sub_agents=[writer, ",
+        "sub_agents=[create_writer_agent(), ",
+    );
+    let doc = compare(&base, &pipeline_app("lookup", &inline));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+}
+
+/// Edges: a local bound on two branches, and a builder with two returns,
+/// are not read; the sub-agent is `not_established`, never `removed`.
+#[test]
+fn a_builder_or_local_not_read_keeps_its_limit() {
+    let base = pipeline_app("lookup", PIPELINE);
+    let branches = PIPELINE
+        .replace("def build():\n    writer = create_writer_agent()\n", "def build(fast):\n    if fast:\n        writer = create_writer_agent()\n    else:\n        writer = create_editor()\n")
+        .replace("root_agent = build()", "root_agent = build(True)");
+    let doc = compare(&base, &pipeline_app("lookup", &branches));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("pipeline", "handoff:?:writer", "not_established"),
+            row(
+                "pipeline",
+                "handoff:writer.py:writer_agent",
+                "not_established"
+            ),
+        ]
+    );
+    assert!(limits(&doc, "head")
+        .iter()
+        .any(|l| l.contains("'writer' is bound more than once in `build`")));
+    let mut two_returns = pipeline_app("lookup", PIPELINE);
+    two_returns[2].1 = "from google.adk.agents import Agent\nfrom app.tools import lookup\n\n\ndef create_writer_agent(short=False) -> Agent:\n    if short:\n        return Agent(name=\"writer_agent\", model=\"m\", tools=[])\n    return Agent(name=\"writer_agent\", model=\"m\", tools=[lookup])\n".to_string();
+    let doc = compare(&base, &two_returns);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(limits(&doc, "head").iter().any(|l| l.contains(
+        "`create_writer_agent` does not return once, unconditionally, as its last statement"
+    )));
+    assert!(rows(&doc)
+        .iter()
+        .all(|(_, _, change)| change == "not_established"));
+}
+
+const SDK_BILLING: &str = "from agents import Agent, function_tool\n\n\n@function_tool\ndef refund(x: str) -> str:\n    return x\n\n\ndef make_billing():\n    return Agent(name=\"billing\", tools=[refund])\n";
+
+/// The SDK's handoffs the same way: a builder's call in place and a
+/// local bound to it are one agent; removing it is an established row.
+#[test]
+fn an_sdk_handoff_to_a_builders_call() {
+    let main = |handoffs: &str| {
+        format!("from agents import Agent\nfrom app.billing import make_billing\n\n\ndef main():\n    billing = make_billing()\n    return Agent(name=\"triage\", handoffs={handoffs})\n\n\ntriage = main()\n")
+    };
+    let app = |handoffs: &str| {
+        vec![
+            ("app/__init__.py", String::new()),
+            ("app/billing.py", SDK_BILLING.to_string()),
+            ("app/main.py", main(handoffs)),
+        ]
+    };
+    let doc = compare(&app("[billing]"), &app("[make_billing()]"));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    let doc = compare(&app("[make_billing()]"), &app("[]"));
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("triage", "handoff:billing.py:billing", "removed")]
+    );
+}
+
+const REGISTRY: &str = "from app.tools import lookup, refund\n\nSHARED_TOOLS = [\n    lookup,\n]\n\nANALYST_TOOLS = [\n    *SHARED_TOOLS,\n]\n";
+
+const ANALYST: &str = "from google.adk.agents import LlmAgent\nfrom app.registry import ANALYST_TOOLS\n\n\ndef describe(tools):\n    return \", \".join(str(t) for t in tools)\n\n\nanalyst = LlmAgent(\n    name=\"analyst\",\n    model=\"m\",\n    instruction=describe(list(ANALYST_TOOLS)),\n    tools=list(ANALYST_TOOLS),\n)\n";
+
+fn registry_app(registry: &str, analyst: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("app/__init__.py", String::new()),
+        ("app/tools.py", ADK_TOOLS.to_string()),
+        ("app/registry.py", registry.to_string()),
+        ("app/analyst.py", analyst.to_string()),
+    ]
+}
+
+/// A list imported from a registry module, spread from another list
+/// there, and passed on as a copy (`describe(list(ANALYST_TOOLS))`): every
+/// member is read, so a tool added to the shared list is an established
+/// row.
+#[test]
+fn an_imported_list_with_spreads_passed_on_as_a_copy() {
+    let base = registry_app(REGISTRY, ANALYST);
+    let head = registry_app(
+        &REGISTRY.replace("    lookup,\n", "    lookup,\n    refund,\n"),
+        ANALYST,
+    );
+    let doc = compare(&base, &head);
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("analyst", "refund", "added")]);
+    // Edge: the list itself passed on (not a copy) may be changed there.
+    let passed = ANALYST.replace("describe(list(ANALYST_TOOLS))", "describe(ANALYST_TOOLS)");
+    let doc = compare(
+        &registry_app(REGISTRY, &passed),
+        &registry_app(
+            &REGISTRY.replace("    lookup,\n", "    lookup,\n    refund,\n"),
+            &passed,
+        ),
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(limits(&doc, "head")
+        .iter()
+        .any(|l| l.contains("uses other than as an agent's list, so it could change")));
+    // Edge: the shared list changed by another module that imports it.
+    let changer = "from app.registry import SHARED_TOOLS\nfrom app.tools import refund\n\nSHARED_TOOLS.append(refund)\n";
+    let mut with_changer = registry_app(REGISTRY, ANALYST);
+    with_changer.push(("app/changer.py", changer.to_string()));
+    let mut head = with_changer.clone();
+    head[1].1 = format!("{ADK_TOOLS}\n# edited\n");
+    let doc = compare(&with_changer, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(rows(&doc)
+        .iter()
+        .all(|(_, _, change)| change == "not_established"));
+}
+
+const LAZY_INIT: &str = "import importlib\nfrom typing import Any\n\n_LAZY_IMPORTS: dict[str, tuple[str, str]] = {\n    \"lookup\": (\".search\", \"lookup\"),\n}\n\n\ndef __getattr__(name: str) -> Any:\n    if name in _LAZY_IMPORTS:\n        module_path, attr_name = _LAZY_IMPORTS[name]\n        module = importlib.import_module(module_path, __package__)\n        value = getattr(module, attr_name)\n        globals()[name] = value\n        return value\n    raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")\n\n\n__all__ = sorted(_LAZY_IMPORTS.keys())\n";
+
+fn lazy_app(init: &str, search: &str) -> Vec<(&'static str, String)> {
+    vec![
+        ("app/__init__.py", String::new()),
+        ("app/tools/__init__.py", init.to_string()),
+        ("app/tools/search.py", search.to_string()),
+        (
+            "app/agent.py",
+            "from google.adk.agents import Agent\nfrom app.tools import lookup\n\nroot_agent = Agent(name=\"root\", model=\"m\", tools=[lookup])\n".to_string(),
+        ),
+    ]
+}
+
+/// A package hook answering names from a literal registry: `from
+/// app.tools import lookup` is `app/tools/search.py`'s `lookup`, so a
+/// change to it is an established `changed` row.
+#[test]
+fn a_lazy_reexport_registry_gives_the_entrys_attribute() {
+    let plain = "def lookup(x: str) -> str:\n    return x\n";
+    let fetching = "import requests\n\n\ndef lookup(x: str) -> str:\n    return requests.get(\"https://example.com/\" + x).text\n";
+    let doc = compare(&lazy_app(LAZY_INIT, plain), &lazy_app(LAZY_INIT, fetching));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("root", "lookup", "changed")]);
+    // Edges: a registry the module changes, and a hook that may return
+    // something else for the name first (under a test it decides, or one
+    // it cannot), are not read. (A test it cannot decide in front of the
+    // registry's branch is read: where it fails, the hook raises and the
+    // import fails, never giving another value.)
+    for init in [
+        format!("{LAZY_INIT}_LAZY_IMPORTS[\"lookup\"] = (\".other\", \"lookup\")\n"),
+        LAZY_INIT.replace("    if name in _LAZY_IMPORTS:", "    if name == \"lookup\":\n        return None\n    if name in _LAZY_IMPORTS:"),
+        LAZY_INIT.replace("    if name in _LAZY_IMPORTS:", "    if name.startswith(\"l\"):\n        return importlib.import_module(\".legacy\", __package__)\n    if name in _LAZY_IMPORTS:"),
+    ] {
+        let doc = compare(&lazy_app(&init, plain), &lazy_app(&init, fetching));
+        assert_eq!(doc["comparison_status"], "partial", "{init}");
+        assert!(
+            limits(&doc, "head")
+                .iter()
+                .any(|l| l.contains("references unresolved tool 'lookup'")),
+            "{init}: {:?}",
+            limits(&doc, "head")
+        );
+    }
+}
