@@ -1,0 +1,153 @@
+"""The catalogue of shapes: the ways the renderer may spell one binding, by axis.
+
+A shape the current engine reads wrongly (confirmed by hand against the spec) carries
+`known_wrong="..."` and is not drawn unless `--include-known-wrong` is given; a shape the readers
+cannot read at all is `unreadable` (a named limit is expected instead of rows)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from .model import ADK, SDK
+
+
+@dataclass(frozen=True)
+class Shape:
+    name: str
+    axis: str
+    frameworks: tuple[str, ...]
+    doc: str
+    base: bool = False  # the plain shape of its axis: always enabled
+    weight: int = 3  # relative chance of being drawn within its axis
+    unreadable: bool = False  # readers are known not to read it: expect a named limit
+    known_wrong: Optional[str] = None  # the engine reads it wrongly (one line)
+
+
+CATALOGUE: list[Shape] = [
+    # How an agent is constructed.
+    Shape("module_literal", "construction", (SDK, ADK), "x = Agent(name='x', ...)", base=True),
+    Shape("name_constant", "construction", (SDK, ADK), "X_NAME = 'x'; x = Agent(name=X_NAME, ...)"),
+    Shape("positional_name", "construction", (SDK,), "x = Agent('x', ...)"),
+    Shape("builder", "construction", (SDK, ADK), "def build_x(): return Agent(...); x = build_x()"),
+    Shape("builder_local_list", "construction", (SDK, ADK), "def build_x(): tools = [a]; tools.append(b); return Agent(tools=tools)"),
+    Shape("class_held", "construction", (SDK, ADK), "class XHolder: def __init__(self): self.agent = Agent(name='x', ...)"),
+    Shape("clone", "construction", (SDK,), "x = other.clone(name='x', tools=[...]) (fields equal to the source's are inherited)"),
+    Shape("kwargs_unpack", "construction", (SDK, ADK), "X_OPTIONS = {'tools': [...]}; Agent(name='x', **X_OPTIONS)", unreadable=True, weight=1),
+    # How its lists are spelled.
+    Shape("literal", "tools_list", (SDK, ADK), "tools=[a, b]", base=True),
+    Shape("spread", "tools_list", (SDK, ADK), "X_COMMON = [a]; tools=[*X_COMMON, b]"),
+    Shape("shared_spread", "tools_list", (SDK, ADK), "COMMON_TOOLS = [what every such agent of the file binds]; tools=[*COMMON_TOOLS, c]"),
+    Shape("module_constant", "tools_list", (SDK, ADK), "X_TOOLS = [a, b]; tools=X_TOOLS"),
+    Shape("list_call", "tools_list", (SDK, ADK), "X_TOOLS = (a, b); tools=list(X_TOOLS)"),
+    Shape("concatenated", "tools_list", (SDK, ADK), "X_BASE = [a]; tools=X_BASE + [b]"),
+    Shape("imported_constant", "tools_list", (SDK, ADK), "app/<fw>_lists.py: X_TOOLS = [a, b]; from .<fw>_lists import X_TOOLS; tools=[*X_TOOLS, ...]"),
+    Shape("dynamic_getattr", "tools_list", (SDK, ADK), "tools=x_tools() with getattr over a names table", unreadable=True, weight=1),
+    Shape("dynamic_importlib", "tools_list", (SDK, ADK), "tools=x_tools() with importlib.import_module", unreadable=True, weight=1),
+    Shape("rewire_append", "tools_list", (SDK, ADK), "the last tool (and handoff) bound by a module-level x.tools.append(t) after construction", weight=2),
+    Shape("rewire_extend", "tools_list", (SDK, ADK), "... by x.tools.extend([t])", weight=1),
+    Shape("rewire_iadd", "tools_list", (SDK, ADK), "... by x.tools += [t]", weight=1),
+    Shape("rewire_insert", "tools_list", (SDK, ADK), "... by x.tools.insert(0, t)", weight=1),
+    Shape("rewire_other_module", "tools_list", (SDK, ADK), "... by x.tools.append(t) in app/<fw>_wiring.py, which imports x (x built at module level)", weight=1),
+    # The next two were known_wrong until 73f8024 (the rewire was silent; the limit landed on the
+    # wiring module only, so the agent's rows were established: a false `added`).
+    Shape("adk_rewire_factory_result", "tools_list", (ADK,),
+          "x = build_x(); x.tools.append(t) in the same module (drawn for ADK builder constructions with a rewire shape)",
+          weight=1),
+    Shape("rewire_factory_result_other_module", "tools_list", (SDK, ADK),
+          "x = build_x() rewired by x.tools.append(t) in app/<fw>_wiring.py (drawn with builder constructions)", weight=1),
+    # How a function tool is defined.
+    Shape("sdk_decorator", "tool_def", (SDK,), "@function_tool", base=True),
+    Shape("sdk_decorator_call", "tool_def", (SDK,), "@function_tool()"),
+    Shape("sdk_function_tool_call", "tool_def", (SDK,), "def f ...; f_tool = function_tool(f)"),
+    Shape("adk_plain", "tool_def", (ADK,), "def f ...; tools=[f]", base=True),
+    Shape("adk_function_tool_inline", "tool_def", (ADK,), "tools=[FunctionTool(func=f)]"),
+    Shape("adk_function_tool_module", "tool_def", (ADK,), "f_tool = FunctionTool(func=f) beside f; tools=[f_tool]"),
+    Shape("adk_long_running_inline", "tool_def", (ADK,), "tools=[LongRunningFunctionTool(func=f)]"),
+    # How an agent file reaches a tool defined elsewhere.
+    Shape("import_relative", "tool_ref", (SDK, ADK), "from .tools import a", base=True),
+    Shape("import_absolute", "tool_ref", (SDK, ADK), "from app.tools import a"),
+    Shape("module_alias", "tool_ref", (SDK, ADK), "from . import tools as tools_mod; tools_mod.a"),
+    Shape("import_module_dotted", "tool_ref", (SDK, ADK), "import app.tools; app.tools.a"),
+    Shape("alias_assignment", "tool_ref", (SDK, ADK), "from .tools import a; a_ref = a; tools=[a_ref]"),
+    Shape("package_reexport", "tool_ref", (SDK, ADK), "app/lib/__init__.py re-exports a; from .lib import a"),
+    Shape("wildcard_import", "tool_ref", (SDK, ADK), "from .tools import *; tools=[a]"),
+    # Where a function tool is defined.
+    Shape("tools_module", "tool_home", (SDK, ADK), "app/<fw>_tools.py or app/lib/<fw>_more.py", base=True),
+    Shape("local_definition", "tool_home", (SDK, ADK), "the tool is defined in the agent's own file"),
+    Shape("package_init_module", "tool_home", (SDK, ADK), "the tool is defined in app/<fw>_pkg/__init__.py"),
+    Shape("same_name_tools", "tool_home", (SDK, ADK), "a same-named tool in another module (the same text, or not), bound by other agents or retargeted to; referenced module-qualified"),
+    Shape("tool_helper", "tool_body", (SDK, ADK), "the body calls a module helper _fmt(...), whose own body is no part of the tool"),
+    # How an agent file spells the agent class.
+    Shape("class_import", "class_spelling", (SDK, ADK), "from agents import Agent; Agent(...)", base=True),
+    Shape("class_alias", "class_spelling", (SDK, ADK), "from agents import Agent as SdkAgent; SdkAgent(...)"),
+    Shape("class_module_qualified", "class_spelling", (SDK, ADK), "import agents; agents.Agent(...)"),
+    Shape("class_generic", "class_spelling", (SDK,), "Agent[dict](...) (ADK files spell the plain class)"),
+    # Where an MCP server is built.
+    Shape("server_in_agent_module", "server_home", (SDK, ADK), "the server is built beside its agents", base=True),
+    Shape("server_imported", "server_home", (SDK, ADK), "the server is built in app/<fw>_servers.py and imported"),
+    # How an SDK handoff is spelled.
+    Shape("handoff_plain", "handoff_ref", (SDK,), "handoffs=[x]", base=True),
+    Shape("handoff_call", "handoff_ref", (SDK,), "handoffs=[handoff(x)]"),
+    # Which kinds of bindings the model draws.
+    Shape("function_tool", "binding", (SDK, ADK), "function tools", base=True),
+    Shape("handoffs", "binding", (SDK, ADK), "SDK handoffs= and ADK sub_agents=", base=True),
+    Shape("cross_module_agents", "binding", (SDK, ADK), "handoffs, sub-agents and agents as tools imported from another agent module"),
+    Shape("hosted_tool", "binding", (SDK, ADK), "SDK WebSearchTool(...); ADK google_search / load_memory"),
+    Shape("mcp_server", "binding", (SDK, ADK), "SDK MCPServerStdio in mcp_servers=; ADK McpToolset in tools="),
+    Shape("agent_settings", "binding", (SDK,), "model_settings=ModelSettings(tool_choice=...), tool_use_behavior='stop_on_first_tool' (part of every row's meaning)"),
+    # known_wrong until 73f8024: every row of the agent was a false `changed` (unset -> run_llm_again).
+    Shape("explicit_default_setting", "binding", (SDK,), "tool_use_behavior='run_llm_again' spelled out (the SDK's default)"),
+    Shape("conditional_member", "binding", (SDK, ADK), "tools=[a, *([b] if os.getenv('ENABLE_B') == '1' else [])] (bound_when)"),
+    Shape("mcp_tool_filter", "binding", (SDK, ADK), "an MCP server's tool_filter (SDK create_static_tool_filter, ADK a list)"),
+    Shape("agent_as_tool", "binding", (SDK, ADK), "SDK x.as_tool(tool_name=...); ADK AgentTool(agent=x)"),
+    # known_wrong until 73f8024: the change was neither read nor named (silent, `compared`).
+    Shape("rewire_sub_agents", "binding", (ADK,), "an ADK rewire shape also moves the last sub-agent: x.sub_agents.append(y)"),
+]
+
+SHAPES = {s.name: s for s in CATALOGUE}
+
+
+def enabled_shapes(requested: Optional[list[str]], include_known_wrong: bool) -> set[str]:
+    """The catalogue names a run may draw: base shapes always, known_wrong ones only when asked."""
+    names = set(requested) if requested else {s.name for s in CATALOGUE}
+    unknown = names - set(SHAPES)
+    if unknown:
+        raise SystemExit(f"unknown shapes: {', '.join(sorted(unknown))} (see --list-shapes)")
+    names |= {s.name for s in CATALOGUE if s.base}
+    if not include_known_wrong:
+        names = {n for n in names if SHAPES[n].known_wrong is None or SHAPES[n].base}
+    return names
+
+
+def shapes_for(enabled: set[str], axis: str, framework: str) -> list[str]:
+    """The enabled shapes of one axis a framework can spell, in catalogue order (the draw depends on it)."""
+    return [s.name for s in CATALOGUE if s.axis == axis and framework in s.frameworks and s.name in enabled]
+
+
+# Groups of shapes the rules, the truth and the renderer ask about.
+RENAMEABLE = ("module_literal", "name_constant")
+IDENTITY_BY_VARIABLE = ("module_literal", "name_constant", "positional_name")
+SDK_DECORATORS = ("sdk_decorator", "sdk_decorator_call")
+ADK_WRAPPERS = ("adk_plain", "adk_function_tool_inline", "adk_function_tool_module")
+READABLE_LISTS = ("literal", "spread", "shared_spread", "module_constant", "imported_constant", "list_call",
+                  "concatenated")
+DYNAMIC_LISTS = ("dynamic_getattr", "dynamic_importlib")
+SAME_MODULE_REWIRES = ("rewire_append", "rewire_extend", "rewire_iadd", "rewire_insert")
+REWIRES = SAME_MODULE_REWIRES + ("rewire_other_module", "rewire_factory_result_other_module", "adk_rewire_factory_result")
+IN_OTHER_MODULE = ("rewire_other_module", "rewire_factory_result_other_module")
+BUILDERS = ("builder", "builder_local_list")
+NOT_AT_MODULE_LEVEL = BUILDERS + ("class_held",)  # no module-level variable holds the agent
+
+
+def list_shapes():
+    """`--list-shapes`: one line a shape, with its flags."""
+    for shape in CATALOGUE:
+        flags = []
+        if shape.base:
+            flags.append("base")
+        if shape.unreadable:
+            flags.append("expects a limit")
+        if shape.known_wrong:
+            flags.append(f"known_wrong: {shape.known_wrong}")
+        print(f"{shape.name:35} {shape.axis:15} {'/'.join(shape.frameworks):8} {shape.doc}" + (f"  [{'; '.join(flags)}]" if flags else ""))
