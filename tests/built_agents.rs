@@ -233,3 +233,105 @@ fn a_lazy_reexport_registry_gives_the_entrys_attribute() {
         );
     }
 }
+
+const GROUNDING: &str = "import os\nfrom google.adk.agents import Agent\nfrom google.adk.tools import google_search, google_maps_grounding\n\n\ndef is_vertexai_enabled() -> bool:\n    return os.getenv(\"GOOGLE_GENAI_USE_VERTEXAI\") == \"1\"\n\n\ndef get_tools():\n    tools = [google_search]\n    if is_vertexai_enabled():\n        tools.append(google_maps_grounding)\n    return tools\n\n\nroot_agent = Agent(name=\"root\", model=\"m\", tools=get_tools())\n";
+
+fn grounding(head: &str) -> serde_json::Value {
+    compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", GROUNDING)],
+        &[("app/agent.py", head)],
+        "app",
+    )
+    .0
+}
+
+/// Issue 40, item 11: `tools.append(x)` under `if` tests is bound when
+/// they hold, as `[*([x] if c else [])]` is: removing it is an established
+/// row, and a change to its test alone a `not_established` one.
+#[test]
+fn an_addition_under_a_test_is_bound_when_it_holds() {
+    let doc = grounding(&GROUNDING.replace(
+        "    if is_vertexai_enabled():\n        tools.append(google_maps_grounding)\n",
+        "",
+    ));
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("root", "google_maps_grounding", "removed")]
+    );
+    assert_eq!(
+        doc["rows"][0]["before"]["bound_when"],
+        serde_json::json!(["`is_vertexai_enabled()`"])
+    );
+    // The `else` branch: bound when the test fails.
+    let doc = grounding(&GROUNDING.replace(
+        "        tools.append(google_maps_grounding)\n",
+        "        pass\n    else:\n        tools.append(google_maps_grounding)\n",
+    ));
+    assert_eq!(
+        rows(&doc),
+        vec![row("root", "google_maps_grounding", "not_established")]
+    );
+    // Edges: under a loop, a `try` or a `with`, it stays a limit.
+    for wrapped in [
+        "    for _ in range(1):\n        tools.append(google_maps_grounding)\n",
+        "    try:\n        tools.append(google_maps_grounding)\n    except Exception:\n        pass\n",
+    ] {
+        let head = GROUNDING.replace(
+            "    if is_vertexai_enabled():\n        tools.append(google_maps_grounding)\n",
+            wrapped,
+        );
+        let doc = grounding(&head);
+        assert_eq!(doc["comparison_status"], "partial", "{wrapped}");
+        assert!(
+            limits(&doc, "head")
+                .iter()
+                .any(|l| l.contains("is added to under a condition or in a loop")),
+            "{wrapped}: {:?}",
+            limits(&doc, "head")
+        );
+    }
+}
+
+const MODULE_LIST: &str = "from google.adk.agents import Agent\nfrom app.tools import lookup, refund, extra_tools\n\ntools = [lookup]\n\nif extra_tools:\n    tools.extend(extra_tools)\n\nroot_agent = Agent(name=\"root\", model=\"m\", tools=tools)\n";
+
+/// A module-level list the module adds to before a module-level agent
+/// is built is read with its additions (under their tests); one added to
+/// after the construction, or in a function, stays a limit.
+#[test]
+fn a_module_lists_additions_before_the_agent_are_read() {
+    let tools = format!("{ADK_TOOLS}\nextra_tools = [refund]\n");
+    let app = |agent: &str| {
+        vec![
+            ("app/__init__.py", String::new()),
+            ("app/tools.py", tools.clone()),
+            ("app/agent.py", agent.to_string()),
+        ]
+    };
+    let doc = compare(
+        &app(MODULE_LIST),
+        &app(&format!("{MODULE_LIST}\n# edited\n")),
+    );
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    let doc = compare(
+        &app(MODULE_LIST),
+        &app(&MODULE_LIST.replace("if extra_tools:\n    tools.extend(extra_tools)\n", "")),
+    );
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("root", "refund", "removed")]);
+    // Edges: after the construction, or from a function.
+    for late in [
+        format!("{MODULE_LIST}tools.append(refund)\n"),
+        format!("{MODULE_LIST}\n\ndef more():\n    tools.append(refund)\n"),
+    ] {
+        let doc = compare(&app(MODULE_LIST), &app(&late));
+        assert_eq!(doc["comparison_status"], "partial", "{late}");
+        assert!(
+            rows(&doc)
+                .iter()
+                .all(|(_, _, change)| change == "not_established"),
+            "{late}"
+        );
+    }
+}

@@ -132,8 +132,13 @@ fn conditional_members_carry_bound_when() {
 }
 
 /// Spec: a list built in the builder by `append`/`extend`/`insert`/`+=`
-/// before the construction is read member by member; an addition under a
-/// condition is named on the agent, never read as bound.
+/// before the construction is read member by member. The spec names an
+/// addition under a condition on the agent, never read as bound; issue 40
+/// (item 11) reads one under `if` tests alone as bound when they hold,
+/// exactly as the spec reads `[*([refund] if strict else [])]` (sound:
+/// the member is in the list exactly when the tests held), so it is an
+/// `added` row with `bound_when`. One in a loop stays named
+/// (`tests/built_agents.rs` holds the other edges).
 #[test]
 fn additions_before_the_construction_are_read() {
     let head = "def build(strict):\n    tools = [lookup]\n    tools.append(refund)\n    tools += [cancel]\n    return Agent(name=\"support\", tools=tools)\n\n\nsupport = build(True)\n";
@@ -149,6 +154,14 @@ fn additions_before_the_construction_are_read() {
     );
     let conditional = "def build(strict):\n    tools = [lookup]\n    if strict:\n        tools.append(refund)\n    return Agent(name=\"support\", tools=tools)\n\n\nsupport = build(True)\n";
     let doc = compare(base, conditional);
+    assert_eq!(doc["comparison_status"], "compared");
+    assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    assert_eq!(
+        doc["rows"][0]["after"]["bound_when"],
+        serde_json::json!(["`strict`"])
+    );
+    let looped = conditional.replace("    if strict:\n", "    for _ in range(2):\n");
+    let doc = compare(base, &looped);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         limits(&doc, "head"),

@@ -45,7 +45,13 @@ fn a_list_the_module_also_only_reads_is_read() {
 #[test]
 fn a_use_that_could_change_or_hand_away_the_list_keeps_the_limit() {
     for (name, reads) in [
-        ("a method that changes it", "TOOLS.append(lookup)\n"),
+        // A method that changes it at module level before the agent is
+        // built is read since issue 40 (`tests/built_agents.rs`); from a
+        // function it could run at any time.
+        (
+            "a method that changes it",
+            "def more():\n    TOOLS.append(lookup)\n",
+        ),
         (
             "an alias that changes it",
             "OTHER = TOOLS or []\nOTHER.append(refund)\n",

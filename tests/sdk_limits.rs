@@ -304,11 +304,11 @@ fn tools_named_by_a_list_bound_once_and_only_read_are_read_member_by_member() {
     );
 
     // Anything else that uses the list could change it: a named limit, and
-    // the removal it could hide is not called removed.
-    let changed = head.replace(
-        "TOOLS = [lookup, refund]\n",
-        "TOOLS = [refund]\nTOOLS.append(print)\n",
-    );
+    // the removal it could hide is not called removed. (An addition at
+    // module level before the agent is built is read since issue 40; one
+    // in a function could run at any time.)
+    let changed = head.replace("TOOLS = [lookup, refund]\n", "TOOLS = [refund]\n")
+        + "\n\ndef more():\n    TOOLS.append(print)\n";
     let doc = compare(&[("app/agent.py", &changed)]);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
@@ -317,7 +317,7 @@ fn tools_named_by_a_list_bound_once_and_only_read_are_read_member_by_member() {
     );
     assert_eq!(
         head_gaps(&doc)[0].2,
-        "OpenAI Agents SDK agent 'support' at agent.py:16 has a tools list it does not read; its binding graph is incomplete. Not read: `TOOLS`, which agent.py uses other than as an agent's list, so it could change (agent.py:16)."
+        "OpenAI Agents SDK agent 'support' at agent.py:15 has a tools list it does not read; its binding graph is incomplete. Not read: `TOOLS`, which agent.py uses other than as an agent's list, so it could change (agent.py:15)."
     );
 }
 

@@ -132,8 +132,10 @@ fn handoffs_named_by_a_list_bound_once_are_read() {
             row("triage", "handoff:agent.py:support", "added"),
         ]
     );
-    // A second use that could change the list: not read.
-    let changed = head.replace("triage = ", "TEAM.append(support)\ntriage = ");
+    // A second use that could change the list: not read. (An addition
+    // at module level before the agent is built is read since issue 40;
+    // one in a function could run at any time.)
+    let changed = format!("{head}\n\ndef more():\n    TEAM.append(support)\n");
     let doc = compare(&[], &[("app/agent.py", &changed)]);
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(rows(&doc), vec![]);

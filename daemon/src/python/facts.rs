@@ -194,6 +194,14 @@ pub struct ListAddition {
     pub scope: Text,
     /// Inside an `if`/`try`/loop/`with` of its scope.
     pub conditional: bool,
+    /// The `if`/`elif` tests it runs under within its scope; `None` inside
+    /// a loop, handler or case (as `BindingFact::guard`).
+    #[serde(default)]
+    pub guard: Option<Vec<Condition>>,
+    /// Inside a `try` or `with` of its scope: an error before it may skip
+    /// it.
+    #[serde(default)]
+    pub protected: bool,
 }
 
 /// A module-level `def __getattr__(name)`, read name by name

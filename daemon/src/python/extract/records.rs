@@ -131,6 +131,8 @@ impl Collector<'_> {
                     line: self.line_of(call),
                     scope: self.scope_name().into(),
                     conditional: self.conditional(),
+                    guard: self.guard(),
+                    protected: self.protected(),
                 };
                 self.facts.list_additions.push(addition);
             }

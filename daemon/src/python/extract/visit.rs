@@ -272,6 +272,8 @@ impl<'a> Visitor<'a> for Collector<'_> {
                         line: self.line_of(assign),
                         scope: self.scope_name().into(),
                         conditional: self.conditional(),
+                        guard: self.guard(),
+                        protected: self.protected(),
                     };
                     self.facts.list_additions.push(addition);
                 }

@@ -192,11 +192,10 @@ impl ModuleReader<'_, '_> {
             // Each branch's members are bound only when its condition holds:
             // the condition's source text, never evaluated.
             Value::IfElse { test, body, orelse } => {
-                let condition = format!("`{}`", crate::graph::schema::unparse(test));
                 let mut taken = when.to_vec();
-                taken.push(condition.clone());
+                taken.push(spelled_test(test, true));
                 let mut not_taken = when.to_vec();
-                not_taken.push(format!("not {condition}"));
+                not_taken.push(spelled_test(test, false));
                 let mut members = self.list_expression(body, scope, depth + 1, &taken)?;
                 members.extend(self.list_expression(orelse, scope, depth + 1, &not_taken)?);
                 members
@@ -401,7 +400,20 @@ impl ModuleReader<'_, '_> {
         additions.sort_by_key(|a| a.line);
         let mut members = Members::new();
         for addition in additions {
-            if addition.conditional || addition.line > until {
+            // An addition under `if`/`elif` tests only (no loop, handler,
+            // `try` or `with` around it) is bound when they hold, as a
+            // conditional display's branch is (item 11 of issue 40).
+            let tested = match &addition.guard {
+                Some(conditions) if addition.conditional && !addition.protected => {
+                    Some(conditions.iter().map(spelled_condition).collect::<Vec<_>>())
+                }
+                _ => None,
+            };
+            let when = &match &tested {
+                Some(tests) => [when, tests.as_slice()].concat(),
+                None => when.to_vec(),
+            };
+            if (addition.conditional && tested.is_none()) || addition.line > until {
                 let why = if addition.conditional {
                     format!(
                         "`{name}` is added to under a condition or in a loop at line {}",
@@ -452,9 +464,11 @@ impl ModuleReader<'_, '_> {
     ) -> Result<BoundList<'v>, String> {
         let facts = self.facts;
         let (bindings, binding_scope) = nearest_bindings(facts, scope, name);
-        // Additions are read only for a list the agent's own function
-        // builds (a module's list: a list method leaves it unread).
-        let builds_here = !binding_scope.is_empty() && binding_scope == scope;
+        // Additions are read only for a list built where the agent is:
+        // in the agent's own function, or at module level for an agent
+        // built there (its additions at module level, before the
+        // construction; one in a function, or after, stays unread).
+        let builds_here = binding_scope == scope;
         // `tools += [...]` rebinds the name to the same list: an addition,
         // read as one, not a second binding.
         let augmented: Vec<u32> = facts
@@ -798,4 +812,18 @@ fn describe(value: &Value) -> String {
         Value::BinOp { .. } => "a binary operation, which is not read".to_string(),
         _ => format!("`{}`, which is not a list", spelled(value)),
     }
+}
+
+/// A condition as a member's `when` spells it: the test's source text,
+/// never evaluated (`` `settings.search` ``, `` not `settings.search` ``).
+fn spelled_test(test: &Value, holds: bool) -> String {
+    let condition = format!("`{}`", crate::graph::schema::unparse(test));
+    match holds {
+        true => condition,
+        false => format!("not {condition}"),
+    }
+}
+
+fn spelled_condition(condition: &crate::python::Condition) -> String {
+    spelled_test(&condition.test, condition.holds)
 }

@@ -99,7 +99,15 @@ pub(in crate::graph::build) fn list_reads_within(
             .filter(|v| is_list_expression(v))
             .map(|v| mentions(v, name, false))
             .sum();
-        in_calls + in_bindings
+        // `tools.extend(X)`, `tools += X`: the list added to only
+        // iterates `X`.
+        let in_additions: u32 = facts
+            .list_additions
+            .iter()
+            .filter(|a| within(&a.scope, scope) && matches!(a.how.as_str(), "extend" | "+="))
+            .map(|a| mentions(&a.value, name, true))
+            .sum();
+        in_calls + in_bindings + in_additions
     }
 }
 
