@@ -529,18 +529,27 @@ fn a_change_to_an_imported_object_is_a_limit_on_every_agent() {
 
 /// Item 1: a side not read never yields `removed` or `added`. At the base
 /// the wrapper class is read as one agent per instance; at the head its
-/// method also reads `self.cfg.model_name`, so the class is not read per
-/// instance and the agent is unread there: every base tool is
-/// `not_established` (candidate `removed`), never `removed`.
+/// `__init__` stores `self.tools` only under a test, so the class is not
+/// read per instance and the agent is unread there: every base tool is
+/// `not_established` (candidate `removed`), never `removed`. (The issue's
+/// own example, a method that also passes `model=self.cfg.model_name`, is
+/// read per instance since issue 41: a keyword that carries no binding
+/// never blocks the class.)
 #[test]
 fn a_side_not_read_never_yields_removed() {
-    let wrapper = |model: &str, tools: &str| {
+    let wrapper = |store: &str, tools: &str| {
         format!(
-            "from agents import Agent\nfrom app.tools import a, b\n\n\nclass CustomAgent:\n    def __init__(self, cfg, name, tools=None):\n        self.cfg = cfg\n        self.name = name\n        self.tools = tools or []\n\n    def build(self):\n        return Agent(name=self.name, instructions=\"Help.\"{model}, tools=self.tools)\n\n\nsearch = CustomAgent(None, name=\"Search Agent\", tools={tools})\n"
+            "from agents import Agent\nfrom app.tools import a, b\n\n\nclass CustomAgent:\n    def __init__(self, cfg, name, tools=None):\n        self.cfg = cfg\n        self.name = name\n{store}\n\n    def build(self):\n        return Agent(name=self.name, instructions=\"Help.\", model=self.cfg.model_name, tools=self.tools)\n\n\nsearch = CustomAgent(None, name=\"Search Agent\", tools={tools})\n"
         )
     };
-    let base = wrapper("", "[a, b]");
-    let doc = with_tools(&base, &wrapper(", model=self.cfg.model_name", "[a, b]"));
+    let plain_store = "        self.tools = tools or []";
+    let tested_store = "        if cfg is None:\n            self.tools = tools or []";
+    let base = wrapper(plain_store, "[a, b]");
+    // The model keyword alone: read per instance, nothing changed.
+    let doc = with_tools(&base, &format!("{base}\n# edited\n"));
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![]);
+    let doc = with_tools(&base, &wrapper(tested_store, "[a, b]"));
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         rows(&doc),
@@ -554,7 +563,7 @@ fn a_side_not_read_never_yields_removed() {
     // A plain agent at the base, moved into an unread class method at the
     // head: the same.
     let plain = "from agents import Agent\nfrom app.tools import a, b\n\nsupport = Agent(name=\"Support\", instructions=\"Help.\", tools=[a, b])\n";
-    let class = "from agents import Agent\nfrom app.tools import a, b\n\n\nclass Assistant:\n    def __init__(self, config, name, tools):\n        self.config = config\n        self.name = name\n        self.tools = tools\n\n    def build(self):\n        return Agent(name=self.name, instructions=\"Help.\", model=self.config.model_name, tools=self.tools)\n\n\nassistant = Assistant(None, \"Support\", [a, b])\n";
+    let class = "from agents import Agent\nfrom app.tools import a, b\n\n\nclass Assistant:\n    def __init__(self, config, name, tools):\n        self.config = config\n        self.name = name\n        if config is None:\n            self.tools = tools\n\n    def build(self):\n        return Agent(name=self.name, instructions=\"Help.\", model=self.config.model_name, tools=self.tools)\n\n\nassistant = Assistant(None, \"Support\", [a, b])\n";
     let doc = with_tools(plain, class);
     assert_eq!(
         rows(&doc),
@@ -577,7 +586,7 @@ fn a_side_not_read_never_yields_removed() {
     );
     assert_eq!(change_of(&doc, 1), ("not_established", "removed"));
     // Edge: read per instance on both sides, a true removal is `removed`.
-    let doc = with_tools(&base, &wrapper("", "[a]"));
+    let doc = with_tools(&base, &wrapper(plain_store, "[a]"));
     assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("Search Agent", "b", "removed")]);
 }

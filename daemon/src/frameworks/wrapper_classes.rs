@@ -22,7 +22,10 @@
 //!   store and that read): no other method stores, changes or hands out
 //!   the attribute;
 //! - every other name the construction reads is one neither its method nor
-//!   `__init__` binds locally, so it means the same read from `__init__`.
+//!   `__init__` binds locally, so it means the same read from `__init__`;
+//! - a keyword that carries no binding (`DESCRIPTIVE_KEYWORDS`: the model,
+//!   its instructions, descriptions, output) is not read at all: what it
+//!   reads of `self` never blocks the rule, and nothing compares it.
 
 use super::class_rules::{plain_methods, spells_any};
 use crate::pyrepr::str_repr;
@@ -40,6 +43,26 @@ const ATTRIBUTE_HOOKS: &[&str] = &[
     "__dict__",
     "__class__",
 ];
+
+/// Keywords of an agent construction that carry no binding, setting or
+/// gate: what the model is told or which model runs (issue 41, item 1).
+/// A wrapper class's construction is read without them, so what they read
+/// of `self` never blocks it; their values are not part of any row.
+pub const DESCRIPTIVE_KEYWORDS: &[&str] = &[
+    "model",
+    "instructions",
+    "instruction",
+    "global_instruction",
+    "description",
+    "handoff_description",
+    "output_type",
+    "output_schema",
+    "output_key",
+    "generate_content_config",
+];
+
+/// What a descriptive keyword's value is rewritten as: present, not read.
+const NOT_READ: &str = "a descriptive keyword, not read";
 
 /// How deep a construction's argument is walked for `self.X` and names.
 const MAX_DEPTH: usize = 16;
@@ -80,11 +103,12 @@ pub fn wrapper_construction(
     let init = facts.functions.iter().find(|f| f.qualname == init_name)?;
     let method = facts.functions.iter().find(|f| f.qualname == call.scope)?;
     let mut reads = Reads::default();
-    for value in call
-        .args
-        .iter()
-        .chain(call.keywords.iter().map(|k| &k.value))
-    {
+    for value in call.args.iter().chain(
+        call.keywords
+            .iter()
+            .filter(|k| !is_descriptive(k))
+            .map(|k| &k.value),
+    ) {
         reads.collect(value, 0);
     }
     let params: Vec<&str> = init
@@ -139,7 +163,13 @@ fn rewrite(
     for attribute in &reads.attributes {
         stored.push((
             attribute.clone(),
-            stored_value(class, init, call, attribute)?,
+            stored_value(
+                class,
+                init,
+                call,
+                attribute,
+                descriptive_reads(call, attribute),
+            )?,
         ));
     }
     let substitute = |value: &Value| substitute(value, &stored, 0);
@@ -148,7 +178,10 @@ fn rewrite(
         .iter()
         .map(|k| KeywordFact {
             name: k.name.clone(),
-            value: substitute(&k.value),
+            value: match is_descriptive(k) {
+                true => Value::Other(NOT_READ.into()),
+                false => substitute(&k.value),
+            },
             line: k.line,
         })
         .collect();
@@ -168,6 +201,37 @@ fn rewrite(
         attributes: reads.attributes.clone(),
         method: method.qualname.to_string(),
     })
+}
+
+/// How many times the construction's descriptive keywords spell
+/// `self.<attribute>` (as the start of a chain).
+fn descriptive_reads(call: &CallFact, attribute: &str) -> usize {
+    fn spelled(value: &Value, attribute: &str, depth: usize) -> usize {
+        if depth > MAX_DEPTH {
+            return 0;
+        }
+        match value {
+            Value::Attribute(parts) => {
+                usize::from(parts.len() >= 2 && parts[0] == "self" && parts[1] == attribute)
+            }
+            other => children(other)
+                .into_iter()
+                .map(|child| spelled(child, attribute, depth + 1))
+                .sum(),
+        }
+    }
+    call.keywords
+        .iter()
+        .filter(|k| is_descriptive(k))
+        .map(|k| spelled(&k.value, attribute, 0))
+        .sum()
+}
+
+fn is_descriptive(keyword: &KeywordFact) -> bool {
+    keyword
+        .name
+        .as_deref()
+        .is_some_and(|name| DESCRIPTIVE_KEYWORDS.contains(&name))
 }
 
 /// The class conditions of the rule.
@@ -197,6 +261,7 @@ fn stored_value(
     init: &FunctionFact,
     call: &CallFact,
     attribute: &str,
+    descriptive: usize,
 ) -> Result<Value, String> {
     let spelled = format!("self.{attribute}");
     if class.attributes.iter().any(|b| b.name == attribute) {
@@ -222,7 +287,13 @@ fn stored_value(
     if call.scope == init.qualname && store.line >= call.line {
         return Err(format!("{spelled} is stored after the construction"));
     }
-    if class.attribute_names.get(attribute).copied() != Some(2) {
+    // Its store, its read, and reads in this construction's descriptive
+    // keywords (each counted where the value model shows it; one it hides
+    // leaves the count short, and the rule does not hold).
+    let expected = u32::try_from(descriptive)
+        .ok()
+        .and_then(|d| d.checked_add(2));
+    if class.attribute_names.get(attribute).copied() != expected {
         return Err(format!(
             "the class's code uses .{attribute} other than storing it once and reading it once"
         ));

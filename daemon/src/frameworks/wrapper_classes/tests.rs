@@ -4,7 +4,7 @@
 use super::*;
 use crate::python::extract_facts;
 
-const WRAPPER: &str = "from agents import Agent\n\nclass CustomAgent:\n    def __init__(self, cfg, name, tools=None):\n        self.cfg = cfg\n        self.name = name\n        self.tools = tools or []\n\n    def build(self):\n        return Agent(name=self.name, tools=self.tools, model=MODEL)\n";
+const WRAPPER: &str = "from agents import Agent\n\nclass CustomAgent:\n    def __init__(self, cfg, name, tools=None):\n        self.cfg = cfg\n        self.name = name\n        self.tools = tools or []\n\n    def build(self):\n        return Agent(name=self.name, tools=self.tools, tool_use_behavior=BEHAVIOR)\n";
 
 /// The module's agent construction, read as a wrapper's.
 fn read(source: &str) -> Option<Result<WrapperConstruction, String>> {
@@ -41,7 +41,11 @@ fn self_attributes_become_what_init_stores() {
         .collect();
     assert_eq!(
         spelled,
-        vec!["name=name", "tools=tools or []", "model=MODEL"]
+        vec![
+            "name=name",
+            "tools=tools or []",
+            "tool_use_behavior=BEHAVIOR"
+        ]
     );
     // `self` is gone from the function the instantiations bind.
     let params: Vec<&str> = read.init.params.iter().map(|p| p.name.as_str()).collect();
@@ -51,7 +55,7 @@ fn self_attributes_become_what_init_stores() {
 #[test]
 fn a_construction_that_reads_nothing_of_the_instance_is_not_a_wrappers() {
     let fixed = WRAPPER.replace(
-        "Agent(name=self.name, tools=self.tools, model=MODEL)",
+        "Agent(name=self.name, tools=self.tools, tool_use_behavior=BEHAVIOR)",
         "Agent(name='fixed', tools=[lookup])",
     );
     assert_eq!(read(&fixed), None);
@@ -91,9 +95,9 @@ fn each_condition_of_the_rule_names_itself() {
         ),
         (
             WRAPPER
-                .replace("model=MODEL)", "model=model)")
-                .replace("    def build(self):\n", "    def build(self, model):\n"),
-            "it reads 'model', a local name of its method",
+                .replace("tool_use_behavior=BEHAVIOR)", "tool_use_behavior=behavior)")
+                .replace("    def build(self):\n", "    def build(self, behavior):\n"),
+            "it reads 'behavior', a local name of its method",
         ),
         (
             format!("{WRAPPER}\n    def __getattr__(self, name):\n        return None\n"),
@@ -103,4 +107,34 @@ fn each_condition_of_the_rule_names_itself() {
     for (source, why) in cases {
         assert_eq!(read(&source), Some(Err(why.to_string())), "{source}");
     }
+}
+
+/// A keyword that carries no binding (the model, instructions,
+/// descriptions) is not read: what it reads of `self` never blocks the
+/// rule, and its value is rewritten as not read.
+#[test]
+fn descriptive_keywords_are_not_read() {
+    let source = WRAPPER.replace(
+        "tool_use_behavior=BEHAVIOR)",
+        "model=self.cfg.model_name, instructions=f\"You are {self.name}\")",
+    );
+    let wrapper = read(&source).and_then(Result::ok).expect("a wrapper");
+    assert_eq!(
+        wrapper.attributes,
+        vec!["name".to_string(), "tools".to_string()]
+    );
+    let model = wrapper.call.keyword("model").map(|k| k.value.clone());
+    assert_eq!(
+        model,
+        Some(Value::Other("a descriptive keyword, not read".into()))
+    );
+    // A read of `self.name` elsewhere in the class still counts.
+    let elsewhere = format!("{source}\n    def label(self):\n        return self.name\n");
+    assert_eq!(
+        read(&elsewhere),
+        Some(Err(
+            "the class's code uses .name other than storing it once and reading it once"
+                .to_string()
+        ))
+    );
 }
