@@ -335,3 +335,68 @@ fn a_module_lists_additions_before_the_agent_are_read() {
         );
     }
 }
+
+const PHASES: &str = "from google.adk.agents import Agent, SequentialAgent\nfrom app.tools import lookup, refund\n\nresearch = Agent(name=\"research\", model=\"m\", tools=[lookup])\nwriter = Agent(name=\"writer\", model=\"m\", tools=[refund])\neditor = Agent(name=\"editor\", model=\"m\")\n\n\ndef build(phase):\n    if phase == \"research\":\n        agents = [research, writer]\n    elif phase == \"writing\":\n        agents = [writer]\n    else:\n        agents = [editor]\n    return SequentialAgent(name=\"phase_pipeline\", sub_agents=agents)\n\n\nroot_agent = build(\"research\")\n";
+
+fn phases(head: &str) -> serde_json::Value {
+    compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", ADK_TOOLS),
+            ("app/agent.py", PHASES),
+        ],
+        &[("app/agent.py", head)],
+        "app",
+    )
+    .0
+}
+
+/// Issue 40, item 7 in a function: a list bound on exclusive branches of
+/// one `if` chain is each branch's list, its members bound when the
+/// branch's tests hold.
+#[test]
+fn a_list_bound_on_exclusive_branches_is_read_branch_by_branch() {
+    let doc = phases(&PHASES.replace("agents = [writer]\n", "agents = [writer, editor]\n"));
+    assert_compared(&doc);
+    // `editor` was bound under the `else`; now under `writing` too: a
+    // change of condition only, not established.
+    assert_eq!(
+        rows(&doc),
+        vec![row(
+            "phase_pipeline",
+            "handoff:agent.py:editor",
+            "not_established"
+        )]
+    );
+    let doc = phases(&PHASES.replace("        agents = [editor]\n", "        agents = []\n"));
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("phase_pipeline", "handoff:agent.py:editor", "removed")]
+    );
+    assert_eq!(
+        doc["rows"][0]["before"]["bound_when"],
+        serde_json::json!(["not `phase == 'research'` and not `phase == 'writing'`"])
+    );
+    // Edges: a binding every call runs before the branches, and one in a
+    // loop, are not exclusive: the list stays a limit.
+    for head in [
+        PHASES.replace(
+            "    if phase == \"research\":\n",
+            "    agents = [editor]\n    if phase == \"research\":\n",
+        ),
+        PHASES.replace(
+            "    else:\n        agents = [editor]\n",
+            "    for _ in range(1):\n        agents = [editor]\n",
+        ),
+    ] {
+        let doc = phases(&head);
+        assert_eq!(doc["comparison_status"], "partial", "{head}");
+        assert!(
+            rows(&doc)
+                .iter()
+                .all(|(_, _, change)| change == "not_established"),
+            "{head}"
+        );
+    }
+}

@@ -118,7 +118,7 @@ pub(in crate::graph::build) struct BoundList<'v> {
 }
 
 /// Nesting followed through names and operands, at most.
-const MAX_DEPTH: usize = 16;
+pub(super) const MAX_DEPTH: usize = 16;
 /// Members read from one list, at most.
 const MAX_MEMBERS: usize = 1000;
 
@@ -171,11 +171,16 @@ impl ModuleReader<'_, '_> {
                     members.extend(self.additions(name, &binding_scope, depth, when)?);
                     members
                 }
-                Err(why) => match self.parameter_read(scope, name, Passed::List, depth, when) {
+                // Bound on exclusive branches: each branch's list under
+                // its tests (`branch_lists.rs`).
+                Err(why) => match self.branch_lists(scope, name, depth, when) {
                     Some(read) => read?,
-                    None => match self.imported_list(scope, name, depth, when) {
+                    None => match self.parameter_read(scope, name, Passed::List, depth, when) {
                         Some(read) => read?,
-                        None => return Err(why),
+                        None => match self.imported_list(scope, name, depth, when) {
+                            Some(read) => read?,
+                            None => return Err(why),
+                        },
                     },
                 },
             },
@@ -824,6 +829,6 @@ fn spelled_test(test: &Value, holds: bool) -> String {
     }
 }
 
-fn spelled_condition(condition: &crate::python::Condition) -> String {
+pub(super) fn spelled_condition(condition: &crate::python::Condition) -> String {
     spelled_test(&condition.test, condition.holds)
 }

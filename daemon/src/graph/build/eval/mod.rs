@@ -41,6 +41,7 @@
 //! bound is a named limit when reached.
 
 pub(super) mod arguments;
+pub(super) mod branch_lists;
 pub(super) mod builder_callers;
 pub(super) mod built_agents;
 pub(super) mod call_frames;
