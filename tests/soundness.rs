@@ -590,3 +590,23 @@ fn a_side_not_read_never_yields_removed() {
     assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("Search Agent", "b", "removed")]);
 }
+
+/// A module-level name bound to a call is not a same-named agent held in
+/// another function's local (found by hand with the generator's shapes):
+/// `editor = make_other()` at module level hands off to `Other`, not to
+/// `setup()`'s local `editor`, so removing it is never an established row
+/// of the wrong agent.
+#[test]
+fn a_module_name_is_not_a_functions_same_named_local_agent() {
+    let base = "from agents import Agent\n\n\ndef setup():\n    editor = Agent(name=\"Editor\", instructions=\"x\")\n    print(editor)\n\n\ndef make_other():\n    return Agent(name=\"Other\", instructions=\"x\")\n\n\neditor = make_other()\ntriage = Agent(name=\"Triage\", instructions=\"y\", handoffs=[editor])\n";
+    let head = base.replace("handoffs=[editor]", "handoffs=[]");
+    let (doc, _) = compare_app(base, &head);
+    assert!(
+        rows(&doc)
+            .iter()
+            .all(|(_, tool, change)| change != "removed" || tool != "handoff:agent.py:editor"),
+        "{:?}",
+        rows(&doc)
+    );
+    assert_ne!(doc["comparison_status"], "compared");
+}

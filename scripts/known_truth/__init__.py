@@ -11,7 +11,14 @@ The model is rendered as Python source in *shapes* drawn from a catalogue
 (`CATALOGUE`: literal lists, spreads, module constants, builders, imports
 across modules, decorators, wrappers, clones, rewires, dynamic lists, ...),
 committed on `main`; a list of random edits turns it into the head model,
-rendered and committed on the branch `head`.
+rendered and committed on the branch `head`. Issue 40's reading rules each
+have their shapes and their edges (the variants where the rule does not
+hold, drawn as shapes the readers cannot read): builder calls as handoff,
+sub-agent and AgentTool targets (`target_ref`, the builder constructions),
+copies passed on (`passed_copy`), imported spread lists
+(`imported_spread_list`), the package's lazy `__getattr__` registry
+(`package_init`), repository decorators (`tool_wrapper`) and additions
+under `if` tests (`conditional_append`, `conditional_else`).
 
 Edits are of two kinds. *Binding edits* change what an agent binds: add or
 remove a tool, handoff, sub-agent, server, hosted tool, agent-as-tool or
@@ -21,14 +28,16 @@ default, async, return, SDK name_override=), its decorator or its body (a
 literal, a local's name, a helper call: the implementation digest is the
 function's AST without its docstring), an MCP server's command, arguments or
 tool filter, a hosted tool's argument, an SDK agent's tool_choice or
-tool_use_behavior (part of every row of the agent), or the condition a tool
-is bound under. *Neutral edits* change nothing an agent binds: move a tool or
+tool_use_behavior (part of every row of the agent), the condition a tool
+is bound under (`F`, or `!F` for an else branch), or a tool's repository
+decorator, its factory's argument or the decorator's code. *Neutral edits* change nothing an agent binds: move a tool or
 a server to another module and import it from there, wrap an ADK function in
 FunctionTool or not, edit docstrings (Args: sections included), comments and
 a helper the tool calls, reformat, rename module constants and builders,
 reorder definitions and list members, rename an ADK agent in place (the
 engine pairs it), change an agent's model, instructions or an as_tool
-description, switch between shapes that spell the same binding.
+description, switch between shapes that spell the same binding (the
+package's eager or lazy re-exports, a builder target's call or local).
 
 The truth is computed from the two models alone, never from the rendered
 text or the engine: `expected_bindings` maps a model to
@@ -48,9 +57,13 @@ The three properties
 For the engine's JSON document (`diff --application --scope app --json`):
 
 (a) every established row (`change` added/removed/changed) is a true change
-    of that kind, for that agent and that binding; a row on a binding the
-    model renders in a shape the readers cannot read (a list a call builds
-    dynamically, `**kwargs`) claims a certainty it cannot have and fails too;
+    of that kind, for that agent and that binding, and a function tool's
+    side carries the `bound_when` the model says (`truth.bound_when`: the
+    condition's test, `` `os.getenv('F') == '1'` ``, `not` before it for
+    `!F`; `` when `<module>` is imported `` for a tool a rewire in another
+    module adds; none otherwise); a row on a binding the model renders in a shape the
+    readers cannot read (a list a call builds dynamically, `**kwargs`, an
+    edge of a rule) claims a certainty it cannot have and fails too;
 (b) every true change is a row (any `change`, `not_established` included)
     or is covered by a named limit on its agent: a coverage gap on either
     side with `affects: binding_presence` whose `agent` is null or that

@@ -34,6 +34,25 @@ CATALOGUE: list[Shape] = [
     Shape("class_held", "construction", (SDK, ADK), "class XHolder: def __init__(self): self.agent = Agent(name='x', ...)"),
     Shape("clone", "construction", (SDK,), "x = other.clone(name='x', tools=[...]) (fields equal to the source's are inherited)"),
     Shape("kwargs_unpack", "construction", (SDK, ADK), "X_OPTIONS = {'tools': [...]}; Agent(name='x', **X_OPTIONS)", unreadable=True, weight=1),
+    # Builders as issue 40 reads them (a module-level undecorated sync function whose one
+    # unconditional last statement returns the construction, a local bound once to it, or another
+    # builder's call): the agent they build may be referenced by a call of the builder (`target_ref`).
+    Shape("builder_returns_local", "construction", (SDK, ADK),
+          "def build_x(): x = Agent(...); return x; x = build_x() (SDK: the agent is named by the local)"),
+    Shape("builder_chain", "construction", (SDK, ADK),
+          "def _make_x(): return Agent(...); def build_x(): return _make_x(); x = build_x()"),
+    Shape("nested_local", "construction", (SDK, ADK),
+          "def build_y(): x = Agent(...); return Agent(..., sub_agents=[x]): a local bound once to a construction in "
+          "the function of the one agent that references it (else built as `builder_returns_local`)"),
+    # Edge: which construction a call of it gives is decided at run time, so an agent that refers to
+    # it through a call (`target_ref`) must be covered by a limit; its own rows are read.
+    Shape("builder_two_returns", "construction", (SDK, ADK),
+          "def build_x(): if os.getenv('FAST_X') == '1': return Agent(name='x_fast'); return Agent(...) "
+          "(edge: a handoff, sub-agent or AgentTool written as build_x() expects a limit)", unreadable=True, weight=1),
+    # Edge: a decorated builder is not a builder (the decorator may return anything).
+    Shape("builder_decorated", "construction", (SDK, ADK),
+          "@functools.lru_cache(maxsize=None) def build_x(): return Agent(...) (edge: a reference by build_x() expects a limit)",
+          unreadable=True, weight=1),
     # How its lists are spelled.
     Shape("literal", "tools_list", (SDK, ADK), "tools=[a, b]", base=True),
     Shape("spread", "tools_list", (SDK, ADK), "X_COMMON = [a]; tools=[*X_COMMON, b]"),
@@ -49,6 +68,39 @@ CATALOGUE: list[Shape] = [
     Shape("rewire_iadd", "tools_list", (SDK, ADK), "... by x.tools += [t]", weight=1),
     Shape("rewire_insert", "tools_list", (SDK, ADK), "... by x.tools.insert(0, t)", weight=1),
     Shape("rewire_other_module", "tools_list", (SDK, ADK), "... by x.tools.append(t) in app/<fw>_wiring.py, which imports x (x built at module level)", weight=1),
+    # A copy of the list passed to a function only reads it (issue 40).
+    Shape("passed_copy", "tools_list", (SDK, ADK),
+          "X_TOOLS = [a, b]; describe_tools(list(X_TOOLS)) (or tuple(...); sorted(...) of a one-member list); tools=X_TOOLS"),
+    # Edge: the function may change the list itself.
+    Shape("passed_itself", "tools_list", (SDK, ADK), "X_TOOLS = [a, b]; describe_tools(X_TOOLS); tools=X_TOOLS (edge)",
+          unreadable=True, weight=1),
+    # An imported list is read by its own module's reader, its spreads included (issue 40).
+    Shape("imported_spread_list", "tools_list", (SDK, ADK),
+          "app/<fw>_lists.py: X_SHARED = [a]; X_TOOLS = [*X_SHARED, b]; from app.<fw>_lists import X_TOOLS; "
+          "tools=X_TOOLS (or list(X_TOOLS), [*X_TOOLS, fixed])"),
+    # Edge: another module imports the spread list and adds to it.
+    Shape("imported_shared_appended", "tools_list", (SDK, ADK),
+          "... and app/<fw>_wiring.py: from .<fw>_lists import X_SHARED; X_SHARED.append(X_SHARED[0]) "
+          "(edge: X_SHARED's members expect a limit)", unreadable=True, weight=1),
+    # Additions under `if` tests are bound when the tests hold (issue 40, item 11): the conditional
+    # members (`conditional_member`, `conditional_else`) are added by if-statements, not displays.
+    Shape("conditional_append", "tools_list", (SDK, ADK),
+          "X_TOOLS = [a]; if os.getenv('ENABLE_B') == '1': X_TOOLS.append(b); tools=X_TOOLS at module level "
+          "(for an agent built in a function, in that function: tools = [a]; if ...: tools.append(b); or, for some, "
+          "at module level before the builder's call)"),
+    Shape("conditional_append_function", "tools_list", (SDK, ADK),
+          "def x_tools(): tools = [a]; if os.getenv('ENABLE_B') == '1': tools.extend([b]); return tools; tools=x_tools()"),
+    # Edges: the last function tool added where no test decides it.
+    Shape("append_in_loop", "tools_list", (SDK, ADK), "tools = [a]; for _item in [b]: tools.append(_item) (edge)",
+          unreadable=True, weight=1),
+    Shape("append_in_try", "tools_list", (SDK, ADK), "tools = [a]; try: tools.append(b) except Exception: pass (edge)",
+          unreadable=True, weight=1),
+    Shape("append_after_construction", "tools_list", (SDK, ADK),
+          "X_TOOLS = [a]; x = Agent(tools=X_TOOLS); X_TOOLS.append(b) (edge)",
+          unreadable=True, weight=1),
+    Shape("append_in_function", "tools_list", (SDK, ADK),
+          "X_TOOLS = [a]; def _register_x(): X_TOOLS.append(b); _register_x(); x = Agent(tools=X_TOOLS) (edge)",
+          unreadable=True, weight=1),
     # The next two were known_wrong until 73f8024 (the rewire was silent; the limit landed on the
     # wiring module only, so the agent's rows were established: a false `added`).
     Shape("adk_rewire_factory_result", "tools_list", (ADK,),
@@ -64,6 +116,22 @@ CATALOGUE: list[Shape] = [
     Shape("adk_function_tool_inline", "tool_def", (ADK,), "tools=[FunctionTool(func=f)]"),
     Shape("adk_function_tool_module", "tool_def", (ADK,), "f_tool = FunctionTool(func=f) beside f; tools=[f_tool]"),
     Shape("adk_long_running_inline", "tool_def", (ADK,), "tools=[LongRunningFunctionTool(func=f)]"),
+    # A repository decorator between the framework's and the def (app/decorators.py): the tool is the
+    # function (issue 40); the decorator's code and the factory's arguments are part of its digest.
+    Shape("undecorated", "tool_wrapper", (SDK, ADK), "no repository decorator", base=True, weight=9),
+    Shape("decorator_factory", "tool_wrapper", (SDK, ADK),
+          "@logged('label'): def logged(label): def decorator(func): @functools.wraps(func) def wrapper ...; return decorator"),
+    Shape("dual_decorator", "tool_wrapper", (SDK, ADK),
+          "@tool: def tool(func=None, *, quiet=False) ... _build(func) returns one of two wraps wrappers under "
+          "if inspect.iscoroutinefunction(func): ... else: ..."),
+    Shape("dual_decorator_call", "tool_wrapper", (SDK, ADK), "@tool(quiet=True), the same decorator called"),
+    # Edges: what the decorator returns is decided at run time.
+    Shape("factory_may_return_none", "tool_wrapper", (SDK, ADK),
+          "@logged_optional('label'): the factory ends `if label: return decorator` / `return None` (edge)",
+          unreadable=True, weight=1),
+    Shape("decorator_falls_off", "tool_wrapper", (SDK, ADK),
+          "@checked: `if not func.__name__.startswith('_'): return wrapper`, else it falls off its end (edge)",
+          unreadable=True, weight=1),
     # How an agent file reaches a tool defined elsewhere.
     Shape("import_relative", "tool_ref", (SDK, ADK), "from .tools import a", base=True),
     Shape("import_absolute", "tool_ref", (SDK, ADK), "from app.tools import a"),
@@ -72,6 +140,17 @@ CATALOGUE: list[Shape] = [
     Shape("alias_assignment", "tool_ref", (SDK, ADK), "from .tools import a; a_ref = a; tools=[a_ref]"),
     Shape("package_reexport", "tool_ref", (SDK, ADK), "app/lib/__init__.py re-exports a; from .lib import a"),
     Shape("wildcard_import", "tool_ref", (SDK, ADK), "from .tools import *; tools=[a]"),
+    # How the package app/lib/__init__.py (whose modules the `package_reexport` spelling imports
+    # through) re-exports its modules' tools.
+    Shape("package_eager", "package_init", (SDK, ADK), "from .sdk_more import a, b", base=True),
+    Shape("package_lazy", "package_init", (SDK, ADK),
+          "_LAZY = {'a': ('.sdk_more', 'a')}; def __getattr__(name): ... importlib.import_module(module_path, "
+          "__package__) ... globals()[name] = value; return value; raise AttributeError(name) (issue 40)"),
+    # Edges: the first name of the registry (by sorted order) is not decided by the registry alone.
+    Shape("package_lazy_mutated", "package_init", (SDK, ADK),
+          "... and _LAZY['a'] = ('.sdk_more', 'a') at module level (edge: 'a' expects a limit)", unreadable=True, weight=1),
+    Shape("package_lazy_hook_first", "package_init", (SDK, ADK),
+          "... the hook first returns _resolve_override(name) for 'a' (edge: 'a' expects a limit)", unreadable=True, weight=1),
     # Where a function tool is defined.
     Shape("tools_module", "tool_home", (SDK, ADK), "app/<fw>_tools.py or app/lib/<fw>_more.py", base=True),
     Shape("local_definition", "tool_home", (SDK, ADK), "the tool is defined in the agent's own file"),
@@ -86,6 +165,20 @@ CATALOGUE: list[Shape] = [
     # Where an MCP server is built.
     Shape("server_in_agent_module", "server_home", (SDK, ADK), "the server is built beside its agents", base=True),
     Shape("server_imported", "server_home", (SDK, ADK), "the server is built in app/<fw>_servers.py and imported"),
+    # How an agent spells a handoff, sub-agent or (ADK) AgentTool target that a builder builds
+    # (`builder`, `builder_local_list`, ...): issue 40 reads a builder's call as the agent it builds.
+    # With none of these enabled, no builder-made agent is a target.
+    Shape("target_builder_call", "target_ref", (SDK, ADK), "handoffs=[build_x()] / sub_agents=[build_x()] / AgentTool(agent=build_x())"),
+    Shape("target_builder_local", "target_ref", (SDK, ADK),
+          "def build_y(): x_built = build_x(); return Agent(..., sub_agents=[x_built]) (a call where y is not built in a function)"),
+    # Not one of issue 40's rules: the module variable a builder's call is bound to (the readers may
+    # name a limit; a row must name the builder's agent).
+    Shape("target_module_variable", "target_ref", (SDK, ADK),
+          "x = build_x() at module level; handoffs=[x] / sub_agents=[x] / AgentTool(agent=x)", weight=2),
+    # Edge: a local bound on both branches of an if/else.
+    Shape("target_branch_local", "target_ref", (SDK, ADK),
+          "def build_y(): if os.getenv('ALT_X') == '1': x_built = build_x() else: x_built = build_x(); ... (edge)",
+          unreadable=True, weight=1),
     # How an SDK handoff is spelled.
     Shape("handoff_plain", "handoff_ref", (SDK,), "handoffs=[x]", base=True),
     Shape("handoff_call", "handoff_ref", (SDK,), "handoffs=[handoff(x)]"),
@@ -99,6 +192,8 @@ CATALOGUE: list[Shape] = [
     # known_wrong until 73f8024: every row of the agent was a false `changed` (unset -> run_llm_again).
     Shape("explicit_default_setting", "binding", (SDK,), "tool_use_behavior='run_llm_again' spelled out (the SDK's default)"),
     Shape("conditional_member", "binding", (SDK, ADK), "tools=[a, *([b] if os.getenv('ENABLE_B') == '1' else [])] (bound_when)"),
+    Shape("conditional_else", "binding", (SDK, ADK),
+          "a member bound when the test fails: *([] if c else [b]), or `else: tools.append(b)` (bound_when `not c`)"),
     Shape("mcp_tool_filter", "binding", (SDK, ADK), "an MCP server's tool_filter (SDK create_static_tool_filter, ADK a list)"),
     Shape("agent_as_tool", "binding", (SDK, ADK), "SDK x.as_tool(tool_name=...); ADK AgentTool(agent=x)"),
     # known_wrong until 73f8024: the change was neither read nor named (silent, `compared`).
@@ -130,14 +225,40 @@ RENAMEABLE = ("module_literal", "name_constant")
 IDENTITY_BY_VARIABLE = ("module_literal", "name_constant", "positional_name")
 SDK_DECORATORS = ("sdk_decorator", "sdk_decorator_call")
 ADK_WRAPPERS = ("adk_plain", "adk_function_tool_inline", "adk_function_tool_module")
+# List shapes that spell their members (and their conditions) where the readers read them; a clone
+# may inherit such a list.
+APPEND_LISTS = ("conditional_append", "conditional_append_function")
 READABLE_LISTS = ("literal", "spread", "shared_spread", "module_constant", "imported_constant", "list_call",
-                  "concatenated")
+                  "concatenated", "passed_copy", "imported_spread_list") + APPEND_LISTS
+IMPORTED_LISTS = ("imported_constant", "imported_spread_list", "imported_shared_appended")
+PASSED_LISTS = ("passed_copy", "passed_itself")
+APPEND_EDGES = ("append_in_loop", "append_in_try", "append_after_construction", "append_in_function")
+MODULE_LEVEL_LISTS = ("append_after_construction", "append_in_function")  # the list is a module's, whoever builds
+# List shapes that spell the members of the agent's lists in the construction's own scope (a builder's
+# function, where `target_builder_local` may bind its targets to locals).
+IN_SCOPE_LISTS = ("literal", "shared_spread", "conditional_append", "append_in_loop", "append_in_try") + IMPORTED_LISTS
+# What a `nested_local` agent's own lists may be when it is built inside another agent's function:
+# nothing written in that function's scope but the construction.
 DYNAMIC_LISTS = ("dynamic_getattr", "dynamic_importlib")
 SAME_MODULE_REWIRES = ("rewire_append", "rewire_extend", "rewire_iadd", "rewire_insert")
 REWIRES = SAME_MODULE_REWIRES + ("rewire_other_module", "rewire_factory_result_other_module", "adk_rewire_factory_result")
 IN_OTHER_MODULE = ("rewire_other_module", "rewire_factory_result_other_module")
-BUILDERS = ("builder", "builder_local_list")
-NOT_AT_MODULE_LEVEL = BUILDERS + ("class_held",)  # no module-level variable holds the agent
+# Functions whose one unconditional last statement returns the construction (issue 40's builders).
+BUILDERS = ("builder", "builder_local_list", "builder_returns_local", "builder_chain", "nested_local")
+NAMED_BY_LOCAL = ("builder_returns_local", "nested_local")  # an SDK agent a function's local holds: named by it
+BUILT_IN_FUNCTIONS = BUILDERS + ("builder_two_returns", "builder_decorated")
+OPEN_BUILDERS = ("builder_two_returns", "builder_decorated")  # a call of them is not known to be the agent
+NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held",)  # no module-level variable holds the agent
+IN_FUNCTION = NOT_AT_MODULE_LEVEL  # the construction's statements run in a function
+TARGET_REFS = ("target_builder_call", "target_builder_local", "target_module_variable", "target_branch_local")
+DECORATOR_KINDS = {  # tool_wrapper shape -> the decorator function it applies (its code is one variant)
+    "decorator_factory": "logged", "dual_decorator": "tool", "dual_decorator_call": "tool",
+    "factory_may_return_none": "logged_optional", "decorator_falls_off": "checked",
+}
+LABELLED_WRAPPERS = ("decorator_factory", "factory_may_return_none")
+WRAPPER_EDGES = ("factory_may_return_none", "decorator_falls_off")
+LAZY_INITS = ("package_lazy", "package_lazy_mutated", "package_lazy_hook_first")
+LAZY_EDGES = ("package_lazy_mutated", "package_lazy_hook_first")
 
 
 def list_shapes():

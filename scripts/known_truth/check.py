@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .model import App
-from .truth import true_changes
+from .truth import adk_renames, expected_bound_when, true_changes
 
 ESTABLISHED = ("added", "removed", "changed")
 
@@ -31,7 +31,11 @@ class Violation:
 
 
 def compact_row(row: dict) -> dict:
-    return {k: row.get(k) for k in ("agent", "agent_source", "tool", "change", "candidate_change", "uncertainty")}
+    out = {k: row.get(k) for k in ("agent", "agent_source", "tool", "change", "candidate_change", "uncertainty")}
+    for side in ("before", "after"):
+        if (row.get(side) or {}).get("bound_when"):
+            out[f"{side}.bound_when"] = row[side]["bound_when"]
+    return out
 
 
 def row_key(row: dict) -> tuple[str, str, str]:
@@ -62,6 +66,20 @@ def covering_gap(doc: dict, key: tuple[str, str, str], sides=("base", "head")) -
     return None
 
 
+def when_mismatch(row: dict, before: dict, after: dict) -> Optional[str]:
+    """Where an established row's bound_when is not the one the model says (`truth.bound_when`)."""
+    key = row_key(row)
+    change = row.get("change")
+    for side, expected, present in (("before", before, change in ("removed", "changed")),
+                                    ("after", after, change in ("added", "changed"))):
+        if not present or key not in expected:
+            continue
+        actual = (row.get(side) or {}).get("bound_when") or []
+        if actual != expected[key]:
+            return f"{side}.bound_when is {actual}, the model says {expected[key] or 'none'}"
+    return None
+
+
 def tally(base: App, head: App, doc: dict) -> dict[str, int]:
     """How the true changes were answered: established, not_established, a limit alone; extra rows."""
     truth = true_changes(base, head)
@@ -84,6 +102,7 @@ def check(base: App, head: App, doc: dict, unreadable: dict[str, dict]) -> list[
     """The violations of properties (a), (b) and (c); `unreadable` maps each side to
     {(agent_source, agent): binding names it spells in a shape the readers cannot read}."""
     truth = true_changes(base, head)
+    before, after = expected_bound_when(base, adk_renames(base, head)), expected_bound_when(head)
     violations: list[Violation] = []
     rows = doc.get("rows", [])
     for row in rows:
@@ -98,6 +117,8 @@ def check(base: App, head: App, doc: dict, unreadable: dict[str, dict]) -> list[
             violations.append(Violation("a", key, f"established `{change}` row, but the true change is `{actual}`", row))
         elif any(key[2] in unreadable[side].get(key[:2], set()) for side in ("base", "head")):
             violations.append(Violation("a", key, f"established `{change}` row on a binding spelled in a shape the readers cannot read", row))
+        elif when_mismatch(row, before, after):
+            violations.append(Violation("a", key, f"established `{change}` row: {when_mismatch(row, before, after)}", row))
     with_rows = {row_key(r) for r in rows}
     for key, change in sorted(truth.items()):
         if key not in with_rows and covering_gap(doc, key) is None:

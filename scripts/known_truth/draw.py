@@ -7,7 +7,9 @@ import random
 from dataclasses import dataclass
 from typing import Optional
 
-from .catalogue import BUILDERS, REWIRES, SAME_MODULE_REWIRES, SHAPES, shapes_for
+from .catalogue import (
+    APPEND_LISTS, BUILDERS, IN_FUNCTION, IN_SCOPE_LISTS, OPEN_BUILDERS, REWIRES, SAME_MODULE_REWIRES, SHAPES, TARGET_REFS, shapes_for
+)
 from .model import ADK, AgentSpec, App, HOSTED_ARGUMENTS, HOSTED_BY_FRAMEWORK, SDK, Server, Tool
 from .naming import TOOL_MODULES, servers_module
 from .render.tools import DOCSTRINGS
@@ -26,6 +28,7 @@ PARAM_WORDS = ["order_id", "amount", "email", "query", "city", "currency", "note
 LOCAL_WORDS = ["result", "note", "text", "out", "reply", "value"]
 SERVER_WORDS = ["files", "github", "calendar", "notes", "search"]
 COMMANDS = ["npx", "uvx", "node", "python3"]
+LABELS = ["audit", "trace", "metrics", "billing", "support"]
 
 
 class Names:
@@ -55,8 +58,12 @@ class Generation:
     counter: int = 0
     base: Optional[App] = None  # the base model, while edits are drawn
 
-    def pick(self, axis: str, framework: str) -> str:
+    def pick(self, axis: str, framework: str, default: Optional[str] = None) -> str:
+        """A shape of `axis` by weight (`default` when the axis has no enabled shape, which only
+        axes without a base shape may have)."""
         names = shapes_for(self.enabled, axis, framework)
+        if not names and default is not None:
+            return default
         return self.rng.choices(names, weights=[SHAPES[n].weight for n in names])[0]
 
     def on(self, shape: str) -> bool:
@@ -87,6 +94,8 @@ def draw_tool(gen: Generation, app: App, framework: str) -> Tool:
         returns=rng.choice(["str", "str", "dict"]),
         override=f"do_{name}" if framework == SDK and rng.random() < 0.15 else "",
         helper=gen.on("tool_helper") and rng.random() < 0.3,
+        wrapper=gen.pick("tool_wrapper", framework),
+        label=rng.choice(LABELS),
     )
 
 
@@ -142,6 +151,7 @@ def draw_agent(gen: Generation, app: App, framework: str, stem: str, index: int)
         adk_class=rng.choice(["Agent", "LlmAgent"]),
         model=rng.randint(0, 2),
         rewire_handoffs=framework == SDK or gen.on("rewire_sub_agents"),
+        target_ref=gen.pick("target_ref", framework, default=TARGET_REFS[0]),
     )
     fit_rewire_to_construction(gen, agent)
     if agent.construction == "clone":
@@ -159,6 +169,8 @@ def fit_rewire_to_construction(gen: Generation, agent: AgentSpec):
     go with builders; a pair the enabled shapes cannot spell falls back to a literal list."""
     if agent.construction == "class_held" and agent.tools_list in REWIRES:
         agent.tools_list = "literal"  # no module-level name to rewire through
+    if agent.construction in OPEN_BUILDERS and agent.tools_list in REWIRES:
+        agent.tools_list = "literal"  # which construction the module variable holds is open
     if agent.tools_list == "rewire_other_module" and agent.construction in BUILDERS:
         agent.tools_list = "rewire_factory_result_other_module"
     elif agent.tools_list in SAME_MODULE_REWIRES and agent.construction in BUILDERS and agent.framework == ADK:
@@ -188,14 +200,32 @@ def draw_bindings(gen: Generation, app: App, agent: AgentSpec):
         agent.tool_use_behavior = rng.choice([None, "stop_on_first_tool"])
     if agent.framework == SDK and gen.on("explicit_default_setting") and rng.random() < 0.3:
         agent.spell_default = True
-    if agent.tools and gen.on("conditional_member") and rng.random() < 0.25:
-        agent.conditions[agent.tools[-1]] = f"ENABLE_{agent.tools[-1].split('@')[0].upper()}"
-    targets = eligible_targets(app, agent, gen.on("cross_module_agents"))
+    chance = 0.7 if agent.tools_list in APPEND_LISTS else 0.25
+    if agent.tools and (gen.on("conditional_member") or agent.tools_list in APPEND_LISTS) and rng.random() < chance:
+        agent.conditions[agent.tools[-1]] = draw_condition(gen, agent.tools[-1])
+    if len(agent.tools) > 2 and agent.tools_list in APPEND_LISTS and rng.random() < 0.3:
+        agent.conditions[agent.tools[0]] = draw_condition(gen, agent.tools[0])
+    builder_targets = any(gen.on(s) for s in TARGET_REFS)
+    targets = eligible_targets(app, agent, gen.on("cross_module_agents"), "handoffs", builder_targets)
     if gen.on("handoffs") and targets and rng.random() < 0.5:
         agent.handoffs = [t.key for t in rng.sample(targets, rng.randint(1, min(2, len(targets))))]
-    targets = eligible_targets(app, agent, gen.on("cross_module_agents"))  # the handoffs may close a cycle
+    # A `nested_local` agent no one references yet is built in this agent's function when it hands off to it.
+    unreferenced = [t for t in targets if t.construction == "nested_local" and t.file == agent.file
+                    and t.key not in agent.handoffs
+                    and not any(t.key in a.handoffs + a.agent_tools for a in app.agents.values())]
+    if (gen.on("handoffs") and unreferenced and agent.construction in IN_FUNCTION
+            and agent.tools_list in IN_SCOPE_LISTS and rng.random() < 0.7):
+        agent.handoffs.append(rng.choice(unreferenced).key)
+    # the handoffs may close a cycle
+    targets = eligible_targets(app, agent, gen.on("cross_module_agents"), "agent_tools", builder_targets)
     if gen.on("agent_as_tool") and targets and rng.random() < 0.3:
         agent.agent_tools = [rng.choice(targets).key]
+
+
+def draw_condition(gen: Generation, tid: str) -> str:
+    """The env flag a tool is bound under: `ENABLE_<TOOL>`, `!ENABLE_<TOOL>` (the else branch)."""
+    flag = f"ENABLE_{tid.split('@')[0].upper()}"
+    return "!" + flag if gen.on("conditional_else") and gen.rng.random() < 0.35 else flag
 
 
 def draw_app(gen: Generation) -> App:
@@ -229,8 +259,11 @@ def draw_app(gen: Generation) -> App:
     for stems in app.agent_files.values():
         for stem in stems:
             draw_style(gen, app, stem)
-    for stem in {t.module for t in app.tools.values()}:
+    for stem in sorted({t.module for t in app.tools.values()}):
         draw_style(gen, app, stem)
+    if any(t.wrapper != "undecorated" for t in app.tools.values()):
+        draw_style(gen, app, "decorators")
+    app.package_init = gen.pick("package_init", SDK)
     return app
 
 

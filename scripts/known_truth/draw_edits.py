@@ -6,9 +6,12 @@ import copy
 import random
 from typing import Callable, Optional
 
-from .catalogue import ADK_WRAPPERS, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS, shapes_for
+from .catalogue import (
+    ADK_WRAPPERS, APPEND_LISTS, DECORATOR_KINDS, LABELLED_WRAPPERS, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS,
+    TARGET_REFS, shapes_for
+)
 from .draw import (
-    COMMANDS, Generation, LOCAL_WORDS, PARAM_TYPES, PARAM_WORDS, TOOL_CHOICES, draw_agent, draw_bindings,
+    COMMANDS, LABELS, Generation, LOCAL_WORDS, PARAM_TYPES, PARAM_WORDS, TOOL_CHOICES, draw_agent, draw_bindings,
     draw_filter, draw_tool, tool_modules
 )
 from .edits import EDITS, Edit
@@ -26,6 +29,7 @@ BINDING_EDIT_WEIGHTS = {
     "bind_server": 2, "unbind_server": 2, "change_server_args": 1, "change_server_command": 1,
     "change_server_filter": 1, "add_hosted": 1, "remove_hosted": 1, "change_hosted": 1,
     "new_agent": 1, "drop_agent": 1, "rename_agent": 1, "move_agent": 1, "settings": 1, "set_condition": 2,
+    "rewrap_decorator": 1, "change_decorator": 1,
 }
 AGENT_FITS: dict[str, Callable[[AgentSpec], bool]] = {
     "unbind_tool": lambda a: bool(a.tools),
@@ -68,7 +72,8 @@ def draw_binding_edit(gen: Generation, app: App) -> Optional[Edit]:
         return choose(rng, kind, agent.key, REMOVALS[kind](agent))
     if kind in ADDITIONS:
         field_name, shape = ADDITIONS[kind]
-        targets = [t for t in eligible_targets(app, agent, gen.on("cross_module_agents"))
+        targets = [t for t in eligible_targets(app, agent, gen.on("cross_module_agents"), field_name,
+                                               any(gen.on(r) for r in TARGET_REFS))
                    if t.key not in getattr(agent, field_name)]
         return choose(rng, kind, agent.key, [t.key for t in targets] if gen.on(shape) else [])
     if kind in ("add_param", "drop_param", "change_body", "rename_tool_local", "tool_field"):
@@ -95,11 +100,30 @@ def draw_binding_edit(gen: Generation, app: App) -> Optional[Edit]:
             return Edit(kind, agent.key, ("tool_choice", rng.choice([c for c in TOOL_CHOICES if c != agent.tool_choice])))
         return Edit(kind, agent.key, ("tool_use_behavior", None if agent.tool_use_behavior else "stop_on_first_tool"))
     if kind == "set_condition":
-        if not gen.on("conditional_member"):
+        if not gen.on("conditional_member") and agent.tools_list not in APPEND_LISTS:
             return None
         tid = rng.choice(agent.tools)
-        options = [f for f in (None, f"ENABLE_{tid.split('@')[0].upper()}", "EXTRA_TOOLS") if f != agent.conditions.get(tid)]
+        flags = [None, f"ENABLE_{tid.split('@')[0].upper()}", "EXTRA_TOOLS"]
+        if gen.on("conditional_else"):
+            flags += [f"!ENABLE_{tid.split('@')[0].upper()}", "!EXTRA_TOOLS"]
+        options = [f for f in flags if f != agent.conditions.get(tid)]
         return Edit(kind, agent.key, (tid, rng.choice(options)))
+    if kind == "rewrap_decorator":
+        tool = rng.choice(fw_tools) if fw_tools else None
+        shapes = ["undecorated"] + [s for s in shapes_for(gen.enabled, "tool_wrapper", agent.framework)
+                                    if s != "undecorated"]
+        if not tool or len(shapes) < 2:
+            return None
+        options = [(s, tool.label) for s in shapes if s != tool.wrapper]
+        if tool.wrapper in LABELLED_WRAPPERS:
+            options.append((tool.wrapper, rng.choice([w for w in LABELS if w != tool.label])))
+        return choose(rng, kind, tool.tid, options)
+    if kind == "change_decorator":
+        kinds = sorted({DECORATOR_KINDS[t.wrapper] for t in app.tools.values() if t.wrapper in DECORATOR_KINDS})
+        if not kinds:
+            return None
+        which = rng.choice(kinds)
+        return Edit(kind, which, app.decorators.get(which, 0) + rng.randint(1, 3))
     if kind == "retarget":
         pairs = [(tid, t.tid) for tid in agent.tools for t in fw_tools
                  if t.name == app.tools[tid].name and t.tid != tid]
@@ -209,7 +233,8 @@ def draw_neutral_edit(gen: Generation, app: App) -> Optional[Edit]:
     """One random edit that changes no binding."""
     rng = gen.rng
     kind = rng.choice(["move_tool", "tool_doc", "tool_comment", "tool_order", "restyle", "restyle",
-                       "agent_field", "agent_field", "reshape", "rewrap", "move_server", "change_helper"])
+                       "agent_field", "agent_field", "reshape", "rewrap", "move_server", "change_helper",
+                       "package_init"])
     tools = list(app.tools.values())
     agents = list(app.agents.values())
     if kind == "move_tool":
@@ -236,9 +261,12 @@ def draw_neutral_edit(gen: Generation, app: App) -> Optional[Edit]:
         tool = rng.choice(tools)
         return Edit(kind, tool.tid, rng.choice([d for d in range(2 * len(DOCSTRINGS)) if d != tool.doc]))
     if kind == "tool_comment":
-        return Edit(kind, rng.choice(tools).name, rng.randint(1, 9))
+        return Edit(kind, rng.choice(tools).tid, rng.randint(1, 9))
     if kind == "tool_order":
-        return Edit(kind, rng.choice(tools).name, rng.randint(0, 99))
+        return Edit(kind, rng.choice(tools).tid, rng.randint(0, 99))
+    if kind == "package_init":
+        options = [s for s in shapes_for(gen.enabled, "package_init", SDK) if s != app.package_init]
+        return choose(rng, kind, "lib", options)
     if kind == "restyle":
         stem = rng.choice(sorted(app.styles))
         choice = rng.choice(["quote", "multiline", "comments", "header", "import_style", "class_spelling", "alias_agents"])
@@ -279,7 +307,7 @@ def draw_neutral_edit(gen: Generation, app: App) -> Optional[Edit]:
             "list_order": rng.randint(0, 5),
         }[choice]
         return Edit(kind, agent.key, (choice, value))
-    axis = rng.choice(["construction", "tools_list", "handoff_ref"])
+    axis = rng.choice(["construction", "tools_list", "handoff_ref", "target_ref"])
     return choose(rng, kind, agent.key, [(axis, shape) for shape in shapes_for(gen.enabled, axis, agent.framework)])
 
 

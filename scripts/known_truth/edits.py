@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .catalogue import ADK_WRAPPERS, READABLE_LISTS, SDK_DECORATORS
+from .catalogue import ADK_WRAPPERS, DECORATOR_KINDS, LAZY_INITS, READABLE_LISTS, SDK_DECORATORS, SHAPES, TARGET_REFS
 from .model import AgentSpec, App, HOSTED_BY_FRAMEWORK, SDK
 from .naming import servers_module
 from .rules import can_bind, dependencies, identity_preserving, module_allowed, target_allowed
@@ -60,7 +60,8 @@ def add_target(field_name: str):
     """An edit that adds an agent to another's handoffs or agents as tools, where the rules allow it."""
     def apply(app: App, e: Edit):
         agent, target = agent_of(app, e.target), agent_of(app, e.value)
-        if agent and target and target.key not in getattr(agent, field_name) and target_allowed(app, agent, target):
+        if (agent and target and target.key not in getattr(agent, field_name)
+                and target_allowed(app, agent, target, field_name)):
             getattr(agent, field_name).append(target.key)
     return apply
 
@@ -120,6 +121,26 @@ def edit_set_condition(app: App, e: Edit):
             agent.conditions.pop(tid, None)
 
 
+def edit_rewrap_decorator(app: App, e: Edit):
+    """Put another repository decorator (value: (tool_wrapper shape, label)) under the framework's."""
+    tool = app.tools.get(e.target)
+    shape, label = e.value
+    if tool and (shape == "undecorated" or shape in DECORATOR_KINDS):
+        tool.wrapper, tool.label = shape, label
+
+
+def edit_change_decorator(app: App, e: Edit):
+    """A new variant of a decorator function's code: every tool it decorates changes."""
+    if e.target in DECORATOR_KINDS.values():
+        app.decorators[e.target] = e.value
+
+
+def edit_package_init(app: App, e: Edit):
+    """Re-export app/lib's tools eagerly or through a lazy `__getattr__` registry (neutral)."""
+    if e.value in ("package_eager",) + LAZY_INITS:
+        app.package_init = e.value
+
+
 def edit_tool_field(app: App, e: Edit):
     """Set a field of a tool's signature or name (types, default, is_async, returns, override)."""
     tool = app.tools.get(e.target)
@@ -174,8 +195,9 @@ def edit_new_agent(app: App, e: Edit):
         agent.clone_of, agent.construction = None, "module_literal"
     agent.tools = [t for t in agent.tools if t in app.tools]
     agent.servers = [k for k in agent.servers if k in app.servers]
-    agent.handoffs = [k for k in agent.handoffs if k in app.agents and target_allowed(app, agent, app.agents[k])]
-    agent.agent_tools = [k for k in agent.agent_tools if k in app.agents and target_allowed(app, agent, app.agents[k])]
+    for field_name in ("handoffs", "agent_tools"):
+        setattr(agent, field_name, [k for k in getattr(agent, field_name)
+                                    if k in app.agents and target_allowed(app, agent, app.agents[k], field_name)])
     app.agents[agent.key] = agent
 
 
@@ -201,7 +223,8 @@ def edit_move_agent(app: App, e: Edit):
         return
     moved = copy.deepcopy(agent)
     moved.file = e.value
-    if all(target_allowed(app, moved, app.agents[k]) for k in dependencies(app, agent)):
+    if all(target_allowed(app, moved, app.agents[k], "agent_tools" if k in agent.agent_tools else "handoffs")
+           for k in dependencies(app, agent)):
         agent.file = e.value
 
 
@@ -279,6 +302,8 @@ def edit_reshape(app: App, e: Edit):
             agent.tools_list = shape
     elif axis == "handoff_ref" and agent.framework == SDK:
         agent.handoff_ref = shape
+    elif axis == "target_ref" and shape in TARGET_REFS and agent.framework in SHAPES[shape].frameworks:
+        agent.target_ref = shape
 
 
 EDITS: dict[str, Callable[[App, Edit], None]] = {
@@ -316,6 +341,10 @@ EDITS: dict[str, Callable[[App, Edit], None]] = {
     "move_tool": edit_move_tool,
     "move_server": edit_move_server,
     "change_helper": edit_change_helper,
+    # A tool's repository decorator, its factory's argument, a decorator's code: part of the digest.
+    "rewrap_decorator": edit_rewrap_decorator,
+    "change_decorator": edit_change_decorator,
+    "package_init": edit_package_init,
     "tool_doc": set_field("tools", "doc"),
     "tool_comment": set_field("tools", "comment"),
     "tool_order": set_field("tools", "order"),
@@ -324,7 +353,7 @@ EDITS: dict[str, Callable[[App, Edit], None]] = {
     "reshape": edit_reshape,
 }
 NEUTRAL_EDITS = {"rewrap", "move_tool", "move_server", "change_helper", "tool_doc", "tool_comment", "tool_order",
-                 "restyle", "agent_field", "reshape", "rename_agent"}
+                 "restyle", "agent_field", "reshape", "rename_agent", "package_init"}
 
 
 def apply_edits(base: App, edits: list[Edit]) -> App:

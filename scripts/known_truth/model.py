@@ -34,6 +34,8 @@ class Tool:
     override: str = ""  # SDK name_override=: the tool's name when given
     helper: bool = False  # the body returns through the module's _fmt(...)
     key: str = ""  # the model's identity, when a same-named tool is defined in another module
+    wrapper: str = "undecorated"  # catalogue shape of the repository decorator under the framework's
+    label: str = ""  # the decorator factory's argument (`decorator_factory`, `factory_may_return_none`)
 
     @property
     def tid(self) -> str:
@@ -81,11 +83,12 @@ class AgentSpec:
     tool_choice: Optional[str] = None  # SDK ModelSettings(tool_choice=...)
     tool_use_behavior: Optional[str] = None  # SDK; None is the default, run_llm_again
     spell_default: bool = False  # SDK: write tool_use_behavior="run_llm_again" when it is the default
-    conditions: dict[str, str] = field(default_factory=dict)  # tool -> env flag it is bound under
+    conditions: dict[str, str] = field(default_factory=dict)  # tool -> env flag it is bound under ("!F": when F is not "1")
     rewire_handoffs: bool = True  # a rewire shape also moves the last handoff (ADK: `rewire_sub_agents`)
     model: int = 0  # neutral
     description: int = 0  # an as_tool description variant (neutral)
     list_order: int = 0  # member order of its lists, 0 = natural (neutral)
+    target_ref: str = "target_builder_call"  # how it spells the builder-made agents it references
 
 
 @dataclass
@@ -111,12 +114,23 @@ class App:
     styles: dict[str, FileStyle] = field(default_factory=dict)
     agent_files: dict[str, list[str]] = field(default_factory=dict)  # framework -> stems
     helpers: dict[str, int] = field(default_factory=dict)  # module -> _fmt body variant (neutral)
+    decorators: dict[str, int] = field(default_factory=dict)  # decorator function -> code variant (a binding)
+    package_init: str = "package_eager"  # how app/lib/__init__.py re-exports its modules' tools (neutral)
 
     def style(self, stem: str) -> FileStyle:
         return self.styles.setdefault(stem, FileStyle())
 
     def agents_in(self, stem: str) -> list[AgentSpec]:
         return [a for a in self.agents.values() if a.file == stem]
+
+
+def negated(flag: str) -> bool:
+    """A condition `!F` binds the member when F is not "1" (the else branch)."""
+    return flag.startswith("!")
+
+
+def flag_name(flag: str) -> str:
+    return flag.removeprefix("!")
 
 
 # The hosted (built-in) tools of each framework, and the arguments an agent may pass them.

@@ -9,6 +9,9 @@ TOOL_MODULES = {SDK: ["sdk_tools", "lib/sdk_more", "sdk_pkg/__init__"],
                 ADK: ["adk_tools", "lib/adk_more", "adk_pkg/__init__"]}
 
 
+DECORATORS_MODULE = "decorators"  # the repository decorators of the `tool_wrapper` shapes
+
+
 def module_path(stem: str) -> str:
     return f"{stem}.py"
 

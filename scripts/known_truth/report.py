@@ -6,9 +6,9 @@ import json
 import sys
 from dataclasses import dataclass, field
 
-from .catalogue import REWIRES, SHAPES
+from .catalogue import IDENTITY_BY_VARIABLE, REWIRES, SHAPES
 from .check import binding_gaps, compact_row
-from .model import ADK, SDK
+from .model import ADK, SDK, negated
 from .outcome import Outcome
 from .program import Program
 from .render.tools import import_style
@@ -43,6 +43,11 @@ def shapes_used(program: Program) -> set[str]:
                 used.add("explicit_default_setting")
             if any(condition_of(agent, t) for t in agent.tools):
                 used.add("conditional_member")
+            if any(negated(condition_of(agent, t) or "") for t in agent.tools):
+                used.add("conditional_else")
+            if any(app.agents[k].construction not in IDENTITY_BY_VARIABLE
+                   for k in agent.handoffs + (agent.agent_tools if agent.framework == ADK else [])):
+                used.add(agent.target_ref)
             if agent.agent_tools:
                 used.add("agent_as_tool")
             if agent.handoffs:
@@ -50,6 +55,7 @@ def shapes_used(program: Program) -> set[str]:
             for name in agent.tools:
                 tool = app.tools[name]
                 used.add(tool.definition)
+                used.add(tool.wrapper)
                 if tool.helper:
                     used.add("tool_helper")
                 if tool.module.endswith("/__init__"):
@@ -57,7 +63,10 @@ def shapes_used(program: Program) -> set[str]:
                 if tool.module == agent.file:
                     used.add("local_definition")
                 else:
-                    used.add(import_style(app, agent.file, tool.module, tool))
+                    style = import_style(app, agent.file, tool.module, tool)
+                    used.add(style)
+                    if style == "package_reexport":
+                        used.add(app.package_init)
                 if has_twin(app, tool):
                     used.add("same_name_tools")
     return used

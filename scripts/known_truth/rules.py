@@ -5,7 +5,12 @@ imports without cycles and whose bindings the truth can name."""
 
 from __future__ import annotations
 
-from .catalogue import IDENTITY_BY_VARIABLE, READABLE_LISTS
+from typing import Optional
+
+from .catalogue import (
+    APPEND_EDGES, APPEND_LISTS, BUILDERS, BUILT_IN_FUNCTIONS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS,
+    NAMED_BY_LOCAL, READABLE_LISTS, REWIRES
+)
 from .model import AgentSpec, App, SDK, Tool
 from .naming import TOOL_MODULES
 
@@ -18,9 +23,18 @@ def dependencies(app: App, agent: AgentSpec) -> list[str]:
     return [d for d in deps if d in app.agents]
 
 
-def can_be_target(agent: AgentSpec) -> bool:
-    """An agent another one may hand off to, wrap as a tool or clone (its identity is its variable's)."""
-    return agent.construction in IDENTITY_BY_VARIABLE
+def builder_made(agent: AgentSpec) -> bool:
+    """An agent a builder builds, which others reference by a call of the builder (`target_ref`):
+    not one a rewire adds to after the call (a fresh call's agent would not have it)."""
+    return agent.construction in BUILT_IN_FUNCTIONS and agent.tools_list not in REWIRES
+
+
+def can_be_target(agent: AgentSpec, field_name: str = "handoffs") -> bool:
+    """An agent another one may hand off to or wrap as a tool: one its variable names, or one a
+    builder builds (SDK as_tool is called on a variable only)."""
+    if agent.construction in IDENTITY_BY_VARIABLE:
+        return True
+    return builder_made(agent) and not (agent.framework == SDK and field_name == "agent_tools")
 
 
 def can_be_clone_source(agent: AgentSpec) -> bool:
@@ -46,17 +60,20 @@ def file_rank(app: App, agent: AgentSpec) -> int:
     return app.agent_files[agent.framework].index(agent.file)
 
 
-def target_allowed(app: App, agent: AgentSpec, target: AgentSpec) -> bool:
-    """Whether `agent` may reference `target`: same framework, an earlier or the same agent
-    module (so modules never import each other in a cycle), and no dependency cycle."""
-    return (target.key != agent.key and target.framework == agent.framework and can_be_target(target)
+def target_allowed(app: App, agent: AgentSpec, target: AgentSpec, field_name: str = "handoffs") -> bool:
+    """Whether `agent` may reference `target` (in `field_name`): same framework, an earlier or the
+    same agent module (so modules never import each other in a cycle), and no dependency cycle."""
+    return (target.key != agent.key and target.framework == agent.framework and can_be_target(target, field_name)
             and file_rank(app, target) <= file_rank(app, agent) and not reaches(app, target.key, agent.key))
 
 
-def eligible_targets(app: App, agent: AgentSpec, cross_module: bool) -> list[AgentSpec]:
-    """Agents `agent` may reference: its own module's, and earlier modules' when `cross_module`."""
-    return [t for t in app.agents.values() if target_allowed(app, agent, t)
-            and (cross_module or t.file == agent.file)]
+def eligible_targets(app: App, agent: AgentSpec, cross_module: bool, field_name: str = "handoffs",
+                     builder_targets: bool = False) -> list[AgentSpec]:
+    """Agents `agent` may reference: its own module's, and earlier modules' when `cross_module`;
+    builder-made ones only when a `target_ref` shape is enabled."""
+    return [t for t in app.agents.values() if target_allowed(app, agent, t, field_name)
+            and (cross_module or t.file == agent.file)
+            and (builder_targets or t.construction in IDENTITY_BY_VARIABLE)]
 
 
 def module_allowed(app: App, tool: Tool, stem: str) -> bool:
@@ -85,5 +102,27 @@ def has_twin(app: App, tool: Tool) -> bool:
 
 
 def identity_preserving(agent: AgentSpec) -> tuple[str, ...]:
-    """Construction shapes that keep the agent's identity and its eligibility as a target."""
+    """Construction shapes that keep the agent's identity and its eligibility as a target: the ones
+    named by the variable, or builders (named by name=; an SDK builder's local is named by itself)."""
+    if agent.construction in BUILDERS:
+        if agent.framework == SDK:
+            local = agent.construction in NAMED_BY_LOCAL
+            return tuple(b for b in BUILDERS if (b in NAMED_BY_LOCAL) == local)
+        return BUILDERS
     return IDENTITY_BY_VARIABLE if agent.framework == SDK else ("module_literal", "name_constant")
+
+
+def nested_host(app: App, agent: AgentSpec) -> Optional[AgentSpec]:
+    """The agent in whose function a `nested_local` agent is built: the one agent that references
+    it, when that one is built in a function of the same module and spells its lists there; None
+    (the agent is built by its own builder, as `builder_returns_local`) otherwise."""
+    if agent.construction != "nested_local" or agent.tools_list in APPEND_LISTS + APPEND_EDGES + REWIRES:
+        return None
+    referrers = [a for a in app.agents.values() if agent.key in a.handoffs + a.agent_tools or a.clone_of == agent.key]
+    if len(referrers) != 1:
+        return None
+    host = referrers[0]
+    if (host.file != agent.file or host.construction not in IN_FUNCTION or host.tools_list not in IN_SCOPE_LISTS
+            or host.construction == "nested_local"):
+        return None
+    return host

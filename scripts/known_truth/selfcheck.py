@@ -15,11 +15,11 @@ import tempfile
 
 from .draw import TOOL_WORDS
 from .engine import write_files
-from .model import App, SDK
+from .model import App, SDK, negated
 from .naming import dotted
 from .program import Program
 from .render import render
-from .truth import agent_ident, agent_settings, agent_tool_row_name, tool_row_name
+from .truth import agent_ident, agent_settings, agent_tool_row_name, condition_of, tool_row_name
 
 STUBS = {
     "agents/__init__.py": """
@@ -162,13 +162,16 @@ print(json.dumps(out))
 
 
 def expected_runtime(app: App) -> dict[str, dict]:
-    """What each agent (by name=) holds at run time, as RUNTIME_PROBE describes it."""
+    """What each agent (by name=) holds at run time, as RUNTIME_PROBE describes it (every ENABLE_*
+    flag and EXTRA_TOOLS set: a member of an else branch is not held)."""
     out = {}
     settings = agent_settings(app)
     for agent in app.agents.values():
         members = []
         for tid in agent.tools:
             tool = app.tools[tid]
+            if negated(condition_of(agent, tid) or ""):
+                continue
             members.append(["function", tool_row_name(tool) if agent.framework == SDK else tool.name, dotted(tool.module)])
         members += [["hosted", cls, argument] for cls, argument in agent.hosted.items()]
         for key in agent.agent_tools:

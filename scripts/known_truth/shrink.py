@@ -36,18 +36,21 @@ def plainer_agents(app: App) -> list[App]:
                                   ("handoff_ref", "handoff_plain"), ("list_order", 0), ("list_name", ""),
                                   ("hosted", {}), ("agent_tools", []), ("servers", []), ("handoffs", []),
                                   ("model", 0), ("instruction", 0), ("conditions", {}), ("tool_choice", None),
-                                  ("tool_use_behavior", None), ("spell_default", False)):
+                                  ("tool_use_behavior", None), ("spell_default", False),
+                                  ("target_ref", "target_builder_call")):
             if getattr(agent, field_name) != plain and not (field_name == "construction" and agent.clone_of):
                 variant = copy.deepcopy(app)
                 setattr(variant.agents[key], field_name, plain)
                 out.append(variant)
     for tid, tool in app.tools.items():
         plain = dataclasses.replace(tool, params=[], types={}, default=None, is_async=False, returns="str",
-                                    helper=False, doc=0, comment=0)
+                                    helper=False, doc=0, comment=0, wrapper="undecorated")
         if plain != tool:
             variant = copy.deepcopy(app)
             variant.tools[tid] = plain
             out.append(variant)
+    if app.package_init != "package_eager":
+        out.append(dataclasses.replace(copy.deepcopy(app), package_init="package_eager"))
     for stem, style in app.styles.items():
         if style != FileStyle(import_style=style.import_style):
             variant = copy.deepcopy(app)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .catalogue import NOT_AT_MODULE_LEVEL, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS
-from .model import ADK, AgentSpec, App, SDK, Server, Tool
-from .naming import module_path
+from .catalogue import DECORATOR_KINDS, IN_OTHER_MODULE, LABELLED_WRAPPERS, NAMED_BY_LOCAL, NOT_AT_MODULE_LEVEL, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS
+from .model import ADK, AgentSpec, App, SDK, Server, Tool, flag_name, negated
+from .naming import module_path, wiring_module
 
 
 def agent_source(agent: AgentSpec) -> str:
@@ -18,7 +18,11 @@ def agent_source(agent: AgentSpec) -> str:
 
 
 def agent_identity(agent: AgentSpec) -> str:
-    """The row's `agent`: ADK name=; SDK the plain variable, but a builder's return or a clone by its literal name=."""
+    """The row's `agent`: ADK name=; SDK the plain variable, but a builder's return or a clone by its
+    literal name=, and a function's local (`builder_returns_local`, `nested_local`: named as the
+    variable) by the local."""
+    if agent.framework == SDK and agent.construction in NAMED_BY_LOCAL:
+        return agent.var
     if agent.framework == ADK or agent.construction in NOT_AT_MODULE_LEVEL + ("clone",):
         return agent.name
     return agent.var
@@ -60,7 +64,8 @@ def expected_bindings(app: App, renamed: Optional[dict[str, str]] = None) -> dic
         ident = (agent_source(agent), identity(agent))
         for tid in agent.tools:
             tool = app.tools[tid]
-            out[ident + (tool_row_name(tool),)] = tool_meaning(tool) + (("when", condition_of(agent, tid)),)
+            out[ident + (tool_row_name(tool),)] = (tool_meaning(tool) + (wrapper_of(app, tool),)
+                                                   + (("when", condition_of(agent, tid)),))
         for cls, argument in agent.hosted.items():
             out[ident + (cls,)] = ("hosted", argument)
         for key in agent.servers:
@@ -92,8 +97,36 @@ def agent_settings(app: App) -> dict[tuple[str, str], tuple]:
 
 
 def condition_of(agent: AgentSpec, tid: str) -> Optional[str]:
-    """The env flag a tool is bound under (only list shapes that spell members carry one)."""
+    """The env flag a tool is bound under, `!F` when F must not be "1" (only list shapes that spell
+    members carry one). The engine spells it as the test's source in backticks (`not` before it for
+    the else branch) in the row's bound_when; a different flag is a different meaning."""
     return agent.conditions.get(tid) if agent.tools_list in READABLE_LISTS else None
+
+
+def bound_when(agent: AgentSpec, tid: str) -> list[str]:
+    """The `bound_when` a row of the agent's function tool carries: its condition's test as source in
+    backticks (`not` before it for the else branch), and `when `<module>` is imported` for a tool a
+    rewire in another module adds (`IN_OTHER_MODULE`: the last function tool)."""
+    out = []
+    flag = condition_of(agent, tid)
+    if flag:
+        test = f"`os.getenv('{flag_name(flag)}') == '1'`"
+        out.append(f"not {test}" if negated(flag) else test)
+    if agent.tools_list in IN_OTHER_MODULE and agent.tools and tid == agent.tools[-1]:
+        out.append(f"when `{module_path(wiring_module(agent.framework))}` is imported")
+    return out
+
+
+def expected_bound_when(app: App, renamed: Optional[dict[str, str]] = None) -> dict[tuple[str, str, str], list[str]]:
+    """{(agent_source, agent, tool): bound_when} for every function tool binding (keys as
+    `expected_bindings` names them)."""
+    renamed = renamed or {}
+    out = {}
+    for agent in app.agents.values():
+        ident = (agent_source(agent), renamed.get(agent.key, agent_identity(agent)))
+        for tid in agent.tools:
+            out[ident + (tool_row_name(app.tools[tid]),)] = bound_when(agent, tid)
+    return out
 
 
 def adk_renames(base: App, head: App) -> dict[str, str]:
@@ -137,11 +170,21 @@ def decorator_of(tool: Tool) -> tuple:
     return ("", tool.override)
 
 
+def wrapper_of(app: App, tool: Tool) -> tuple:
+    """The repository decorator under the framework's: part of the implementation digest (its
+    code's variant, and the factory's argument); the tool is still the function."""
+    if tool.wrapper not in DECORATOR_KINDS:
+        return ("wrapper",)
+    kind = DECORATOR_KINDS[tool.wrapper]
+    spelled = tool.wrapper + (f"({tool.label})" if tool.wrapper in LABELLED_WRAPPERS else "")
+    return ("wrapper", spelled, kind, app.decorators.get(kind, 0))
+
+
 def true_changes(base: App, head: App) -> dict[tuple[str, str, str], str]:
     """Every binding key whose meaning differs between the two models, with its change."""
     before, after = expected_bindings(base, adk_renames(base, head)), expected_bindings(head)
     changes = {}
-    for key in before.keys() | after.keys():
+    for key in sorted(before.keys() | after.keys()):
         if key not in before:
             changes[key] = "added"
         elif key not in after:

@@ -500,8 +500,13 @@ impl ModuleReader<'_, '_> {
         let sites = openai::agent_constructions(facts, path, self.contexts.of(path))
             .into_iter()
             .filter(|c| c.identity == name)
-            .count();
-        sites == 1 && openai::is_sdk_source(facts)
+            .collect::<Vec<_>>();
+        // A module-level name is that agent only when the construction is
+        // bound to it at module level (not a function's same-named local).
+        let module_level = sites
+            .iter()
+            .all(|c| c.call.assigned_to.as_deref() != Some(name) || c.call.scope.is_empty());
+        sites.len() == 1 && module_level && openai::is_sdk_source(facts)
     }
 
     /// Whether another module of the scope imports `name` (or `*`) from

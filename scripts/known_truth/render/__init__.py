@@ -7,12 +7,15 @@ it spelled in a shape the readers cannot read."""
 from __future__ import annotations
 
 from ..model import AgentSpec, App
-from ..naming import SCOPE, module_path
-from ..rules import dependencies
+from ..naming import DECORATORS_MODULE, SCOPE, module_path
+from ..rules import dependencies, nested_host
 from ..truth import agent_ident
 from .agents import render_agent
 from .members import render_common_tools
-from .tools import render_server, render_tool_module, tool_blocks, tool_bound_name, tools_defined_in
+from .tools import (
+    lazy_special_name, render_decorators_module, render_server, render_tool_module, tool_blocks, tool_bound_name,
+    tools_defined_in
+)
 from .writer import RenderState, Rendered, Writer, assemble
 
 
@@ -41,7 +44,9 @@ def render_agent_module(state: RenderState, app: App, stem: str, unreadable: dic
     blocks += [render_server(w, app.servers[k]) for k in used_servers]
     blocks += render_common_tools(w, app, stem)
     for agent in definition_order(app, stem):
-        agent_blocks, names = render_agent(state, w, app, agent)
+        if nested_host(app, agent) is not None:
+            continue  # built in its host's function
+        agent_blocks, names = render_agent(state, w, app, agent, unreadable)
         blocks += agent_blocks
         if names:
             unreadable[agent_ident(agent)] = names
@@ -56,6 +61,9 @@ def render(app: App) -> Rendered:
     for stem in sorted({t.module for t in app.tools.values()}):
         if not is_agent_file(app, stem):
             state.modules[stem] = render_tool_module(app, stem)
+    decorators = render_decorators_module(app)
+    if decorators is not None:
+        state.modules[DECORATORS_MODULE] = decorators
     for server in sorted(app.servers.values(), key=lambda s: s.key):
         if server.module:
             module = state.side_module(server.module)
@@ -73,12 +81,36 @@ def render(app: App) -> Rendered:
 
 
 def render_package_init(app: App, package: str) -> str:
-    """A package that re-exports every tool its modules define (the `package_reexport` shape)."""
-    lines = []
+    """A package that re-exports every tool its modules define (the `package_reexport` spelling):
+    eagerly (`package_eager`) or through a lazy `__getattr__` registry (`package_lazy` and its edges)."""
+    entries = []
     for stem in sorted({t.module for t in app.tools.values() if t.module.startswith(package + "/")}):
-        names = sorted(tool_bound_name(t) for t in tools_defined_in(app, stem))
-        lines.append(f"from .{stem.rsplit('/', 1)[1]} import {', '.join(names)}")
-    return "\n".join(lines) + ("\n" if lines else "")
+        entries += [(stem.rsplit("/", 1)[1], name) for name in sorted(tool_bound_name(t) for t in tools_defined_in(app, stem))]
+    if not entries:
+        return ""
+    if app.package_init == "package_eager":
+        modules = sorted({m for m, _ in entries})
+        lines = [f"from .{m} import {', '.join(n for mm, n in entries if mm == m)}" for m in modules]
+        return "\n".join(lines) + "\n"
+    q = app.style(f"{package}/__init__").quote
+    special = lazy_special_name(app, package)
+    lines = ["import importlib", "", "_LAZY = {"]
+    lines += [f"    {q}{name}{q}: ({q}.{module}{q}, {q}{name}{q})," for module, name in sorted(entries, key=lambda e: e[1])]
+    lines.append("}")
+    if app.package_init == "package_lazy_mutated":
+        module = next(m for m, n in entries if n == special)
+        lines.append(f"_LAZY[{q}{special}{q}] = ({q}.{module}{q}, {q}{special}{q})")
+    if app.package_init == "package_lazy_hook_first":
+        lines += ["", "", "def _resolve_override(name):", f"    module_path, attr_name = _LAZY[name]",
+                  "    return getattr(importlib.import_module(module_path, __package__), attr_name)"]
+    lines += ["", "", "def __getattr__(name):"]
+    if app.package_init == "package_lazy_hook_first":
+        lines += [f"    if name == {q}{special}{q}:", "        return _resolve_override(name)"]
+    lines += ["    if name in _LAZY:", "        module_path, attr_name = _LAZY[name]",
+              "        module = importlib.import_module(module_path, __package__)",
+              "        value = getattr(module, attr_name)", "        globals()[name] = value", "        return value",
+              "    raise AttributeError(name)"]
+    return "\n".join(lines) + "\n"
 
 
 def is_agent_file(app: App, stem: str) -> bool:

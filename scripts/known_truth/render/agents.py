@@ -4,22 +4,25 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..catalogue import READABLE_LISTS, REWIRES
+from ..catalogue import IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, READABLE_LISTS, REWIRES, WRAPPER_EDGES
 from ..model import AgentSpec, App, SDK
-from ..truth import binding_names, condition_of
+from ..rules import nested_host
+from ..truth import agent_ident, binding_names, condition_of, tool_row_name
 from .lists import constant_stem, rendered_lists
-from .writer import RenderState, Writer
+from .members import builder_name
+from .tools import reference_opaque
+from .writer import AgentContext, RenderState, Writer
 
 INSTRUCTIONS = ["Help the user.", "Be brief.", "Answer politely.", "Route carefully."]
 SDK_MODELS = ["", "gpt-4.1", "gpt-4o-mini"]
 ADK_MODELS = ["gemini-2.0-flash", "gemini-2.5-pro", "gemini-2.5-flash"]
 
 
-def clone_overrides(app: App, agent: AgentSpec, values: dict[str, Optional[str]]) -> dict[str, str]:
-    """A clone passes a field only when it differs from its source's (else it inherits it)."""
+def same_fields(app: App, agent: AgentSpec) -> dict[str, bool]:
+    """The list fields a clone inherits from its source (they equal the source's)."""
     source = app.agents[agent.clone_of]
     same_handoffs = sorted(agent.handoffs) == sorted(source.handoffs) and agent.tools_list not in REWIRES
-    same = {
+    return {
         "tools": sorted(agent.tools) == sorted(source.tools) and agent.hosted == source.hosted
         and all(condition_of(agent, t) == condition_of(source, t) for t in agent.tools)
         and sorted(agent.agent_tools) == sorted(source.agent_tools)
@@ -29,16 +32,17 @@ def clone_overrides(app: App, agent: AgentSpec, values: dict[str, Optional[str]]
         "handoffs": same_handoffs,
         "mcp_servers": sorted(agent.servers) == sorted(source.servers),
     }
+
+
+def clone_overrides(app: App, agent: AgentSpec, values: dict[str, Optional[str]]) -> dict[str, str]:
+    """A clone passes a field only when it differs from its source's (else it inherits it)."""
+    same = same_fields(app, agent)
     out = {}
     for name, value in values.items():
         if same.get(name):
             continue
         out[name] = value if value is not None else "[]"
     return out
-
-
-def builder_name(agent: AgentSpec) -> str:
-    return f"build_{agent.list_name or agent.var}"
 
 
 def name_argument(w: Writer, agent: AgentSpec, before: list[list[str]]) -> str:
@@ -71,20 +75,68 @@ def agent_class(w: Writer, agent: AgentSpec) -> str:
     return cls
 
 
-def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec) -> tuple[list[list[str]], set[str]]:
-    """The top-level blocks that build one agent, and the binding names it leaves unreadable."""
-    before: list[list[str]] = []
-    after: list[str] = []
-    values, unreadable = rendered_lists(state, w, app, agent, before, after)
-    name = name_argument(w, agent, before)
+def indented(lines: list[str], indent: str) -> list[str]:
+    return [indent + line if line else "" for line in lines]
+
+
+def head_arguments(w: Writer, agent: AgentSpec, name: str) -> list[str]:
+    """The construction's arguments before its lists: name=, instructions, model, settings."""
     instruction = w.q(INSTRUCTIONS[agent.instruction % len(INSTRUCTIONS)])
     if agent.framework == SDK:
         first = name if agent.construction == "positional_name" else f"name={name}"
-        head = [first, f"instructions={instruction}"] + sdk_settings_arguments(w, agent)
-    else:
-        model = ADK_MODELS[agent.model % len(ADK_MODELS)]
-        head = [f"name={name}", f"model={w.q(model)}", f"instruction={instruction}"]
-    indent = {"builder": "    ", "class_held": "        "}.get(agent.construction, "")
+        return [first, f"instructions={instruction}"] + sdk_settings_arguments(w, agent)
+    model = ADK_MODELS[agent.model % len(ADK_MODELS)]
+    return [f"name={name}", f"model={w.q(model)}", f"instruction={instruction}"]
+
+
+def render_nested(state: RenderState, w: Writer, app: App, agent: AgentSpec,
+                  before: list[list[str]]) -> tuple[list[str], set[str]]:
+    """A `nested_local` agent built in its host's function: `x = Agent(...)`, as lines of that
+    function (its module constants go to `before`), and the binding names it leaves unreadable."""
+    ctx = AgentContext(in_function=False)
+    values = rendered_lists(state, w, app, agent, before, [], ctx)
+    arguments = head_arguments(w, agent, name_argument(w, agent, before))
+    arguments += [f"{k}={v}" for k, v in values.items() if v is not None]
+    lines = f"{agent.var} = {w.call(agent_class(w, agent), arguments, '')}".split("\n")
+    return lines, ctx.unreadable | tool_opacity(app, agent)
+
+
+def tool_opacity(app: App, agent: AgentSpec) -> set[str]:
+    """The agent's function tools the readers cannot decide: under a decorator edge, or reached
+    through a name the package's lazy registry leaves open."""
+    out = set()
+    for tid in agent.tools:
+        tool = app.tools[tid]
+        if tool.wrapper in WRAPPER_EDGES or (references_in_own_file(app, agent, tid)
+                                             and reference_opaque(app, agent.file, tool)):
+            out.add(tool_row_name(tool))
+    return out
+
+
+def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
+                 nested: dict[tuple[str, str], set[str]]) -> tuple[list[list[str]], set[str]]:
+    """The top-level blocks that build one agent, and the binding names it leaves unreadable (those
+    of the `nested_local` agents built in its function go to `nested`)."""
+    before: list[list[str]] = []
+    after: list[str] = []
+    ctx = AgentContext(in_function=agent.construction in IN_FUNCTION)
+    for other in sorted(app.agents.values(), key=lambda a: a.key):
+        host = nested_host(app, other)
+        if host is not None and host.key == agent.key:
+            lines, names = render_nested(state, w, app, other, before)
+            ctx.prelude += lines
+            ctx.locals[other.key] = other.var
+            if names:
+                nested[agent_ident(other)] = names
+    values = rendered_lists(state, w, app, agent, before, after, ctx)
+    name = name_argument(w, agent, before)
+    instruction = w.q(INSTRUCTIONS[agent.instruction % len(INSTRUCTIONS)])
+    head = head_arguments(w, agent, name)
+    indent = {"class_held": "        "}.get(agent.construction, "    " if ctx.in_function else "")
+    body = indented(ctx.prelude, indent)
+    if ctx.prelude and not ctx.in_function:
+        before.append(list(ctx.prelude))
+    construction: list[str] = []
     if agent.construction == "clone":
         source = app.agents[agent.clone_of]
         passed = clone_overrides(app, agent, values)
@@ -95,29 +147,61 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec) -> t
         entries = [f"{w.q(k)}: {v}" for k, v in values.items() if v is not None]
         before.append([f"{options} = " + ("{" + ", ".join(entries) + "}")])
         construction = [f"{agent.var} = {w.call(agent_class(w, agent), head + ['**' + options], '')}"]
-        unreadable |= set(binding_names(app, agent))
+        ctx.unreadable |= set(binding_names(app, agent))
     else:
         arguments = head + [f"{k}={v}" for k, v in values.items() if v is not None]
-        call = w.call(agent_class(w, agent), arguments, indent) if agent.construction != "builder_local_list" else ""
+        cls = agent_class(w, agent)
+        call = w.call(cls, arguments, indent)
+        builder = builder_name(agent)
         if agent.construction == "builder":
-            before.append([f"def {builder_name(agent)}():", f"    return {call}"])
-            construction = [f"{agent.var} = {builder_name(agent)}()"]
+            before.append([f"def {builder}():"] + body + [f"    return {call}"])
+        elif agent.construction == "builder_decorated":
+            w.imports.module("functools")
+            before.append(["@functools.lru_cache(maxsize=None)", f"def {builder}():"] + body + [f"    return {call}"])
+        elif agent.construction in ("builder_returns_local", "nested_local"):  # nested_local: not nested
+            before.append([f"def {builder}():"] + body + [f"    {agent.var} = {call}", f"    return {agent.var}"])
+        elif agent.construction == "builder_chain":
+            make = f"_make_{agent.list_name or agent.var}"
+            before.append([f"def {make}():"] + body + [f"    return {call}"])
+            before.append([f"def {builder}():", f"    return {make}()"])
+        elif agent.construction == "builder_two_returns":
+            w.imports.module("os")
+            fast_name = w.q(agent.name + "_fast")
+            fast = f"{cls}(name={fast_name}, " + (f"instructions={instruction})" if agent.framework == SDK else
+                                                 f"model={w.q(ADK_MODELS[0])})")
+            flag = f"FAST_{agent.var.upper()}"
+            before.append([f"def {builder}():"] + body + [f"    if os.getenv({w.q(flag)}) == {w.q('1')}:",
+                                                          f"        return {fast}", f"    return {call}"])
+        elif agent.construction == "builder_local_list":
+            before.append(local_list_builder(agent, cls, head, values, body))
         elif agent.construction == "class_held":
             holder = f"{(agent.list_name or agent.var).title().replace('_', '')}Holder"
-            before.append([f"class {holder}:", "    def __init__(self):", f"        self.agent = {call}"])
-            construction = []
-        elif agent.construction == "builder_local_list":
-            before.append(local_list_builder(agent, agent_class(w, agent), head, values))
-            construction = [f"{agent.var} = {builder_name(agent)}()"]
+            before.append([f"class {holder}:", "    def __init__(self):"] + body + [f"        self.agent = {call}"])
         else:
             construction = [f"{agent.var} = {call}"]
+        if agent.construction in IN_FUNCTION and agent.construction != "class_held":
+            construction = [f"{agent.var} = {builder}()"]
+    ctx.unreadable |= tool_opacity(app, agent)
     blocks = before + ([construction + after] if construction + after else [])
-    return blocks, unreadable
+    return blocks, ctx.unreadable
 
 
-def local_list_builder(agent: AgentSpec, cls: str, head: list[str], values: dict[str, Optional[str]]) -> list[str]:
+def references_in_own_file(app: App, agent: AgentSpec, tid: str) -> bool:
+    """Whether the agent's module spells its reference to the tool (not an imported list's module,
+    nor the module a rewire adds it from); a clone that inherits its tools, as its source does."""
+    if agent.construction == "clone" and agent.clone_of in app.agents and same_fields(app, agent)["tools"]:
+        return references_in_own_file(app, app.agents[agent.clone_of], tid)
+    if agent.tools_list in IMPORTED_LISTS and app.tools[tid].module != agent.file:
+        return False
+    if agent.tools_list in IN_OTHER_MODULE and agent.tools and tid == agent.tools[-1]:
+        return False
+    return True
+
+
+def local_list_builder(agent: AgentSpec, cls: str, head: list[str], values: dict[str, Optional[str]],
+                       body: list[str]) -> list[str]:
     """def build_x(): tools = [first]; tools.append(second); ...; return Agent(..., tools=tools)."""
-    lines = [f"def {builder_name(agent)}():"]
+    lines = [f"def {builder_name(agent)}():"] + body
     arguments = list(head)
     for field_name, value in values.items():
         if value is None:
@@ -125,7 +209,8 @@ def local_list_builder(agent: AgentSpec, cls: str, head: list[str], values: dict
         local = f"{field_name}_list" if agent.list_name else field_name
         items = split_display(value)
         if items is None:
-            lines.append(f"    {local} = {value}")
+            if value != local:
+                lines.append(f"    {local} = {value}")
         else:
             lines.append(f"    {local} = [{', '.join(items[:1])}]")
             lines += [f"    {local}.append({item})" for item in items[1:]]

@@ -1,16 +1,19 @@
-"""An agent's list arguments in its `tools_list` shape: literal, spread, constants, dynamic, rewired."""
+"""An agent's list arguments in its `tools_list` shape: literal, spread, constants, dynamic, rewired,
+imported, passed on, added to under tests (and the edges of each)."""
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..catalogue import DYNAMIC_LISTS, IN_OTHER_MODULE, REWIRES
+from ..catalogue import (
+    APPEND_EDGES, APPEND_LISTS, DYNAMIC_LISTS, IMPORTED_LISTS, IN_OTHER_MODULE, MODULE_LEVEL_LISTS, PASSED_LISTS, REWIRES
+)
 from ..model import AgentSpec, App, SDK, Tool
 from ..naming import dotted, lists_module, relative_module, wiring_module
 from ..truth import tool_row_name
-from .members import agent_members, common_tools, handoff_expression
+from .members import Members, agent_members, common_tools, condition_test, handoff_expression
 from .tools import module_alias, tool_bound_name, tool_reference
-from .writer import RenderState, Writer
+from .writer import AgentContext, RenderState, Writer, stable_hash
 
 
 def list_fields(agent: AgentSpec) -> tuple[str, str]:
@@ -71,7 +74,7 @@ def dynamic_tools(w: Writer, agent: AgentSpec, functions: list[tuple[Tool, str]]
 
 
 def rewired_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, tools: list[str],
-                  handoffs: list[str], after: list[str]) -> tuple[Optional[str], list[str]]:
+                  handoffs: list[str], after: list[str], ctx: AgentContext) -> tuple[Optional[str], list[str]]:
     """Leave the last function tool and the last handoff out of the construction and add them
     after it, in the agent's rewire shape; the construction's tools value and handoffs."""
     handoff_field, _ = list_fields(agent)
@@ -82,14 +85,14 @@ def rewired_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, too
         moved.append(("tools", tool))
     if agent.handoffs and agent.rewire_handoffs:
         target = app.agents[agent.handoffs[-1]]
-        handoffs = [e for e in handoffs if e != handoff_expression(w, agent, target)]
+        handoffs = [e for e in handoffs if e != handoff_expression(w, agent, target, ctx)]
         moved.append((handoff_field, target))
     where = w
     if agent.tools_list in IN_OTHER_MODULE:
         where = state.side_module(wiring_module(agent.framework))
         where.imports.name(relative_module(agent.file), agent.var)
     for field_name, item in moved:
-        expr = tool_reference(where, item) if field_name == "tools" else handoff_expression(where, agent, item)
+        expr = tool_reference(where, item) if field_name == "tools" else handoff_expression(where, agent, item, ctx)
         statement = rewire_statement(agent, field_name, expr)
         if where is w:
             after.append(statement)
@@ -108,35 +111,158 @@ def rewire_statement(agent: AgentSpec, field_name: str, expr: str) -> str:
     }.get(agent.tools_list, f"{target}.append({expr})")
 
 
-def rendered_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, before: list[list[str]],
-                   after: list[str]) -> tuple[dict[str, Optional[str]], set[str]]:
-    """The list arguments of the construction, and the binding names it leaves unreadable."""
-    imported = agent.tools_list == "imported_constant"
-    lists = state.side_module(lists_module(agent)) if imported else None
-    members = agent_members(w, app, agent, lists)
-    handoff_field, server_field = list_fields(agent)
-    unreadable: set[str] = set()
-    tools = members.movable + members.fixed
-    if imported:
-        constant = f"{constant_stem(agent)}_TOOLS"
-        lists.blocks.append([f"{constant} = {lists.seq(members.movable, '')}"])
+def addition(agent: AgentSpec, name: str, expr: str, rebinds: bool = True) -> str:
+    """`name.append(e)`, `name.extend([e])` or `name += [e]`: a (neutral) spelling per member
+    (`+=` only where it may rebind the name: not a module's list in a function)."""
+    spellings = [f"{name}.append({expr})", f"{name}.extend([{expr}])"] + ([f"{name} += [{expr}]"] if rebinds else [])
+    return spellings[stable_hash(agent.key, expr) % len(spellings)]
+
+
+def imported_list(w: Writer, app: App, agent: AgentSpec, members: Members, lists: Writer,
+                  state: RenderState, ctx: AgentContext) -> str:
+    """The movable members in a module constant of app/<fw>_lists.py (`imported_spread_list`: built
+    by spreading a shared constant; `imported_shared_appended`: which another module adds to)."""
+    stem = constant_stem(agent)
+    constant = f"{stem}_TOOLS"
+    movable = members.movable
+    if agent.tools_list == "imported_constant":
+        lists.blocks.append([f"{constant} = {lists.seq(movable, '')}"])
         w.imports.name(relative_module(lists_module(agent)), constant)
-        tools_value = w.seq([f"*{constant}"] + members.fixed, "    ") if members.fixed else constant
+        return w.seq([f"*{constant}"] + members.fixed, "    ") if members.fixed else constant
+    cut = max(1, len(movable) // 2)
+    shared = f"{stem}_SHARED"
+    lists.blocks.append([f"{shared} = {lists.seq(movable[:cut], '')}",
+                         f"{constant} = {lists.seq([f'*{shared}'] + movable[cut:], '')}"])
+    absolute = stable_hash(agent.key, "absolute") % 2
+    w.imports.name(dotted(lists_module(agent)) if absolute else relative_module(lists_module(agent)), constant)
+    if agent.tools_list == "imported_shared_appended" and movable:
+        wiring = state.side_module(wiring_module(agent.framework))
+        wiring.imports.name(relative_module(lists_module(agent)), shared)
+        wiring.blocks.append([f"{shared}.append({shared}[0])"])
+        ctx.unreadable |= set(members.movable_names[:cut])
+    if members.fixed:
+        return w.seq([f"*{constant}"] + members.fixed, "    ")
+    return f"list({constant})" if stable_hash(agent.key, "copy") % 2 else constant
+
+
+def passed_list(w: Writer, agent: AgentSpec, items: list[str], names: list[str], before: list[list[str]],
+                ctx: AgentContext) -> Optional[str]:
+    """X_TOOLS passed to a repository function: a copy of it (`passed_copy`), or itself (`passed_itself`)."""
+    if not items:
+        return None
+    constant = f"{constant_stem(agent)}_TOOLS"
+    if "describe_tools" not in w.once:
+        w.once.add("describe_tools")
+        before.append(["def describe_tools(items):", "    return len(items)"])
+    if agent.tools_list == "passed_itself":
+        argument = constant
+        ctx.unreadable |= set(names)
+    else:  # sorted() of tools compares them: only a list of one member is sorted
+        copies = ["list", "tuple"] + (["sorted"] if len(items) == 1 else [])
+        argument = f"{copies[stable_hash(agent.key, 'copy') % len(copies)]}({constant})"
+    before.append([f"{constant} = {w.seq(items, '')}", f"describe_tools({argument})"])
+    return constant
+
+
+def appended_list(w: Writer, app: App, agent: AgentSpec, members: Members, items: list[str], names: list[str],
+                  before: list[list[str]], after: list[str], ctx: AgentContext) -> Optional[str]:
+    """A list built by additions: conditional members added under their tests (`conditional_append`,
+    in the agent's scope; `conditional_append_function`, in a function returning the list), or the
+    last function tool added where no test decides it (the `APPEND_EDGES`)."""
+    shape = agent.tools_list
+    if not items:
+        return None
+    added: list[tuple[str, Optional[str]]] = []  # (expression, condition)
+    if shape in APPEND_LISTS:
+        added = [(e, members.conditions[e]) for e in items if e in members.conditions]
+    elif members.function_refs:
+        added = [(members.function_refs[-1][1], None)]
+        ctx.unreadable.add(tool_row_name(members.function_refs[-1][0]))
+    kept = [e for e in items if e not in {a for a, _ in added}]
+    # A builder's `conditional_append` list is its function's, or (a third of the agents) the module's,
+    # added to before the builder is called (the readers may name a limit on it; nothing is less true).
+    module_level = (shape in MODULE_LEVEL_LISTS or not ctx.in_function
+                    or (shape == "conditional_append" and not ctx.locals and stable_hash(agent.key, "module") % 3 == 0))
+    if shape == "conditional_append_function":
+        name, module_level = "tools", False
+    else:
+        name = f"{constant_stem(agent)}_TOOLS" if module_level else "tools"
+    lines = [f"{name} = {w.seq(kept, '')}"]
+    if shape in APPEND_LISTS:
+        lines += tested_additions(w, agent, name, added)
+    elif not added:
+        pass  # no function tool to add
+    elif shape == "append_in_loop":
+        lines += [f"for _item in [{added[0][0]}]:", f"    {name}.append(_item)"]
+    elif shape == "append_in_try":
+        lines += ["try:", f"    {addition(agent, name, added[0][0])}", "except Exception:", "    pass"]
+    elif shape == "append_after_construction":
+        after.append(addition(agent, name, added[0][0]))
+    elif shape == "append_in_function":
+        register = f"_register_{agent.var}"
+        lines += ["", "", f"def {register}():", f"    {addition(agent, name, added[0][0], rebinds=False)}", "", "",
+                  f"{register}()"]
+    if shape == "conditional_append_function":
+        helper = f"{agent.var}_tools"
+        before.append([f"def {helper}():"] + [f"    {line}" if line else "" for line in lines] + ["    return tools"])
+        return f"{helper}()"
+    if module_level:
+        before.append(lines)
+    else:
+        ctx.prelude += lines
+    return name
+
+
+def tested_additions(w: Writer, agent: AgentSpec, name: str, added: list[tuple[str, str]]) -> list[str]:
+    """`if test: name.append(e)` for members bound when the test holds, `else:` for those bound when
+    it fails (one if-statement per flag)."""
+    lines = []
+    flags = []
+    for _, flag in added:
+        if flag.removeprefix("!") not in flags:
+            flags.append(flag.removeprefix("!"))
+    for flag in flags:
+        holds = [e for e, f in added if f == flag]
+        fails = [e for e, f in added if f == "!" + flag]
+        lines.append(f"if {condition_test(w, flag)}:")
+        lines += [f"    {addition(agent, name, e)}" for e in holds] or ["    pass"]
+        if fails:
+            lines.append("else:")
+            lines += [f"    {addition(agent, name, e)}" for e in fails]
+    return lines
+
+
+def rendered_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, before: list[list[str]],
+                   after: list[str], ctx: AgentContext) -> dict[str, Optional[str]]:
+    """The list arguments of the construction (the binding names it leaves unreadable go to `ctx`)."""
+    imported = agent.tools_list in IMPORTED_LISTS
+    lists = state.side_module(lists_module(agent)) if imported else None
+    appended = agent.tools_list in APPEND_LISTS + APPEND_EDGES
+    members = agent_members(w, app, agent, lists, ctx, spell_conditions=not appended)
+    handoff_field, server_field = list_fields(agent)
+    tools = members.movable + members.fixed
+    names = members.movable_names + members.fixed_names
+    if imported:
+        tools_value = imported_list(w, app, agent, members, lists, state, ctx)
     elif agent.tools_list in DYNAMIC_LISTS and members.function_refs:
         rest = [e for e in tools if e]
         call = dynamic_tools(w, agent, members.function_refs, before)
         tools_value = w.seq([f"*{call}"] + rest, "    ") if rest else call
-        unreadable |= {tool_row_name(t) for t, _ in members.function_refs}
+        ctx.unreadable |= {tool_row_name(t) for t, _ in members.function_refs}
     elif agent.tools_list in REWIRES and (agent.tools or (agent.handoffs and agent.rewire_handoffs)):
-        tools_value, handoffs = rewired_lists(state, w, app, agent, tools, members.handoffs, after)
+        tools_value, handoffs = rewired_lists(state, w, app, agent, tools, members.handoffs, after, ctx)
         members.handoffs = handoffs
     elif agent.tools_list == "shared_spread":
         shared = {e for t, e in members.function_refs if t.tid in common_tools(app, agent.file)}
         tools_value = w.seq(["*COMMON_TOOLS"] + [e for e in tools if e not in shared], "    ")
+    elif agent.tools_list in PASSED_LISTS:
+        tools_value = passed_list(w, agent, tools, names, before, ctx)
+    elif appended:
+        tools_value = appended_list(w, app, agent, members, tools, names, before, after, ctx)
     else:
         tools_value = spelled_list(w, agent, "tools", tools, before)
     values = {"tools": tools_value}
     values[handoff_field] = spelled_list(w, agent, handoff_field, members.handoffs, before)
     if server_field:
         values[server_field] = spelled_list(w, agent, server_field, members.servers, before)
-    return values, unreadable
+    return values

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..catalogue import SDK_DECORATORS
+from ..catalogue import DECORATOR_KINDS, LABELLED_WRAPPERS, LAZY_EDGES, SDK_DECORATORS
 from ..model import App, SDK, Server, Tool
-from ..naming import dotted, module_alias_name, relative_module
+from ..naming import DECORATORS_MODULE, dotted, module_alias_name, relative_module
 from ..rules import has_twin
 from ..truth import param_type
-from .writer import Writer
+from .writer import Writer, stable_hash
 
 DOCSTRINGS = ["", "Do the work.", "Do the work for the caller.", "Return a short note.", "A tool."]
 INLINE_WRAPPERS = {"adk_function_tool_inline": "FunctionTool", "adk_long_running_inline": "LongRunningFunctionTool"}
@@ -34,12 +34,26 @@ def override_argument(w: Writer, tool: Tool) -> str:
     return f"name_override={w.q(tool.override)}" if tool.override else ""
 
 
+def wrapper_decorator(w: Writer, tool: Tool) -> list[str]:
+    """The repository decorator under the framework's (`tool_wrapper`), imported from app/decorators.py."""
+    if tool.wrapper not in DECORATOR_KINDS:
+        return []
+    kind = DECORATOR_KINDS[tool.wrapper]
+    w.imports.name(dotted(DECORATORS_MODULE), kind)
+    if tool.wrapper in LABELLED_WRAPPERS:
+        return [f"@{kind}({w.q(tool.label)})"]
+    if tool.wrapper == "dual_decorator_call":
+        return [f"@{kind}(quiet=True)"]
+    return [f"@{kind}"]
+
+
 def render_tool_definition(w: Writer, tool: Tool) -> list[str]:
     lines = []
     if tool.definition in SDK_DECORATORS:
         w.imports.name("agents", "function_tool")
         bare = tool.definition == "sdk_decorator" and not tool.override
         lines.append("@function_tool" if bare else f"@function_tool({override_argument(w, tool)})")
+    lines += wrapper_decorator(w, tool)
     lines.append(render_signature(tool))
     if tool.doc:
         lines += render_docstring(tool)
@@ -106,13 +120,31 @@ def import_style(app: App, stem: str, module: str, tool: Optional[Tool] = None) 
     return style
 
 
+def lazy_special_name(app: App, package: str) -> Optional[str]:
+    """The name the lazy registry's edges (`package_lazy_mutated`, `package_lazy_hook_first`) make
+    open: the first of the package's re-exported names."""
+    names = sorted(tool_bound_name(t) for t in app.tools.values() if t.module.startswith(package + "/"))
+    return names[0] if names else None
+
+
+def reference_opaque(app: App, stem: str, tool: Tool) -> bool:
+    """Whether module `stem` reaches the tool through a name the package's lazy registry does not decide."""
+    if tool.module == stem or app.package_init not in LAZY_EDGES:
+        return False
+    if import_style(app, stem, tool.module, tool) != "package_reexport":
+        return False
+    return tool_bound_name(tool) == lazy_special_name(app, tool.module.rsplit("/", 1)[0])
+
+
 def tool_reference(w: Writer, tool: Tool) -> str:
     """An expression for the tool in module `w.stem`, importing what it needs."""
     name = tool_bound_name(tool)
     if tool.module != w.stem:
         style = import_style(w.app, w.stem, tool.module, tool)
-        if style == "package_reexport":
-            w.imports.name(relative_module(tool.module.rsplit("/", 1)[0]), name)
+        if style == "package_reexport":  # `from .lib import a` or `from app.lib import a` (neutral)
+            package = tool.module.rsplit("/", 1)[0]
+            absolute = stable_hash(w.stem, package) % 2
+            w.imports.name(dotted(package) if absolute else relative_module(package), name)
         elif style == "import_module_dotted":
             w.imports.module(dotted(tool.module))
             name = f"{dotted(tool.module)}.{name}"
@@ -164,3 +196,61 @@ def render_server(w: Writer, server: Server) -> list[str]:
         if allowed is not None:
             arguments.append(f"tool_filter={allowed}")
     return [f"{server.var} = {w.call(cls, arguments, '')}"]
+
+
+def render_decorators_module(app: App) -> Optional[Writer]:
+    """app/decorators.py: the repository decorators the tools use (`tool_wrapper`), each in its code variant."""
+    kinds = sorted({DECORATOR_KINDS[t.wrapper] for t in app.tools.values() if t.wrapper in DECORATOR_KINDS})
+    if not kinds:
+        return None
+    w = Writer(app, DECORATORS_MODULE)
+    w.imports.module("functools")
+    w.imports.module("inspect")
+    w.blocks.append(["_TRACE = []"])
+    for kind in kinds:
+        w.blocks += DECORATOR_CODE[kind](w, app.decorators.get(kind, 0))
+    return w
+
+
+def wrapper_lines(w: Writer, name: str, trace: str, indent: str = "    ", is_async: bool = False) -> list[str]:
+    """`@functools.wraps(func) def name(*args, **kwargs): _TRACE.append(trace); return func(...)`."""
+    call = "await func(*args, **kwargs)" if is_async else "func(*args, **kwargs)"
+    return [f"{indent}@functools.wraps(func)",
+            f"{indent}{'async def' if is_async else 'def'} {name}(*args, **kwargs):",
+            f"{indent}    _TRACE.append({trace})",
+            f"{indent}    return {call}"]
+
+
+def logged_code(w: Writer, variant: int, optional: bool = False) -> list[list[str]]:
+    name = "logged_optional" if optional else "logged"
+    lines = [f"def {name}(label):", "    def decorator(func):"]
+    lines += wrapper_lines(w, "wrapper", f"(label, {variant})", "        ")
+    lines += ["", "        return wrapper", ""]
+    lines += ["    if label:", "        return decorator", "    return None"] if optional else ["    return decorator"]
+    return [lines]
+
+
+def dual_code(w: Writer, variant: int) -> list[list[str]]:
+    tool = ["def tool(func=None, *, quiet=False):", "    def _decorator(fn):", "        return _build(fn, quiet=quiet)", "",
+            "    if func is not None:", "        return _build(func, quiet=False)", "    return _decorator"]
+    build = ["def _build(func, *, quiet=False):", "    if inspect.iscoroutinefunction(func):"]
+    build += wrapper_lines(w, "_async_wrapper", f"({w.q('async')}, quiet, {variant})", "        ", is_async=True)
+    build += ["", "        return _async_wrapper", "    else:"]
+    build += wrapper_lines(w, "_sync_wrapper", f"({w.q('sync')}, quiet, {variant})", "        ")
+    build += ["", "        return _sync_wrapper"]
+    return [tool, build]
+
+
+def checked_code(w: Writer, variant: int) -> list[list[str]]:
+    lines = ["def checked(func):"]
+    lines += wrapper_lines(w, "wrapper", f"({w.q('checked')}, {variant})")
+    lines += ["", f"    if not func.__name__.startswith({w.q('_')}):", "        return wrapper"]
+    return [lines]
+
+
+DECORATOR_CODE = {
+    "logged": logged_code,
+    "logged_optional": lambda w, v: logged_code(w, v, optional=True),
+    "tool": dual_code,
+    "checked": checked_code,
+}

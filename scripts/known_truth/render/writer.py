@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..model import App
 
@@ -21,6 +21,16 @@ def stable_hash(*parts) -> int:
 class Rendered:
     files: dict[str, str]  # path under the repository -> text
     unreadable: dict[tuple[str, str], set[str]]  # (agent_source, agent) -> binding names not readable
+
+
+@dataclass
+class AgentContext:
+    """What one agent's rendering collects besides its construction's arguments."""
+
+    in_function: bool  # the construction runs in a function: its targets may be bound to locals there
+    prelude: list[str] = field(default_factory=list)  # statements before the construction, in its scope
+    locals: dict[str, str] = field(default_factory=dict)  # target key -> the local bound to it
+    unreadable: set[str] = field(default_factory=set)  # binding names spelled where the readers cannot read
 
 
 class Imports:
@@ -66,6 +76,7 @@ class Writer:
         self.imports = Imports()
         self.blocks: list[list[str]] = []  # for modules assembled from several agents' parts
         self.aliases: dict[str, str] = {}  # module-level `alias = name` after the imports
+        self.once: set[str] = set()  # module-level helpers already written (describe_tools, ...)
 
     def q(self, text: str) -> str:
         return f"{self.style.quote}{text}{self.style.quote}"
