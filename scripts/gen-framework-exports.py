@@ -58,6 +58,7 @@ PACKAGES = {
             "ParallelAgent",
             "LoopAgent",
             "RemoteA2aAgent",
+            "BaseAgent",
             "FunctionTool",
             "LongRunningFunctionTool",
             "AgentTool",

@@ -610,3 +610,20 @@ fn a_module_name_is_not_a_functions_same_named_local_agent() {
     );
     assert_ne!(doc["comparison_status"], "compared");
 }
+
+/// Found by the known-truth generator: a repository class deriving from
+/// ADK's `BaseAgent` runs code of its own (`_run_async_impl`), so what a
+/// construction of it binds is not read; it is named, never silence. The
+/// writer it delegates to changes here, and the answer is not `compared`.
+#[test]
+fn an_adk_base_agent_subclass_is_named() {
+    let agent = |tools: &str| {
+        format!("from google.adk.agents import Agent, BaseAgent\nfrom google.adk.tools import google_search\n\n\nclass FlowAgent(BaseAgent):\n    pass\n\n\nwriter = Agent(name=\"writer\", model=\"m\", instruction=\"i\", tools=[{tools}])\nroot_agent = FlowAgent(name=\"Flow\", sub_agents=[writer])\n")
+    };
+    let (doc, _) = compare_app(&agent(""), &agent("google_search"));
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent class 'FlowAgent' at agent.py:5 derives from an agent class; agents built from it are not read."]
+    );
+}

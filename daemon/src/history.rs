@@ -213,7 +213,7 @@ impl Engine {
             None => SideGraph::default(),
         };
         let head = self.side_graph(repo, commit.tree, scope, max_files)?;
-        let pair = self.finish_pair(base, head, scope, scope);
+        let pair = self.finish_pair(repo, base, head, scope, scope);
         let rows = pair
             .rows
             .iter()

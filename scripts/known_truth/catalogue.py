@@ -34,6 +34,10 @@ CATALOGUE: list[Shape] = [
     Shape("class_held", "construction", (SDK, ADK), "class XHolder: def __init__(self): self.agent = Agent(name='x', ...)"),
     Shape("clone", "construction", (SDK,), "x = other.clone(name='x', tools=[...]) (fields equal to the source's are inherited)"),
     Shape("kwargs_unpack", "construction", (SDK, ADK), "X_OPTIONS = {'tools': [...]}; Agent(name='x', **X_OPTIONS)", unreadable=True, weight=1),
+    # Edge: a repository class deriving from ADK's BaseAgent runs code of its own; what a construction
+    # of it binds is not read (issue 39's last silent hide: it was neither read nor named).
+    Shape("adk_base_agent_subclass", "construction", (ADK,),
+          "class XFlowAgent(BaseAgent): pass; x = XFlowAgent(name='x', ...) (edge)", unreadable=True, weight=1),
     # Builders as issue 40 reads them (a module-level undecorated sync function whose one
     # unconditional last statement returns the construction, a local bound once to it, or another
     # builder's call): the agent they build may be referenced by a call of the builder (`target_ref`).

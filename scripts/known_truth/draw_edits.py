@@ -234,7 +234,7 @@ def draw_neutral_edit(gen: Generation, app: App) -> Optional[Edit]:
     rng = gen.rng
     kind = rng.choice(["move_tool", "tool_doc", "tool_comment", "tool_order", "restyle", "restyle",
                        "agent_field", "agent_field", "reshape", "rewrap", "move_server", "change_helper",
-                       "package_init"])
+                       "package_init", "rename_module"])
     tools = list(app.tools.values())
     agents = list(app.agents.values())
     if kind == "move_tool":
@@ -243,6 +243,10 @@ def draw_neutral_edit(gen: Generation, app: App) -> Optional[Edit]:
                    if m != tool.module and module_allowed(app, tool, m)
                    and (m in TOOL_MODULES[tool.framework] or gen.on("local_definition"))]
         return choose(rng, kind, tool.tid, options)
+    if kind == "rename_module":
+        stems = sorted(s for stems in app.agent_files.values() for s in stems if not s.endswith("_moved"))
+        stem = rng.choice(stems) if stems else None
+        return Edit(kind, stem, f"{stem}_moved") if stem else None
     if kind == "change_helper":
         modules = sorted({t.module for t in tools if t.helper})
         if not modules:

@@ -10,7 +10,9 @@ import copy
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .catalogue import ADK_WRAPPERS, DECORATOR_KINDS, LAZY_INITS, READABLE_LISTS, SDK_DECORATORS, SHAPES, TARGET_REFS
+from .catalogue import (
+    ADK_WRAPPERS, DECORATOR_KINDS, DYNAMIC_LISTS, LAZY_INITS, READABLE_LISTS, SDK_DECORATORS, SHAPES, TARGET_REFS
+)
 from .model import AgentSpec, App, HOSTED_BY_FRAMEWORK, SDK
 from .naming import servers_module
 from .rules import can_bind, dependencies, identity_preserving, module_allowed, target_allowed
@@ -228,6 +230,28 @@ def edit_move_agent(app: App, e: Edit):
         agent.file = e.value
 
 
+def edit_rename_module(app: App, e: Edit):
+    """Rename an agent module (value: its new stem), everything it defines with it. Whether its agents
+    keep their identity is git's to say (a rename it pairs, similarity 50% or more, is the same file):
+    the check maps the base through the renames `git diff -M` finds (outcome.moved_base)."""
+    old, new = e.target, e.value
+    stems = [s for stems in app.agent_files.values() for s in stems]
+    if old not in stems or new in stems or new in app.styles:
+        return
+    for framework, listed in app.agent_files.items():
+        app.agent_files[framework] = [new if s == old else s for s in listed]
+    for agent in app.agents.values():
+        agent.file = new if agent.file == old else agent.file
+    for tool in app.tools.values():
+        tool.module = new if tool.module == old else tool.module
+    for server in app.servers.values():
+        server.file = new if server.file == old else server.file
+        server.module = new if server.module == old else server.module
+    for mapping in [app.styles, app.helpers] + [style.import_style for style in app.styles.values()]:
+        if old in mapping:
+            mapping[new] = mapping.pop(old)
+
+
 def edit_drop_agent(app: App, e: Edit):
     """Remove an agent, and every handoff or agent tool that names it."""
     if e.target in app.agents and not any(a.clone_of == e.target for a in app.agents.values()):
@@ -300,10 +324,27 @@ def edit_reshape(app: App, e: Edit):
     elif axis == "tools_list":
         if agent.tools_list in READABLE_LISTS and shape in READABLE_LISTS:
             agent.tools_list = shape
+        elif {agent.tools_list, shape} & set(DYNAMIC_LISTS) and dynamic_swappable(app, agent, shape):
+            # A list the readers cannot read becomes one they can, or back: the side not read must
+            # never yield an established row (issue 39), across a rename too (issue 41, item 5).
+            agent.tools_list = shape
     elif axis == "handoff_ref" and agent.framework == SDK:
         agent.handoff_ref = shape
     elif axis == "target_ref" and shape in TARGET_REFS and agent.framework in SHAPES[shape].frameworks:
         agent.target_ref = shape
+
+
+# The readable list shapes a dynamic list may be rewritten as (and back).
+DYNAMIC_SWAPS = ("literal", "module_constant", "spread")
+
+
+def dynamic_swappable(app: App, agent: AgentSpec, shape: str) -> bool:
+    """Whether the agent's tools list may switch between a dynamic shape and a plain readable one: a
+    module-level agent with no conditional members, no clone, and nothing rewired after construction."""
+    pair = {agent.tools_list, shape}
+    return (len(pair & set(DYNAMIC_LISTS)) == 1 and len(pair & set(DYNAMIC_SWAPS)) == 1
+            and agent.construction in ("module_literal", "name_constant") and not agent.conditions
+            and not agent.clone_of and not any(a.clone_of == agent.key for a in app.agents.values()))
 
 
 EDITS: dict[str, Callable[[App, Edit], None]] = {
@@ -336,6 +377,7 @@ EDITS: dict[str, Callable[[App, Edit], None]] = {
     "drop_agent": edit_drop_agent,
     "rename_agent": edit_rename_agent,
     "move_agent": edit_move_agent,
+    "rename_module": edit_rename_module,
     # ADK plain function <-> FunctionTool(func=f) inline or beside it: the row is the function's.
     "rewrap": redefine(ADK_WRAPPERS),
     "move_tool": edit_move_tool,

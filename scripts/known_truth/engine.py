@@ -53,8 +53,23 @@ class EngineError(Exception):
     pass
 
 
-def run_engine(daemon: str, data_dir: str, base: dict[str, str], head: dict[str, str]) -> dict:
-    """The daemon's JSON document for `diff --application` of the two versions."""
+def git_renames(repo: str) -> dict[str, str]:
+    """The files git pairs as renamed between main and head (`git diff -M`, its default 50% similarity),
+    scope-relative: base path -> head path."""
+    done = subprocess.run(["git", "diff", "-M", "--name-status", "main", "head"], cwd=repo, check=True,
+                          capture_output=True, text=True, env=GIT_ENV)
+    prefix = SCOPE + "/"
+    renames = {}
+    for line in done.stdout.splitlines():
+        fields = line.split("\t")
+        if len(fields) == 3 and fields[0].startswith("R") and all(f.startswith(prefix) for f in fields[1:]):
+            renames[fields[1][len(prefix):]] = fields[2][len(prefix):]
+    return renames
+
+
+def run_engine(daemon: str, data_dir: str, base: dict[str, str], head: dict[str, str]) -> tuple[dict, dict[str, str]]:
+    """The daemon's JSON document for `diff --application` of the two versions, and git's renames
+    between them (`git_renames`)."""
     repo = make_repo(base, head)
     try:
         command = [daemon, "diff", "--application", "--workspace", repo, "--base", "main", "--head", "head",
@@ -62,6 +77,6 @@ def run_engine(daemon: str, data_dir: str, base: dict[str, str], head: dict[str,
         done = subprocess.run(command, capture_output=True, text=True, timeout=300)
         if done.returncode != 0:
             raise EngineError(f"exit {done.returncode}: {done.stderr.strip()}")
-        return json.loads(done.stdout)
+        return json.loads(done.stdout), git_renames(repo)
     finally:
         shutil.rmtree(repo, ignore_errors=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -34,16 +35,42 @@ def renamed_unreadable(base: App, head: App, unreadable: dict) -> dict:
             for (source, agent), bindings in unreadable.items()}
 
 
+def moved_base(base: App, renames: dict[str, str]) -> App:
+    """The base model with each agent module git pairs as renamed at its head path: a renamed file is
+    the same file, so its agents are the head's agents of that name (issue 41, item 5). Unpaired, the
+    base keeps its own paths, and the agents are removed from one file and added in another."""
+    stems = {old.removesuffix(".py"): new.removesuffix(".py") for old, new in renames.items()}
+    moved = copy.deepcopy(base)
+    for agent in moved.agents.values():
+        agent.file = stems.get(agent.file, agent.file)
+    return moved
+
+
+def doc_in_head_paths(doc: dict, renames: dict[str, str]) -> dict:
+    """The document with the base side's limits on renamed files at their head paths, as the truth
+    (`moved_base`) names those files: the engine's limits name the base's own paths."""
+    if not renames:
+        return doc
+    checked = copy.deepcopy(doc)
+    for gap in checked.get("base", {}).get("coverage_gaps", []):
+        gap["source"] = renames.get(gap.get("source"), gap.get("source"))
+    return checked
+
+
 def evaluate(program: Program, daemon: str, data_dir: str) -> Outcome:
     """Render both versions, run the engine on them and hold its answer to the properties."""
     head = program.head()
     base_render, head_render = render(program.base), render(head)
     try:
-        doc = run_engine(daemon, data_dir, base_render.files, head_render.files)
+        doc, renames = run_engine(daemon, data_dir, base_render.files, head_render.files)
     except EngineError as error:
         return Outcome(program, base_render.files, head_render.files, None, [], str(error))
-    unreadable = {"base": renamed_unreadable(program.base, head, base_render.unreadable),
+    base = moved_base(program.base, renames)
+    base_unreadable = {(renames.get(source, source), agent): names
+                       for (source, agent), names in base_render.unreadable.items()}
+    unreadable = {"base": renamed_unreadable(base, head, base_unreadable),
                   "head": head_render.unreadable}
-    violations = check(program.base, head, doc, unreadable)
-    counts = tally(program.base, head, doc)
+    checked = doc_in_head_paths(doc, renames)
+    violations = check(base, head, checked, unreadable)
+    counts = tally(base, head, checked)
     return Outcome(program, base_render.files, head_render.files, doc, violations, counts=counts)

@@ -79,6 +79,7 @@ class LlmAgent:
         self.name, self.tools, self.sub_agents = name, tools if tools is not None else [], sub_agents if sub_agents is not None else []
         agents.REGISTRY.append(("adk", self))
 Agent = LlmAgent
+BaseAgent = LlmAgent
 """,
     "google/adk/tools/__init__.py": """
 class FunctionTool:

@@ -44,11 +44,27 @@ pub struct Comparison<'a> {
     pub scope_selection: Value,
     /// `scope_selection.limits`, which turn `compared` into `partial`.
     pub scope_limits: &'a [String],
-    /// Exact renames between the scopes, `(base path, head path)`,
-    /// scope-relative.
-    pub renames: &'a [(String, String)],
+    /// File renames between the scopes, scope-relative.
+    pub renames: &'a [super::FileRename],
     /// Agents renamed in place (`compare::agent_renames`).
     pub agent_renames: &'a [super::AgentRename],
+}
+
+/// One `source_correspondence` entry: an identical blob as the reference
+/// writes it; a pair git's rename detection makes of an edited file adds
+/// its similarity (issue 41, item 5).
+fn correspondence_entry(rename: &super::FileRename, base: &str, head: &str) -> Value {
+    match rename.similarity {
+        None => {
+            json!({"base_source": base, "head_source": head, "basis": "git_rename_identical_blob"})
+        }
+        Some(similarity) => json!({
+            "base_source": base,
+            "head_source": head,
+            "basis": "git_rename_similar_blob",
+            "similarity_percent": similarity,
+        }),
+    }
 }
 
 /// `tool_list_stability` (issue 10): beside the rows, never a row; only
@@ -110,7 +126,7 @@ fn comparison_object(c: &Comparison<'_>) -> Map<String, Value> {
     let correspondence: Vec<Value> = c
         .renames
         .iter()
-        .map(|(base, head)| json!({"base_source": base, "head_source": head, "basis": "git_rename_identical_blob"}))
+        .map(|rename| correspondence_entry(rename, &rename.base, &rename.head))
         .collect();
     doc.insert("source_correspondence".into(), Value::Array(correspondence));
     if let Some(agents) = super::agent_renames::correspondence(c.agent_renames, &c.head_meta.scope)
@@ -188,12 +204,12 @@ pub fn combined_document(
     );
     let mut correspondence = Vec::new();
     for c in comparisons {
-        for (base, head) in c.renames {
-            correspondence.push(json!({
-                "base_source": rooted(&c.base_meta.scope, base),
-                "head_source": rooted(&c.head_meta.scope, head),
-                "basis": "git_rename_identical_blob",
-            }));
+        for rename in c.renames {
+            correspondence.push(correspondence_entry(
+                rename,
+                &rooted(&c.base_meta.scope, &rename.base),
+                &rooted(&c.head_meta.scope, &rename.head),
+            ));
         }
     }
     doc.insert("source_correspondence".into(), Value::Array(correspondence));

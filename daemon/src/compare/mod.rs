@@ -182,6 +182,91 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
     }
 }
 
+/// A base file and the head file it became (`source_correspondence`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRename {
+    /// Scope-relative on its side.
+    pub base: String,
+    pub head: String,
+    /// `None` for an identical blob (`git diff -M100%`); else git's
+    /// similarity in percent (`crate::renames`), 50 or more.
+    pub similarity: Option<u8>,
+}
+
+/// The renames between two sides' files: identical blobs first
+/// (`exact_renames`), then the files left over paired as git's rename
+/// detection pairs them (`crate::renames`), their bytes read through
+/// `read` (a blob id to its bytes; `None` leaves the file unpaired).
+/// Sorted by base path.
+pub fn file_renames(
+    base: &SideGraph,
+    head: &SideGraph,
+    base_scope: &str,
+    head_scope: &str,
+    read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+) -> Vec<FileRename> {
+    use crate::paths::rooted;
+    use std::collections::BTreeSet;
+    let exact = exact_renames(base, head, base_scope, head_scope);
+    let paired_base: BTreeSet<&str> = exact.iter().map(|(b, _)| b.as_str()).collect();
+    let paired_head: BTreeSet<&str> = exact.iter().map(|(_, h)| h.as_str()).collect();
+    let head_paths: BTreeSet<String> = head
+        .files
+        .iter()
+        .map(|(p, _)| rooted(head_scope, p))
+        .collect();
+    let base_paths: BTreeSet<String> = base
+        .files
+        .iter()
+        .map(|(p, _)| rooted(base_scope, p))
+        .collect();
+    let left = |files: &'_ [(String, String)],
+                scope: &str,
+                other: &BTreeSet<String>,
+                paired: &BTreeSet<&str>| {
+        files
+            .iter()
+            .filter(|(p, _)| !paired.contains(p.as_str()) && !other.contains(&rooted(scope, p)))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let base_left = left(&base.files, base_scope, &head_paths, &paired_base);
+    let head_left = left(&head.files, head_scope, &base_paths, &paired_head);
+    // A move needs a file gone and a file new: read nothing otherwise.
+    let (base_left, head_left) = if base_left.is_empty() || head_left.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        let mut with_bytes = |files: Vec<(String, String)>| {
+            files
+                .into_iter()
+                .filter_map(|(path, blob)| {
+                    Some(crate::renames::SideFile {
+                        bytes: read(&blob)?,
+                        path,
+                    })
+                })
+                .collect::<Vec<_>>()
+        };
+        (with_bytes(base_left), with_bytes(head_left))
+    };
+    let similar = crate::renames::similar_pairs(&base_left, &head_left);
+    let mut renames: Vec<FileRename> = exact
+        .into_iter()
+        .map(|(base, head)| FileRename {
+            base,
+            head,
+            similarity: None,
+        })
+        .chain(similar.into_iter().map(|pair| FileRename {
+            base: pair.base,
+            head: pair.head,
+            similarity: Some(pair.similarity),
+        }))
+        .collect();
+    renames.sort_by(|a, b| a.base.cmp(&b.base));
+    renames
+}
+
 /// Exact renames between two sides' files (`git diff -M100%`): a base path
 /// gone from the head whose blob is a head path new to it, compared as the
 /// repository spells them (a moved scope renames every file in it). Each

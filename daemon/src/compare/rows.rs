@@ -4,6 +4,7 @@
 
 use crate::graph::gates::{gate_changes, same_gates, GateChange};
 use crate::graph::{Affects, Binding, Edge, Gap, SideGraph};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,28 +70,34 @@ pub fn compare_sides(base: &SideGraph, head: &SideGraph) -> Vec<Row> {
 /// exact renames between them (`renames`: base path → head path), so a
 /// moved agent file is the same agent's file.
 pub fn compare_renamed(
-    base: &SideGraph,
+    original: &SideGraph,
     head: &SideGraph,
     renames: &BTreeMap<String, String>,
 ) -> Vec<Row> {
-    let mut pairs: BTreeMap<Key, (Option<&Binding>, Option<&Binding>)> = BTreeMap::new();
-    for binding in &base.bindings {
-        let (source, agent, tool) = key(binding);
-        let source = renames.get(&source).cloned().unwrap_or(source);
-        pairs.entry((source, agent, tool)).or_default().0 = Some(binding);
+    // The base as the head spells its paths: a renamed file is the same
+    // file, for its agents, their gaps and the edges naming them. Each
+    // row's `before` is the original binding (same index), evidence as
+    // the base wrote it.
+    let view = renamed_view(original, renames);
+    let base: &SideGraph = &view;
+    // Each key's base binding (by index) and head binding.
+    let mut pairs: BTreeMap<Key, (Option<usize>, Option<&Binding>)> = BTreeMap::new();
+    for (index, binding) in base.bindings.iter().enumerate() {
+        pairs.entry(key(binding)).or_default().0 = Some(index);
     }
     for binding in &head.bindings {
         pairs.entry(key(binding)).or_default().1 = Some(binding);
     }
     // Listed members neither side could resolve: their presence is known.
-    let base_members = unresolved_members(base, renames);
-    let head_members = unresolved_members(head, &BTreeMap::new());
+    let base_members = unresolved_members(base);
+    let head_members = unresolved_members(head);
     for member in base_members.keys().chain(head_members.keys()) {
         pairs.entry(member.clone()).or_default();
     }
     pairs
         .into_iter()
-        .filter_map(|((source, agent, tool), (before, after))| {
+        .filter_map(|((source, agent, tool), (before_index, after))| {
+            let before = before_index.and_then(|i| base.bindings.get(i));
             let member_key = (source.clone(), agent.clone(), tool.clone());
             let (candidate, uncertainty) = match (before, after) {
                 (None, Some(_)) => (
@@ -186,7 +193,7 @@ pub fn compare_renamed(
                     (Some(b), Some(a)) => binding_gate_changes(b, a),
                     _ => Vec::new(),
                 },
-                before: before.cloned(),
+                before: before_index.and_then(|i| original.bindings.get(i)).cloned(),
                 after: after.cloned(),
             })
         })
@@ -196,28 +203,76 @@ pub fn compare_renamed(
 /// `(agent source, agent, member key)` → the reasons of every gap that
 /// stands for a listed member the side could not resolve (`Gap::member`),
 /// a base side's sources first mapped through the renames.
-fn unresolved_members(
-    side: &SideGraph,
-    renames: &BTreeMap<String, String>,
-) -> BTreeMap<Key, Vec<String>> {
+fn unresolved_members(side: &SideGraph) -> BTreeMap<Key, Vec<String>> {
     let mut members: BTreeMap<Key, Vec<String>> = BTreeMap::new();
     for gap in &side.gaps {
         let (Some(member), Some(agent), Some(source)) = (&gap.member, &gap.agent, &gap.source)
         else {
             continue;
         };
-        let source = renames
-            .get(source)
-            .cloned()
-            .unwrap_or_else(|| source.clone());
         let reasons = members
-            .entry((source, agent.clone(), member.clone()))
+            .entry((source.clone(), agent.clone(), member.clone()))
             .or_default();
         if !reasons.contains(&gap.reason) {
             reasons.push(gap.reason.clone());
         }
     }
     members
+}
+
+/// A side as the other side spells its renamed files (`renames`: path →
+/// new path): its agents' sources, its bindings' agent sources and the
+/// target file of each agent edge (a handoff's or sub-agent's tool key
+/// `handoff:<file>:<name>` and target, an agent tool's agent), and its
+/// gaps' files and members. The side itself when nothing was renamed.
+fn renamed_view<'s>(side: &'s SideGraph, renames: &BTreeMap<String, String>) -> Cow<'s, SideGraph> {
+    if renames.is_empty() {
+        return Cow::Borrowed(side);
+    }
+    let path = |p: &mut String| {
+        if let Some(new) = renames.get(p.as_str()) {
+            *p = new.clone();
+        }
+    };
+    let mut view = side.clone();
+    for agent in &mut view.agents {
+        path(&mut agent.source);
+    }
+    for binding in &mut view.bindings {
+        path(&mut binding.agent_source);
+        rename_edge_key(&mut binding.tool_key, renames);
+        match &mut binding.edge {
+            Edge::Handoff { target_source, .. } | Edge::SubAgent { target_source } => {
+                path(target_source)
+            }
+            Edge::Object(object) => {
+                if let Some(source) = &mut object.identity.agent_source {
+                    path(source);
+                }
+            }
+            Edge::Tool(_) => {}
+        }
+    }
+    for gap in &mut view.gaps {
+        if let Some(source) = &mut gap.source {
+            path(source);
+        }
+        if let Some(member) = &mut gap.member {
+            rename_edge_key(member, renames);
+        }
+    }
+    Cow::Owned(view)
+}
+
+/// An agent edge's key (`handoff:<file>:<name>`) with its file renamed.
+fn rename_edge_key(key: &mut String, renames: &BTreeMap<String, String>) {
+    let renamed = key
+        .strip_prefix("handoff:")
+        .and_then(|rest| rest.rsplit_once(':'))
+        .and_then(|(file, name)| Some(format!("handoff:{}:{name}", renames.get(file)?)));
+    if let Some(renamed) = renamed {
+        *key = renamed;
+    }
 }
 
 /// When two sides bind a member alike but under conditions spelled

@@ -8,7 +8,7 @@ use crate::compare::document::{
 };
 use crate::compare::{
     apply_absent_agents, apply_label_correspondence, apply_submodules, compare_renamed,
-    exact_renames,
+    file_renames,
 };
 use crate::error::{field, DiffError, Reason};
 use crate::git::{Repository, ScopeLookup};
@@ -75,10 +75,64 @@ pub struct Pair {
     pub base: SideGraph,
     pub head: SideGraph,
     pub rows: Vec<crate::compare::Row>,
-    /// Exact renames between the scopes (`source_correspondence`).
-    pub renames: Vec<(String, String)>,
+    /// File renames between the scopes (`source_correspondence`).
+    pub renames: Vec<crate::compare::FileRename>,
     /// Agents renamed in place (`agent_correspondence`).
     pub agent_renames: Vec<crate::compare::AgentRename>,
+}
+
+/// The Python files a change moved and edited, repository-wide, as git's
+/// rename detection pairs them (`crate::renames`): a base path gone from
+/// the head with a head path new to it, neither an identical blob of the
+/// other side. For a scope derivation's relocations.
+fn moved_files(
+    repo: &Repository,
+    base: &crate::scope::SideFiles,
+    head: &crate::scope::SideFiles,
+) -> Vec<(String, String)> {
+    use std::collections::BTreeSet;
+    let (base_files, head_files) = (base.python_files(), head.python_files());
+    let paths = |files: &[(String, String)]| -> BTreeSet<String> {
+        files.iter().map(|(p, _)| p.clone()).collect()
+    };
+    let blobs = |files: &[(String, String)]| -> BTreeSet<String> {
+        files.iter().map(|(_, b)| b.clone()).collect()
+    };
+    let (base_paths, head_paths) = (paths(&base_files), paths(&head_files));
+    let (base_blobs, head_blobs) = (blobs(&base_files), blobs(&head_files));
+    let left = |files: &[(String, String)],
+                other_paths: &BTreeSet<String>,
+                other_blobs: &BTreeSet<String>| {
+        files
+            .iter()
+            .filter(|(p, b)| !other_paths.contains(p) && !other_blobs.contains(b))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let base_left = left(&base_files, &head_paths, &head_blobs);
+    let head_left = left(&head_files, &base_paths, &base_blobs);
+    // A move needs a file gone and a file new: read nothing otherwise.
+    if base_left.is_empty() || head_left.is_empty() {
+        return Vec::new();
+    }
+    let reader = repo.blob_reader();
+    let with_bytes = |files: Vec<(String, String)>| {
+        files
+            .into_iter()
+            .filter_map(|(path, blob)| {
+                let id = ObjectId::from_hex(blob.as_bytes()).ok()?;
+                Some(crate::renames::SideFile {
+                    bytes: reader.read(id).ok()?,
+                    path,
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let (base_left, head_left) = (with_bytes(base_left), with_bytes(head_left));
+    crate::renames::similar_pairs(&base_left, &head_left)
+        .into_iter()
+        .map(|pair| (pair.base, pair.head))
+        .collect()
 }
 
 /// The analysis engine over one store.
@@ -320,7 +374,8 @@ impl Engine {
         }
         let base_files = self.side_files(repo, revisions.base, base_tree)?;
         let head_files = self.side_files(repo, revisions.head, head_tree)?;
-        let derivation = crate::scope::derive(&base_files, &head_files);
+        let moved = moved_files(repo, &base_files, &head_files);
+        let derivation = crate::scope::derive_with_moves(&base_files, &head_files, &moved);
         if let Err(err) = self
             .cache
             .put(Namespace::Graphs, key.as_bytes(), &derivation)
@@ -390,13 +445,14 @@ impl Engine {
             }
         };
         drop(graphs);
-        Ok(self.finish_pair(base, head, base_scope, head_scope))
+        Ok(self.finish_pair(repo, base, head, base_scope, head_scope))
     }
 
     /// Two sides' graphs made comparable (submodules, absent agents,
     /// labels, renames), and the rows.
     pub fn finish_pair(
         &self,
+        repo: &Repository,
         mut base: SideGraph,
         mut head: SideGraph,
         base_scope: &str,
@@ -404,8 +460,16 @@ impl Engine {
     ) -> Pair {
         let _compare = phase!("compare").entered();
         apply_submodules(&mut base, &mut head);
-        let renames = exact_renames(&base, &head, base_scope, head_scope);
-        let file_renames = renames.iter().cloned().collect();
+        let reader = repo.blob_reader();
+        let mut read = |blob: &str| {
+            let id = ObjectId::from_hex(blob.as_bytes()).ok()?;
+            reader.read(id).ok()
+        };
+        let renames = file_renames(&base, &head, base_scope, head_scope, &mut read);
+        let file_renames = renames
+            .iter()
+            .map(|r| (r.base.clone(), r.head.clone()))
+            .collect();
         let agent_renames = crate::compare::apply_agent_renames(&mut base, &head, &file_renames);
         apply_absent_agents(&mut base, &mut head);
         apply_label_correspondence(&mut base, &mut head);

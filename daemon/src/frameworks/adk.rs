@@ -20,6 +20,10 @@ pub enum AdkName {
     WorkflowAgent(&'static str),
     /// `RemoteA2aAgent`: an agent served elsewhere.
     RemoteAgent,
+    /// `BaseAgent`: the class every ADK agent derives from. A repository
+    /// class deriving from it runs code of its own (`_run_async_impl`),
+    /// so its constructions are named, never read as an agent kind.
+    AgentBase,
     /// `FunctionTool` / `LongRunningFunctionTool`: wraps a function.
     FunctionWrapper(&'static str),
     /// `AgentTool(agent=…)`.
@@ -50,6 +54,7 @@ const NAMES: &[(&str, AdkName)] = &[
     ("ParallelAgent", AdkName::WorkflowAgent("ParallelAgent")),
     ("LoopAgent", AdkName::WorkflowAgent("LoopAgent")),
     ("RemoteA2aAgent", AdkName::RemoteAgent),
+    ("BaseAgent", AdkName::AgentBase),
     ("FunctionTool", AdkName::FunctionWrapper("FunctionTool")),
     (
         "LongRunningFunctionTool",
@@ -265,7 +270,12 @@ pub fn agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
     super::imports::classes_deriving(facts, |name| {
         matches!(
             adk_name(name),
-            Some(AdkName::LlmAgent | AdkName::WorkflowAgent(_) | AdkName::RemoteAgent)
+            Some(
+                AdkName::LlmAgent
+                    | AdkName::WorkflowAgent(_)
+                    | AdkName::RemoteAgent
+                    | AdkName::AgentBase
+            )
         )
     })
 }

@@ -55,6 +55,17 @@ pub struct SideFiles {
     pub commit: String,
 }
 
+impl SideFiles {
+    /// `(path, blob id)` of every Python file read: modules and tests.
+    pub fn python_files(&self) -> Vec<(String, String)> {
+        self.modules
+            .iter()
+            .map(|(p, b, _)| (p.clone(), b.clone()))
+            .chain(self.tests.iter().cloned())
+            .collect()
+    }
+}
+
 /// What the change asks to compare.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Derivation {
@@ -82,6 +93,18 @@ type Related = (String, Vec<String>);
 
 /// Derives the comparisons a change asks for.
 pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
+    derive_with_moves(base, head, &[])
+}
+
+/// Derives the comparisons a change asks for, knowing which files the
+/// change moved and edited (`moved`: `(base path, head path)` pairs git's
+/// rename detection makes, `crate::renames`): a directory whose files moved
+/// that way is a relocation as much as one whose files moved unchanged.
+pub fn derive_with_moves(
+    base: &SideFiles,
+    head: &SideFiles,
+    moved: &[(String, String)],
+) -> Derivation {
     let blobs = |side: &SideFiles| -> BTreeMap<String, String> {
         side.modules
             .iter()
@@ -311,7 +334,7 @@ pub fn derive(base: &SideFiles, head: &SideFiles) -> Derivation {
         let inside = relation.agent_files.clone();
         relation.outside.retain(|o| !inside.contains(o));
     }
-    let mut merged = relocations(merged, base, head);
+    let mut merged = relocations(merged, base, head, moved);
     let sort_key = |scope: &str| {
         if scope == "." {
             String::new()
@@ -448,18 +471,16 @@ fn nothing_compared(
 }
 
 /// An application directory moved whole — its old path gone from the head,
-/// its new one absent from the base, sharing identical files — is one
-/// relocation: compared old path to new path, as `--base-scope`/`--scope`
-/// would.
-fn relocations(relations: Vec<Relation>, base: &SideFiles, head: &SideFiles) -> Vec<Relation> {
-    let paths = |side: &SideFiles| -> Vec<(String, String)> {
-        side.modules
-            .iter()
-            .map(|(p, b, _)| (p.clone(), b.clone()))
-            .chain(side.tests.iter().cloned())
-            .collect()
-    };
-    let (base_paths, head_paths) = (paths(base), paths(head));
+/// its new one absent from the base, sharing identical files or files git
+/// pairs as moved and edited (`moved`) — is one relocation: compared old
+/// path to new path, as `--base-scope`/`--scope` would.
+fn relocations(
+    relations: Vec<Relation>,
+    base: &SideFiles,
+    head: &SideFiles,
+    moved: &[(String, String)],
+) -> Vec<Relation> {
+    let (base_paths, head_paths) = (base.python_files(), head.python_files());
     let holds =
         |files: &[(String, String)], scope: &str| files.iter().any(|(p, _)| within(p, scope));
     let blobs_in = |files: &[(String, String)], scope: &str| -> BTreeSet<String> {
@@ -480,9 +501,12 @@ fn relocations(relations: Vec<Relation>, base: &SideFiles, head: &SideFiles) -> 
             && !holds(&base_paths, &relation.scope);
         let moved_from = if new_here {
             let mine = blobs_in(&head_paths, &relation.scope);
-            unmatched
-                .iter()
-                .position(|old| !blobs_in(&base_paths, &old.scope).is_disjoint(&mine))
+            unmatched.iter().position(|old| {
+                !blobs_in(&base_paths, &old.scope).is_disjoint(&mine)
+                    || moved
+                        .iter()
+                        .any(|(from, to)| within(from, &old.scope) && within(to, &relation.scope))
+            })
         } else {
             None
         };

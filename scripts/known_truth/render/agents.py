@@ -148,6 +148,12 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
         before.append([f"{options} = " + ("{" + ", ".join(entries) + "}")])
         construction = [f"{agent.var} = {w.call(agent_class(w, agent), head + ['**' + options], '')}"]
         ctx.unreadable |= set(binding_names(app, agent))
+    elif agent.construction == "adk_base_agent_subclass":
+        w.imports.name("google.adk.agents", "BaseAgent")
+        flow = f"{(agent.list_name or agent.var).title().replace('_', '')}FlowAgent"
+        before.append([f"class {flow}(BaseAgent):", '    """Runs its sub-agents in an order of its own."""'])
+        construction = [f"{agent.var} = {w.call(flow, head[:1] + [f'{k}={v}' for k, v in values.items() if v is not None], '')}"]
+        ctx.unreadable |= set(binding_names(app, agent))
     else:
         arguments = head + [f"{k}={v}" for k, v in values.items() if v is not None]
         cls = agent_class(w, agent)

@@ -287,13 +287,22 @@ pub(super) fn capability_limits<'m>(
                         ));
                     }
                     Some((line, Framework::Adk)) => {
-                        gaps.insert(Gap::file(
-                            &file.path,
-                            format!(
-                                "Google ADK agent class {} at {class_path}:{line} derives from an agent class; agents built from it are not read.{why}",
-                                str_repr(&class)
-                            ),
-                        ));
+                        let reason = format!(
+                            "Google ADK agent class {} at {class_path}:{line} derives from an agent class; agents built from it are not read.{why}",
+                            str_repr(&class)
+                        );
+                        // ADK names an agent by its literal `name=`: the
+                        // limit is that agent's, and the file's other
+                        // agents stay read (a change the class's code makes
+                        // to another agent's fields is a store the census
+                        // names). Without one, the whole file's.
+                        let name = call.keyword("name").and_then(|_| {
+                            crate::frameworks::names::agent_name(&file.facts, call, &context.names)
+                        });
+                        gaps.insert(match name {
+                            Some(name) => Gap::agent(&file.path, &name, reason),
+                            None => Gap::file(&file.path, reason),
+                        });
                     }
                     None => {}
                 }
