@@ -71,10 +71,15 @@ pub struct Step {
     /// or no longer does (`compare::declared`).
     #[serde(default)]
     pub declared: Vec<String>,
+    /// Inputs the commit changed that are never read (a submodule, a
+    /// directory past the depth bound), as their limits say them: the
+    /// commit is listed with them, since what they hold is not known.
+    #[serde(default)]
+    pub unread: Vec<String>,
 }
 
 /// The version of a stored step's shape and content, part of its key.
-const STEP_VERSION: u32 = 5;
+const STEP_VERSION: u32 = 6;
 
 /// Agent names an unknown `--agent` answer lists, at most.
 const AGENTS_NAMED: usize = 10;
@@ -258,6 +263,7 @@ impl Engine {
             agents,
             renames,
             declared,
+            unread: pair.unread_changes.clone(),
         };
         if let Err(err) = cache.put(Namespace::History, key.as_bytes(), &step) {
             eprintln!("shipgate: could not index a history step: {err}");
@@ -495,7 +501,15 @@ fn commit_entry(
                 .is_none_or(|tool| entry["tool"] == tool)
         })
         .collect();
-    if rows.is_empty() && stability.is_none() && renamed.is_empty() && declared.is_empty() {
+    // What the commit changed but nothing reads could hold any agent's
+    // change: listed under any filter, never skipped.
+    let unread = &step.unread;
+    if rows.is_empty()
+        && stability.is_none()
+        && renamed.is_empty()
+        && declared.is_empty()
+        && unread.is_empty()
+    {
         return None;
     }
     let mut entry = json!({
@@ -514,6 +528,9 @@ fn commit_entry(
     }
     if !declared.is_empty() {
         entry["declared_effects"] = Value::Array(declared);
+    }
+    if !unread.is_empty() {
+        entry["not_read"] = json!(unread);
     }
     Some(entry)
 }
@@ -655,6 +672,13 @@ fn history_text(doc: &Value) -> String {
                     .as_str()
                     .unwrap_or_default()
                     .replace('_', " ")
+            )));
+            out.push('\n');
+        }
+        for reason in commit["not_read"].as_array().into_iter().flatten() {
+            out.push_str(&one_line(&format!(
+                "  NOT READ  {}",
+                reason.as_str().unwrap_or_default()
             )));
             out.push('\n');
         }

@@ -134,8 +134,10 @@ pub fn apply_label_correspondence(base: &mut SideGraph, head: &mut SideGraph) {
 
 /// Submodules are never read: one at the same commit on both sides is a
 /// limit only; one that changed (or exists on one side) is a gap, since its
-/// content could bind anything.
-pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
+/// content could bind anything. Directories past the listing's depth bound
+/// likewise, by their tree's id. Returns the reasons of the changed ones,
+/// for a history step that would otherwise have no row to show.
+pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) -> Vec<String> {
     use crate::graph::Gap;
     // A link that resolves to nothing hides what the other side reads at
     // or beneath its path.
@@ -160,11 +162,14 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
     let head_hidden = hidden(head, base);
     base.gaps.extend(base_hidden);
     head.gaps.extend(head_hidden);
+    let mut changed = Vec::new();
     let base_links = base.gitlinks.clone();
     let head_links = head.gitlinks.clone();
-    for (side, own, other) in [
-        (&mut *base, &base_links, &head_links),
-        (&mut *head, &head_links, &base_links),
+    let base_deep = base.deep_trees.clone();
+    let head_deep = head.deep_trees.clone();
+    for (side, own, other, own_deep, other_deep) in [
+        (&mut *base, &base_links, &head_links, &base_deep, &head_deep),
+        (&mut *head, &head_links, &base_links, &head_deep, &base_deep),
     ] {
         for (path, commit) in own {
             let short: String = commit.chars().take(12).collect();
@@ -173,13 +178,31 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) {
                     "Submodule content is not read (unchanged commit {short}): {path}"
                 ));
             } else {
-                side.gaps.push(Gap::file(
-                    path,
-                    format!("Submodule content is not read (commit {short}): {path}"),
+                let reason = format!("Submodule content is not read (commit {short}): {path}");
+                side.gaps.push(Gap::file(path, reason.clone()));
+                changed.push(reason);
+            }
+        }
+        // A directory past the listing's depth bound: nothing under it is
+        // read, and its tree's id changes with anything under it, so a
+        // change there is a gap, never dropped (issue 46, item 3).
+        for (path, tree) in own_deep {
+            if other_deep.contains(&(path.clone(), tree.clone())) {
+                side.limits.push(format!(
+                    "Omitted source surface: {path} is nested too deep to list (unchanged)"
                 ));
+            } else {
+                let reason = format!(
+                    "Omitted source surface: {path} is nested too deep to list, and the change touches it"
+                );
+                side.gaps.push(Gap::file(path, reason.clone()));
+                changed.push(reason);
             }
         }
     }
+    changed.sort();
+    changed.dedup();
+    changed
 }
 
 /// A base file and the head file it became (`source_correspondence`).

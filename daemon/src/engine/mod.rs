@@ -79,6 +79,9 @@ pub struct Pair {
     pub renames: Vec<crate::compare::FileRename>,
     /// Agents renamed in place (`agent_correspondence`).
     pub agent_renames: Vec<crate::compare::AgentRename>,
+    /// Inputs the change touched that are never read (a submodule, a
+    /// directory past the depth bound), each as its limit says it.
+    pub unread_changes: Vec<String>,
 }
 
 /// The Python files a change moved and edited, repository-wide, as git's
@@ -459,7 +462,7 @@ impl Engine {
         head_scope: &str,
     ) -> Pair {
         let _compare = phase!("compare").entered();
-        apply_submodules(&mut base, &mut head);
+        let unread_changes = apply_submodules(&mut base, &mut head);
         let reader = repo.blob_reader();
         let mut read = |blob: &str| {
             let id = ObjectId::from_hex(blob.as_bytes()).ok()?;
@@ -480,6 +483,7 @@ impl Engine {
             rows,
             renames,
             agent_renames,
+            unread_changes,
         }
     }
 
@@ -514,6 +518,16 @@ impl Engine {
                 link.path.clone(),
                 link.commit.to_string(),
                 "it is a submodule, whose content is not read".to_string(),
+            ));
+        }
+        // A directory past the walk's depth bound is an input never read:
+        // its tree's id changes with anything under it, so a change there
+        // is named, never dropped (issue 46, item 3).
+        for deep in &listing.too_deep {
+            files.unread.push((
+                deep.path.clone(),
+                deep.tree.to_string(),
+                format!("it is nested {} or more directories deep, past the depth the listing walks, and nothing under it is read", crate::git::MAX_TREE_DEPTH),
             ));
         }
         let mut total: u64 = 0;

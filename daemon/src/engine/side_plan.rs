@@ -54,6 +54,7 @@ struct ContentView<'a> {
     excluded_tests: &'a [String],
     files_listed: &'a [(String, String)],
     gitlinks: &'a [(String, String)],
+    deep_trees: &'a [(String, String)],
     dangling_links: &'a [String],
 }
 
@@ -89,6 +90,7 @@ impl SidePlan {
             excluded_tests: &input.excluded_tests,
             files_listed: &input.files_listed,
             gitlinks: &input.gitlinks,
+            deep_trees: &input.deep_trees,
             dangling_links: &input.dangling_links,
         };
         let mut hasher = blake3::Hasher::new();
@@ -162,12 +164,13 @@ impl Engine {
             ..SideInput::default()
         };
         self.census_links(repo, root_tree, scope, &listing, &mut input)?;
-        for path in &listing.too_deep {
-            input.gaps.push(Gap::file(
-                path,
-                format!("Omitted source surface: {path} is nested too deep to list"),
-            ));
-        }
+        // Named when the two sides are compared (`apply_submodules`): a
+        // limit, and a gap where the other side's tree differs.
+        input.deep_trees = listing
+            .too_deep
+            .iter()
+            .map(|deep| (deep.path.clone(), deep.tree.to_string()))
+            .collect();
         let limit = usize::try_from(max_files).unwrap_or(usize::MAX);
         if listing.python.len() > limit {
             input.gaps.push(Gap::scope_wide(format!(

@@ -38,7 +38,7 @@ const IMPORTED_ONLY_DIRECTORIES: &[&str] = &[
 
 /// How deep a tree is walked; deeper directories are not Python packages
 /// anyone imports, and the bound keeps a hostile tree from exhausting us.
-const MAX_TREE_DEPTH: usize = 64;
+pub const MAX_TREE_DEPTH: usize = 64;
 
 /// One `.py` blob under the scope.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,8 +72,18 @@ pub struct Listing {
     /// holds its target: what each can hide is decided from its target.
     pub links: Vec<PythonFile>,
     pub gitlinks: Vec<GitLink>,
-    /// Trees deeper than the walk's bound, not listed.
-    pub too_deep: Vec<String>,
+    /// Trees deeper than the walk's bound, not listed: named wherever a
+    /// change could be inside one (a tree's id changes with anything under
+    /// it).
+    pub too_deep: Vec<DeepTree>,
+}
+
+/// A tree at or past the walk's depth bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeepTree {
+    /// Scope-relative POSIX path.
+    pub path: String,
+    pub tree: ObjectId,
 }
 
 /// What a path names in a tree.
@@ -144,7 +154,10 @@ impl Repository {
                         let under_skipped =
                             imported_only || IMPORTED_ONLY_DIRECTORIES.contains(&name.as_str());
                         if depth + 1 >= MAX_TREE_DEPTH {
-                            listing.too_deep.push(path);
+                            listing.too_deep.push(DeepTree {
+                                path,
+                                tree: entry.id,
+                            });
                         } else {
                             pending.push((path, entry.id, depth + 1, under_skipped));
                         }
@@ -191,7 +204,7 @@ impl Repository {
         listing.linked_python.sort();
         listing.links.sort_by(|a, b| a.path.cmp(&b.path));
         listing.gitlinks.sort_by(|a, b| a.path.cmp(&b.path));
-        listing.too_deep.sort();
+        listing.too_deep.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(listing)
     }
 

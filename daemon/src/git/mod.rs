@@ -7,7 +7,9 @@ mod listing;
 mod worktree;
 
 pub use history::CommitInfo;
-pub use listing::{DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup};
+pub use listing::{
+    DeepTree, DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup, MAX_TREE_DEPTH,
+};
 
 use crate::error::{field, DiffError, Reason};
 use gix::ObjectId;

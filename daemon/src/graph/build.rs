@@ -90,6 +90,8 @@ pub struct SideInput {
     /// `(path, blob id)` of every Python file listed.
     pub files_listed: Vec<(String, String)>,
     pub gitlinks: Vec<(String, String)>,
+    /// `(path, tree id)` of directories past the listing's depth bound.
+    pub deep_trees: Vec<(String, String)>,
     /// Links (scope-relative) that resolve to nothing in the tree.
     pub dangling_links: Vec<String>,
 }
@@ -135,6 +137,7 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
         excluded_tests: input.excluded_tests,
         files: input.files_listed,
         gitlinks: input.gitlinks,
+        deep_trees: input.deep_trees,
         dangling_links: input.dangling_links,
         ..SideGraph::default()
     };

@@ -33,6 +33,11 @@ pub struct SideGraph {
     pub files: Vec<(String, String)>,
     /// `(path, commit id)` of submodules under the scope, not read.
     pub gitlinks: Vec<(String, String)>,
+    /// `(path, tree id)` of directories past the listing's depth bound,
+    /// not read: a limit, and a gap where the other side's tree differs
+    /// (`compare::apply_submodules`).
+    #[serde(default)]
+    pub deep_trees: Vec<(String, String)>,
     /// Links resolving to nothing in the tree: a gap where the other side
     /// reads source at or beneath them.
     pub dangling_links: Vec<String>,
