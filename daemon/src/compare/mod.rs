@@ -135,7 +135,7 @@ pub fn apply_label_correspondence(base: &mut SideGraph, head: &mut SideGraph) {
 /// Submodules are never read: one at the same commit on both sides is a
 /// limit only; one that changed (or exists on one side) is a gap, since its
 /// content could bind anything. Directories past the listing's depth bound
-/// likewise, by their tree's id. Returns the reasons of the changed ones,
+/// and files whose name is not UTF-8 likewise, by their object's id. Returns the reasons of the changed ones,
 /// for a history step that would otherwise have no row to show.
 pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) -> Vec<String> {
     use crate::graph::Gap;
@@ -165,11 +165,23 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) -> Vec<Strin
     let mut changed = Vec::new();
     let base_links = base.gitlinks.clone();
     let head_links = head.gitlinks.clone();
-    let base_deep = base.deep_trees.clone();
-    let head_deep = head.deep_trees.clone();
-    for (side, own, other, own_deep, other_deep) in [
-        (&mut *base, &base_links, &head_links, &base_deep, &head_deep),
-        (&mut *head, &head_links, &base_links, &head_deep, &base_deep),
+    let base_unlisted = base.unlisted.clone();
+    let head_unlisted = head.unlisted.clone();
+    for (side, own, other, own_unlisted, other_unlisted) in [
+        (
+            &mut *base,
+            &base_links,
+            &head_links,
+            &base_unlisted,
+            &head_unlisted,
+        ),
+        (
+            &mut *head,
+            &head_links,
+            &base_links,
+            &head_unlisted,
+            &base_unlisted,
+        ),
     ] {
         for (path, commit) in own {
             let short: String = commit.chars().take(12).collect();
@@ -183,18 +195,18 @@ pub fn apply_submodules(base: &mut SideGraph, head: &mut SideGraph) -> Vec<Strin
                 changed.push(reason);
             }
         }
-        // A directory past the listing's depth bound: nothing under it is
-        // read, and its tree's id changes with anything under it, so a
-        // change there is a gap, never dropped (issue 46, item 3).
-        for (path, tree) in own_deep {
-            if other_deep.contains(&(path.clone(), tree.clone())) {
-                side.limits.push(format!(
-                    "Omitted source surface: {path} is nested too deep to list (unchanged)"
-                ));
+        // What the listing does not list (past its depth bound, a name that
+        // is not UTF-8) is not read, and its object's id changes with
+        // anything in it: a change there is a gap, never dropped (issue 46,
+        // items 3 and 4).
+        for entry in own_unlisted {
+            let (path, why) = (&entry.path, &entry.why);
+            if other_unlisted.contains(entry) {
+                side.limits
+                    .push(format!("Omitted source surface: {path} {why} (unchanged)"));
             } else {
-                let reason = format!(
-                    "Omitted source surface: {path} is nested too deep to list, and the change touches it"
-                );
+                let reason =
+                    format!("Omitted source surface: {path} {why}, and the change touches it");
                 side.gaps.push(Gap::file(path, reason.clone()));
                 changed.push(reason);
             }

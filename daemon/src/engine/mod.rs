@@ -520,15 +520,17 @@ impl Engine {
                 "it is a submodule, whose content is not read".to_string(),
             ));
         }
-        // A directory past the walk's depth bound is an input never read:
-        // its tree's id changes with anything under it, so a change there
-        // is named, never dropped (issue 46, item 3).
-        for deep in &listing.too_deep {
-            files.unread.push((
-                deep.path.clone(),
-                deep.tree.to_string(),
-                format!("it is nested {} or more directories deep, past the depth the listing walks, and nothing under it is read", crate::git::MAX_TREE_DEPTH),
-            ));
+        // What the walk does not list is an input never read: its object's
+        // id changes with anything in it, so a change there is named, never
+        // dropped (issue 46, items 3 and 4).
+        for entry in &listing.unlisted {
+            let why = match entry.why {
+                crate::git::UnlistedWhy::TooDeep => format!("it is nested {} or more directories deep, past the depth the listing walks, and nothing under it is read", crate::git::MAX_TREE_DEPTH),
+                crate::git::UnlistedWhy::NameNotUtf8 => "its name is not UTF-8, so it is not read".to_string(),
+            };
+            files
+                .unread
+                .push((entry.path.clone(), entry.id.to_string(), why));
         }
         let mut total: u64 = 0;
         let mut readable = Vec::new();

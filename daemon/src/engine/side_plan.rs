@@ -54,7 +54,7 @@ struct ContentView<'a> {
     excluded_tests: &'a [String],
     files_listed: &'a [(String, String)],
     gitlinks: &'a [(String, String)],
-    deep_trees: &'a [(String, String)],
+    unlisted: &'a [crate::graph::UnlistedInput],
     dangling_links: &'a [String],
 }
 
@@ -90,7 +90,7 @@ impl SidePlan {
             excluded_tests: &input.excluded_tests,
             files_listed: &input.files_listed,
             gitlinks: &input.gitlinks,
-            deep_trees: &input.deep_trees,
+            unlisted: &input.unlisted,
             dangling_links: &input.dangling_links,
         };
         let mut hasher = blake3::Hasher::new();
@@ -166,10 +166,14 @@ impl Engine {
         self.census_links(repo, root_tree, scope, &listing, &mut input)?;
         // Named when the two sides are compared (`apply_submodules`): a
         // limit, and a gap where the other side's tree differs.
-        input.deep_trees = listing
-            .too_deep
+        input.unlisted = listing
+            .unlisted
             .iter()
-            .map(|deep| (deep.path.clone(), deep.tree.to_string()))
+            .map(|entry| crate::graph::UnlistedInput {
+                path: entry.path.clone(),
+                id: entry.id.to_string(),
+                why: entry.why.clause().to_string(),
+            })
             .collect();
         let limit = usize::try_from(max_files).unwrap_or(usize::MAX);
         if listing.python.len() > limit {

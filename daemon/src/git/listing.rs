@@ -72,18 +72,37 @@ pub struct Listing {
     /// holds its target: what each can hide is decided from its target.
     pub links: Vec<PythonFile>,
     pub gitlinks: Vec<GitLink>,
-    /// Trees deeper than the walk's bound, not listed: named wherever a
-    /// change could be inside one (a tree's id changes with anything under
-    /// it).
-    pub too_deep: Vec<DeepTree>,
+    /// Entries the walk does not list, with why: named wherever a change
+    /// could be inside one (an object's id changes with anything in it).
+    pub unlisted: Vec<Unlisted>,
 }
 
-/// A tree at or past the walk's depth bound.
+/// A tree or Python file the walk does not list.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeepTree {
-    /// Scope-relative POSIX path.
+pub struct Unlisted {
+    /// Scope-relative POSIX path, its names escaped (`escaped_name`).
     pub path: String,
-    pub tree: ObjectId,
+    pub id: ObjectId,
+    pub why: UnlistedWhy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnlistedWhy {
+    /// A tree at or past the walk's depth bound.
+    TooDeep,
+    /// A tree or `.py` file whose name is not UTF-8: read under a lossy
+    /// name, two such files could be one path (issue 46, item 4).
+    NameNotUtf8,
+}
+
+impl UnlistedWhy {
+    /// The clause a limit says it with, after the path.
+    pub fn clause(self) -> &'static str {
+        match self {
+            UnlistedWhy::TooDeep => "is nested too deep to list",
+            UnlistedWhy::NameNotUtf8 => "has a name that is not UTF-8, which is not read",
+        }
+    }
 }
 
 /// What a path names in a tree.
@@ -117,7 +136,7 @@ impl Repository {
                 root_tree.to_hex_with_len(12)
             ))
         })?;
-        let entry = tree.lookup_entry_by_path(scope).map_err(|err| {
+        let entry = tree.lookup_entry_by_path(raw_path(scope)).map_err(|err| {
             DiffError::config(
                 Reason::TreeUnreadable,
                 format!("The tree of the scope {scope} could not be read: {err}"),
@@ -145,6 +164,16 @@ impl Repository {
                 } else {
                     format!("{prefix}/{name}")
                 };
+                let listed_kind = matches!(entry.kind, EntryKind::Tree)
+                    || name.ends_with(".py") && !matches!(entry.kind, EntryKind::Commit);
+                if !entry.utf8 && listed_kind {
+                    listing.unlisted.push(Unlisted {
+                        path,
+                        id: entry.id,
+                        why: UnlistedWhy::NameNotUtf8,
+                    });
+                    continue;
+                }
                 match entry.kind {
                     EntryKind::Tree => {
                         if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv")
@@ -154,9 +183,10 @@ impl Repository {
                         let under_skipped =
                             imported_only || IMPORTED_ONLY_DIRECTORIES.contains(&name.as_str());
                         if depth + 1 >= MAX_TREE_DEPTH {
-                            listing.too_deep.push(DeepTree {
+                            listing.unlisted.push(Unlisted {
                                 path,
-                                tree: entry.id,
+                                id: entry.id,
+                                why: UnlistedWhy::TooDeep,
                             });
                         } else {
                             pending.push((path, entry.id, depth + 1, under_skipped));
@@ -204,7 +234,7 @@ impl Repository {
         listing.linked_python.sort();
         listing.links.sort_by(|a, b| a.path.cmp(&b.path));
         listing.gitlinks.sort_by(|a, b| a.path.cmp(&b.path));
-        listing.too_deep.sort_by(|a, b| a.path.cmp(&b.path));
+        listing.unlisted.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(listing)
     }
 
@@ -221,7 +251,7 @@ impl Repository {
                 root_tree.to_hex_with_len(12)
             ))
         })?;
-        let entry = tree.lookup_entry_by_path(path).map_err(|err| {
+        let entry = tree.lookup_entry_by_path(raw_path(path)).map_err(|err| {
             DiffError::config(
                 Reason::TreeUnreadable,
                 format!("The tree at {path} could not be read: {err}"),
@@ -286,9 +316,71 @@ impl Repository {
 
 /// One decoded tree entry, owned.
 struct TreeEntry {
+    /// The name as `escaped_name` spells it.
     name: String,
+    /// Whether the name's bytes are UTF-8 (then `name` is them).
+    utf8: bool,
     kind: EntryKind,
     id: ObjectId,
+}
+
+/// A tree entry's name as a string, and whether its bytes are UTF-8: a
+/// UTF-8 name is itself, each backslash doubled; in any other name each
+/// byte that is not part of valid UTF-8 is `\xHH` too. No two names spell
+/// the same (a lossy U+FFFD made bytes `ff` and `fe` before `.py` one
+/// path; without the doubling, a UTF-8 name spelled `\xff.py` would be
+/// the escape of the byte `ff`).
+pub fn escaped_name(bytes: &[u8]) -> (String, bool) {
+    if let Ok(name) = std::str::from_utf8(bytes) {
+        return (name.replace('\\', "\\\\"), true);
+    }
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    (out, false)
+}
+
+/// A path as the listing spells it (`escaped_name`) back to its bytes, for
+/// a lookup in a tree: `\\` is a backslash, `\xHH` the byte; anything
+/// else is itself.
+fn raw_path(spelled: &str) -> std::path::PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = spelled.as_bytes();
+    let mut raw = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        let escape = (byte == b'\\').then(|| bytes.get(index + 1)).flatten();
+        match escape {
+            Some(b'\\') => {
+                raw.push(b'\\');
+                index += 2;
+            }
+            Some(b'x') => {
+                let hex = bytes
+                    .get(index + 2..index + 4)
+                    .and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
+                match hex {
+                    Some(value) => {
+                        raw.push(value);
+                        index += 4;
+                    }
+                    None => {
+                        raw.push(byte);
+                        index += 1;
+                    }
+                }
+            }
+            _ => {
+                raw.push(byte);
+                index += 1;
+            }
+        }
+    }
+    std::path::PathBuf::from(std::ffi::OsStr::from_bytes(&raw))
 }
 
 /// Reads and decodes one tree; a missing tree is `objects_missing`, a
@@ -309,10 +401,41 @@ fn tree_entries(repo: &gix::Repository, tree_id: ObjectId) -> Result<Vec<TreeEnt
     Ok(decoded
         .entries
         .iter()
-        .map(|entry| TreeEntry {
-            name: entry.filename.to_string(),
-            kind: entry.mode.kind(),
-            id: entry.oid.to_owned(),
+        .map(|entry| {
+            let (name, utf8) = escaped_name(entry.filename.as_ref());
+            TreeEntry {
+                name,
+                utf8,
+                kind: entry.mode.kind(),
+                id: entry.oid.to_owned(),
+            }
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escaped_name;
+
+    #[test]
+    fn names_are_escaped_only_when_not_utf8_and_then_losslessly() {
+        assert_eq!(escaped_name(b"agent.py"), ("agent.py".to_string(), true));
+        // A UTF-8 name's backslash is doubled: `\xff.py` spelled in
+        // UTF-8 is not the escape of the byte `ff`.
+        assert_eq!(escaped_name(b"\\xff.py"), ("\\\\xff.py".to_string(), true));
+        assert_eq!(escaped_name(b"\xff.py"), ("\\xff.py".to_string(), false));
+        // The backslash of a name that is not UTF-8 is doubled, so no
+        // two such names spell the same.
+        assert_eq!(
+            escaped_name(b"\\xff\xfe.py"),
+            ("\\\\xff\\xfe.py".to_string(), false)
+        );
+        assert_ne!(escaped_name(b"\xff.py").0, escaped_name(b"\xfe.py").0);
+        // A lookup reads the spelling back to the bytes.
+        for name in [&b"\\xff.py"[..], b"\xff.py", b"a\\b\xfe", b"plain"] {
+            use std::os::unix::ffi::OsStrExt;
+            let spelled = escaped_name(name).0;
+            assert_eq!(super::raw_path(&spelled).as_os_str().as_bytes(), name);
+        }
+    }
 }

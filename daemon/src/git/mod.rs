@@ -8,7 +8,8 @@ mod worktree;
 
 pub use history::CommitInfo;
 pub use listing::{
-    DeepTree, DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup, MAX_TREE_DEPTH,
+    DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup, Unlisted, UnlistedWhy,
+    MAX_TREE_DEPTH,
 };
 
 use crate::error::{field, DiffError, Reason};

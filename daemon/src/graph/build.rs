@@ -90,8 +90,8 @@ pub struct SideInput {
     /// `(path, blob id)` of every Python file listed.
     pub files_listed: Vec<(String, String)>,
     pub gitlinks: Vec<(String, String)>,
-    /// `(path, tree id)` of directories past the listing's depth bound.
-    pub deep_trees: Vec<(String, String)>,
+    /// Inputs the listing does not list (`SideGraph::unlisted`).
+    pub unlisted: Vec<super::UnlistedInput>,
     /// Links (scope-relative) that resolve to nothing in the tree.
     pub dangling_links: Vec<String>,
 }
@@ -137,7 +137,7 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
         excluded_tests: input.excluded_tests,
         files: input.files_listed,
         gitlinks: input.gitlinks,
-        deep_trees: input.deep_trees,
+        unlisted: input.unlisted,
         dangling_links: input.dangling_links,
         ..SideGraph::default()
     };

@@ -33,11 +33,11 @@ pub struct SideGraph {
     pub files: Vec<(String, String)>,
     /// `(path, commit id)` of submodules under the scope, not read.
     pub gitlinks: Vec<(String, String)>,
-    /// `(path, tree id)` of directories past the listing's depth bound,
-    /// not read: a limit, and a gap where the other side's tree differs
-    /// (`compare::apply_submodules`).
+    /// Trees and Python files the listing does not list (past its depth
+    /// bound, a name that is not UTF-8), not read: a limit, and a gap where
+    /// the other side's object differs (`compare::apply_submodules`).
     #[serde(default)]
-    pub deep_trees: Vec<(String, String)>,
+    pub unlisted: Vec<UnlistedInput>,
     /// Links resolving to nothing in the tree: a gap where the other side
     /// reads source at or beneath them.
     pub dangling_links: Vec<String>,
@@ -165,6 +165,18 @@ impl Field {
             Field::Tools | Field::McpServers => !agent_key,
         }
     }
+}
+
+/// An input the listing does not list, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnlistedInput {
+    /// Scope-relative, names escaped (`git::listing::escaped_name`).
+    pub path: String,
+    /// The tree's or blob's id: it changes with anything in it.
+    pub id: String,
+    /// Why, as a limit says it after the path (`is nested too deep to
+    /// list`).
+    pub why: String,
 }
 
 /// A named part of the side that could not be read.

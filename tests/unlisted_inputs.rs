@@ -1,8 +1,10 @@
-//! Issue 46, item 3: a Python file 64 or more directories deep is past the
-//! depth the listing walks. Nothing under such a directory is read, so a
-//! change there is named — by a derived diff, a `--scope .` diff, a
-//! `--worktree` diff and `history` — never dropped as "no Python source".
-//! An unchanged deep directory is a limit only: it cannot hide a change.
+//! Issue 46, items 3 and 4: what the listing does not list — a Python file
+//! 64 or more directories deep, past the depth it walks; a file or
+//! directory whose name is not UTF-8 — is not read, so a change there is
+//! named (by a derived diff, a `--scope .` diff, a `--worktree` diff and
+//! `history`), never dropped as "no Python source", and two such names are
+//! never one path. An unchanged one is a limit only: it cannot hide a
+//! change.
 
 mod support;
 
@@ -122,5 +124,54 @@ fn an_unchanged_deep_directory_is_a_limit_only() {
     assert_eq!(
         rows(&doc),
         vec![("bot".to_string(), "wipe".to_string(), "removed".to_string())]
+    );
+}
+
+/// Two agent files whose names differ only in a byte that is not UTF-8
+/// (`\xff` and `\xfe` before `.py`) were one path, `app/\u{fffd}.py`: a new
+/// agent in one was read with the other's body or hidden. Each is now its
+/// own path, escaped losslessly, and named as not read.
+#[test]
+fn names_that_are_not_utf8_are_never_one_path() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = Repo::new();
+    repo.commit(
+        &[("app/__init__.py", Some("")), ("app/agent.py", Some(AGENT))],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    for byte in [0xff_u8, 0xfe] {
+        let bytes = [byte, b'.', b'p', b'y'];
+        let path = repo
+            .path()
+            .join("app")
+            .join(std::ffi::OsStr::from_bytes(&bytes));
+        if std::fs::write(&path, AGENT.replace("bot", "rogue")).is_err() {
+            // A file system that refuses such names cannot hold this case.
+            return;
+        }
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "-m", "two agents with raw names"]);
+    let place = Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(
+        &repo,
+        &["--base", "main", "--head", "head", "--scope", "app"],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(rows(&doc).is_empty(), "{:?}", rows(&doc));
+    assert_eq!(
+        support::limits(&doc, "head"),
+        vec![
+            "Omitted source surface: \\xfe.py has a name that is not UTF-8, which is not read, and the change touches it".to_string(),
+            "Omitted source surface: \\xff.py has a name that is not UTF-8, which is not read, and the change touches it".to_string(),
+        ]
+    );
+    // Derived: both named, as two inputs.
+    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head"]);
+    assert_eq!(
+        doc["scope_selection"]["reason"],
+        "The change could not be related to an OpenAI Agents SDK or Google ADK agent: app/\\xfe.py (its name is not UTF-8, so it is not read); app/\\xff.py (its name is not UTF-8, so it is not read)."
     );
 }
