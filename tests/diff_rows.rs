@@ -267,7 +267,11 @@ fn unknown_refs_and_bad_scopes_exit_2_with_what_to_do() {
     );
     refused(
         &["--base", "main", "--scope", "../x"],
-        "Scope must be a repository-relative directory without '..'.",
+        "Scope '../x' leaves the repository through '..': pass a directory inside it.",
+    );
+    refused(
+        &["--base", "main", "--scope", "//app"],
+        "Scope '//app' is an absolute path: pass a directory relative to the repository root (app, not /app).",
     );
     refused(
         &["--base", "main", "--scope", "nothere"],

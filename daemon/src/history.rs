@@ -94,11 +94,8 @@ impl Engine {
     ) -> Result<HistoryOutcome, DiffError> {
         let scope = match &request.scope {
             Some(raw) => normalize_scope(raw).ok_or_else(|| {
-                DiffError::usage(
-                    Reason::BadScope,
-                    "Scope must be a repository-relative directory without '..'.",
-                )
-                .about(field::SCOPE, raw.as_str())
+                DiffError::usage(Reason::BadScope, crate::paths::scope_refusal(raw))
+                    .about(field::SCOPE, raw.as_str())
             })?,
             None => ".".to_string(),
         };

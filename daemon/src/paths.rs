@@ -22,6 +22,22 @@ pub fn normalize_scope(raw: &str) -> Option<String> {
     }
 }
 
+/// Why `normalize_scope` refuses `raw`, as a user can act on it: an
+/// absolute path, a backslash, a colon, or `..` (`//app` is absolute).
+pub fn scope_refusal(raw: &str) -> String {
+    if raw.is_empty() {
+        "Scope must not be empty: pass '.' for the whole repository.".into()
+    } else if raw.starts_with('/') {
+        format!("Scope '{raw}' is an absolute path: pass a directory relative to the repository root (app, not /app).")
+    } else if raw.contains('\\') {
+        format!("Scope '{raw}' contains a backslash: separate directories with '/'.")
+    } else if raw.contains(':') {
+        format!("Scope '{raw}' contains ':': pass a plain repository path.")
+    } else {
+        format!("Scope '{raw}' leaves the repository through '..': pass a directory inside it.")
+    }
+}
+
 /// Joins a scope and a scope-relative path into a rooted path.
 pub fn rooted(scope: &str, relative: &str) -> String {
     if scope == "." || scope.is_empty() {

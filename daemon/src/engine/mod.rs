@@ -573,11 +573,7 @@ impl Engine {
 /// A scope (`field`: `scope` or `base_scope`) that is not a repository
 /// path.
 fn bad_scope(field: &'static str, raw: &str) -> DiffError {
-    DiffError::usage(
-        Reason::BadScope,
-        "Scope must be a repository-relative directory without '..'.",
-    )
-    .about(field, raw)
+    DiffError::usage(Reason::BadScope, crate::paths::scope_refusal(raw)).about(field, raw)
 }
 
 /// The revisions of a `worktree` request: the working tree taken as a

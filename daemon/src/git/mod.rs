@@ -98,6 +98,50 @@ impl Repository {
         Some(id.detach())
     }
 
+    /// Why `rev`, which names no commit, is refused, when it names another
+    /// object the store holds: `names a tree, not a commit: …`. `None` when
+    /// it names nothing here (then it is to be fetched).
+    fn not_a_commit(&self, rev: &str) -> Option<String> {
+        let repo = self.local();
+        let id = repo.rev_parse_single(rev).ok()?;
+        let object = id.object().ok()?.peel_tags_to_end().ok()?;
+        let kind = match object.kind {
+            gix::object::Kind::Tree => "a tree",
+            gix::object::Kind::Blob => "a blob (a file's content)",
+            gix::object::Kind::Tag => "a tag",
+            gix::object::Kind::Commit => return None,
+        };
+        Some(format!(
+            "names {kind}, not a commit: pass a branch, a tag of a commit or a commit id."
+        ))
+    }
+
+    /// The first ancestor of `start` (breadth first, at most
+    /// `MAX_ANCESTORS_CHECKED` commits) whose parent the store does not
+    /// hold, as `(child, missing parent)`.
+    fn missing_ancestor(&self, start: ObjectId) -> Option<(ObjectId, ObjectId)> {
+        const MAX_ANCESTORS_CHECKED: usize = 100_000;
+        let repo = self.local();
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = std::collections::VecDeque::from([start]);
+        while let Some(id) = queue.pop_front() {
+            if seen.len() >= MAX_ANCESTORS_CHECKED || !seen.insert(id) {
+                continue;
+            }
+            let Ok(commit) = repo.find_commit(id) else {
+                continue;
+            };
+            for parent in commit.parent_ids() {
+                let parent = parent.detach();
+                if !repo.has_object(parent) {
+                    return Some((id, parent));
+                }
+                queue.push_back(parent);
+            }
+        }
+        None
+    }
+
     /// The base ref used when none is given (contract §1.2): `origin/HEAD`'s
     /// branch, `origin/main`, `origin/master`, and only in a repository with
     /// no remote at all, `main` then `master`.
@@ -144,11 +188,11 @@ impl Repository {
             .about(field::HEAD, head_ref));
         }
         let head_commit = self.resolve_commit(&head_ref).ok_or_else(|| {
-            DiffError::usage(
-                Reason::BadRevision,
-                format!("Head ref '{head_ref}' is unavailable locally. Fetch it first."),
-            )
-            .about(field::HEAD, head_ref.as_str())
+            let why = self
+                .not_a_commit(&head_ref)
+                .unwrap_or_else(|| "is unavailable locally. Fetch it first.".into());
+            DiffError::usage(Reason::BadRevision, format!("Head ref '{head_ref}' {why}"))
+                .about(field::HEAD, head_ref.as_str())
         })?;
         let base_ref = match base {
             Some(base) => base.to_string(),
@@ -166,21 +210,44 @@ impl Repository {
             .about(field::BASE, base_ref));
         }
         let requested_base = self.resolve_commit(&base_ref).ok_or_else(|| {
-            DiffError::usage(
-                Reason::BadRevision,
-                format!(
-                    "Base ref '{base_ref}' is not available locally. Fetch it first; this command never fetches."
-                ),
-            )
-            .about(field::BASE, base_ref.as_str())
+            let why = self.not_a_commit(&base_ref).unwrap_or_else(|| {
+                "is not available locally. Fetch it first; this command never fetches.".into()
+            });
+            DiffError::usage(Reason::BadRevision, format!("Base ref '{base_ref}' {why}"))
+                .about(field::BASE, base_ref.as_str())
         })?;
         let repo = self.local();
         let merge_base = repo.merge_base(requested_base, head_commit);
         let base_commit = match merge_base {
             Ok(Some(id)) => id.detach(),
+            Err(err) if !repo.is_shallow().unwrap_or(false) => {
+                // The walk met an object the store does not hold: say so,
+                // not that the two commits share no history.
+                return Err(DiffError::objects_missing(format!(
+                    "The history between {} and {} could not be read (objects_missing): {err}. Hydrate the repository's objects (for example `git -C {} fetch --refetch --no-filter <remote>`), then rerun.",
+                    requested_base.to_hex_with_len(12),
+                    head_commit.to_hex_with_len(12),
+                    self.root.display()
+                )));
+            }
             Ok(None) | Err(_) => {
                 if repo.is_shallow().unwrap_or(false) {
                     return Err(self.shallow_refusal());
+                }
+                // A history cut short by a missing commit has no merge base
+                // either: name the missing commit, not "no common point".
+                if let Some((child, missing)) = [head_commit, requested_base]
+                    .into_iter()
+                    .find_map(|start| self.missing_ancestor(start))
+                {
+                    return Err(DiffError::objects_missing(format!(
+                        "Commit {}, a parent of {}, is not in this repository (objects_missing), so the history between {} and {} cannot be read. Hydrate the repository's objects (for example `git -C {} fetch --refetch --no-filter <remote>`), then rerun.",
+                        missing.to_hex_with_len(12),
+                        child.to_hex_with_len(12),
+                        requested_base.to_hex_with_len(12),
+                        head_commit.to_hex_with_len(12),
+                        self.root.display()
+                    )));
                 }
                 return Err(DiffError::usage(
                     Reason::NoMergeBase,
