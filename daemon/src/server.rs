@@ -5,6 +5,7 @@
 //! `Shutdown`, or idleness) that flushes the store.
 
 mod authority;
+mod malformed;
 mod token;
 
 use crate::engine::Engine;
@@ -94,9 +95,11 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(ShipgateServer::with_interceptor(service, move |request| {
-            token::check(token.as_ref(), request)
-        }));
+        .add_service(malformed::MalformedAsInvalid(
+            ShipgateServer::with_interceptor(service, move |request| {
+                token::check(token.as_ref(), request)
+            }),
+        ));
     let stop = async move {
         stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout).await;
         bound_the_stop();

@@ -131,6 +131,10 @@ reasons! {
     FieldTooLong = "FIELD_TOO_LONG",
     /// A required field left empty (`workspace`).
     MissingField = "MISSING_FIELD",
+    /// A request the daemon could not decode as the method's message: bytes
+    /// that are not its protobuf (a string field that is not UTF-8), a
+    /// frame cut short, or no message at all.
+    MalformedRequest = "MALFORMED_REQUEST",
     /// A relative `workspace`: the daemon does not share the caller's
     /// working directory.
     RelativeWorkspace = "RELATIVE_WORKSPACE",

@@ -98,6 +98,18 @@ pub fn stopping() -> Status {
     )
 }
 
+/// A request that could not be decoded as its method's message (tonic's
+/// own answer, rewritten by `server::malformed`): INVALID_ARGUMENT.
+pub fn malformed_request(message: impl Into<String>) -> Status {
+    rich(
+        Code::InvalidArgument,
+        ErrorKind::Usage,
+        Reason::MalformedRequest,
+        None,
+        message,
+    )
+}
+
 /// A failure of ours: INTERNAL.
 pub fn internal(message: impl Into<String>) -> Status {
     rich(
