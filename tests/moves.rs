@@ -106,6 +106,7 @@ fn a_package_moved_and_edited_keeps_its_agents() {
         &[],
     );
     assert_eq!(doc["comparison_status"], "compared");
+    support::schema::assert_valid(&doc);
     assert_eq!(
         doc["scope_selection"]["relations"][0]["base_scope"], "app",
         "{:#}",
