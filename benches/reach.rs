@@ -9,7 +9,9 @@
 //! item 5): `fanout/N_helpers`, one tool calling N helpers that each call
 //! all N (read once per helper and binding of its parameters, within the
 //! side's work budget), and `many_tools/N_definitions`, one side's graph
-//! for a file of N `@function_tool` definitions listed by one agent.
+//! for a file of N `@function_tool` definitions listed by one agent; and
+//! `graph/handoff_chain/N_agents` (issue 46, item 2), one side's graph for
+//! a module of N agents each handing off to the one before it.
 //!
 //! Run: `cargo bench --bench reach` (criterion prints the time for all
 //! 1,000 tools; divide by 1,000 for the time per tool). A quick run:
@@ -157,5 +159,37 @@ fn many_tools_benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, reach_benches, fanout_benches, many_tools_benches);
+/// One side's graph for a module of agents handing off in a chain (issue
+/// 46, item 2: each handoff read the module's constructions again, so the
+/// graph grew with the square of the agents).
+fn handoff_chain_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("graph");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    for agents in [1_000, 4_000, 16_000] {
+        let source = support::handoff_chain_module(agents);
+        let input = SideInput {
+            scope: "app".into(),
+            files: vec![SourceFile {
+                path: "agent.py".into(),
+                facts: Arc::new(extract_facts(source.as_bytes())),
+            }],
+            ..SideInput::default()
+        };
+        let graph = build_side(input.clone());
+        assert_eq!(graph.agents.len(), agents);
+        group.bench_function(format!("handoff_chain/{agents}_agents"), |b| {
+            b.iter(|| black_box(build_side(black_box(input.clone()))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    reach_benches,
+    fanout_benches,
+    many_tools_benches,
+    handoff_chain_benches
+);
 criterion_main!(benches);

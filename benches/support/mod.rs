@@ -781,3 +781,19 @@ pub fn many_tools_module(n: usize) -> String {
     ));
     source
 }
+
+/// One module of `n` SDK agents, each handing off to the one before it and
+/// binding one tool (`h{i} = Agent(name="h{i}", handoffs=[h{i-1}],
+/// tools=[lookup])`): 4,000 agents are about 240 KB.
+pub fn handoff_chain_module(n: usize) -> String {
+    let mut source = String::from(
+        "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nh0 = Agent(name=\"h0\", tools=[lookup])\n",
+    );
+    for i in 1..n {
+        source.push_str(&format!(
+            "h{i} = Agent(name=\"h{i}\", handoffs=[h{}], tools=[lookup])\n",
+            i - 1
+        ));
+    }
+    source
+}

@@ -497,19 +497,11 @@ impl ModuleReader<'_, '_> {
 
     /// Whether `path` builds exactly one SDK agent assigned to `name`.
     fn is_single_agent(&self, path: &str, name: &str) -> bool {
-        let Some(facts) = self.modules.facts(path) else {
-            return false;
-        };
-        let sites = openai::agent_constructions(facts, path, self.contexts.of(path))
-            .into_iter()
-            .filter(|c| c.identity == name)
-            .collect::<Vec<_>>();
         // A module-level name is that agent only when the construction is
         // bound to it at module level (not a function's same-named local).
-        let module_level = sites
-            .iter()
-            .all(|c| c.call.assigned_to.as_deref() != Some(name) || c.call.scope.is_empty());
-        sites.len() == 1 && module_level && openai::is_sdk_source(facts)
+        self.contexts
+            .sdk_identity(path, name)
+            .is_some_and(|identity| identity.sites == 1 && identity.module_level)
     }
 
     /// Whether another module of the scope imports `name` (or `*`) from

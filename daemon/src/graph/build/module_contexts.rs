@@ -23,6 +23,23 @@ pub(super) struct ModuleContexts {
     by_path: BTreeMap<String, ModuleContext>,
     /// What a module outside the side's files is given.
     empty: ModuleContext,
+    /// Each SDK module's agent identities (`SdkIdentity`), read once per
+    /// side: a reference to an agent asks them per handoff, which read the
+    /// module's constructions again each time (quadratic in a module of
+    /// agents handing off, issue 46 item 2).
+    sdk_identities: BTreeMap<String, BTreeMap<String, SdkIdentity>>,
+}
+
+/// What a module's SDK constructions of one identity are.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct SdkIdentity {
+    /// How many constructions carry it.
+    pub sites: usize,
+    /// Whether every one bound to a variable of that name is bound at
+    /// module level (not a function's same-named local).
+    pub module_level: bool,
+    /// The first one's literal `name=`, if it has one.
+    pub literal_name: Option<String>,
 }
 
 impl ModuleContexts {
@@ -43,10 +60,18 @@ impl ModuleContexts {
                 (file.path.clone(), context)
             })
             .collect();
+        let sdk_identities = sdk_identities(files, &by_path);
         ModuleContexts {
             by_path,
             empty: ModuleContext::default(),
+            sdk_identities,
         }
+    }
+
+    /// The SDK agent identities `path` builds (empty for a module that is
+    /// no SDK source or not read).
+    pub(super) fn sdk_identity(&self, path: &str, identity: &str) -> Option<&SdkIdentity> {
+        self.sdk_identities.get(path)?.get(identity)
     }
 
     /// The context of `path` (empty for a module the side does not read).
@@ -60,6 +85,42 @@ impl<'a> super::ModuleReader<'a, '_> {
     pub(super) fn context(&self) -> &'a ModuleContext {
         self.contexts.of(self.path)
     }
+}
+
+/// Each SDK source's agent identities, from its constructions read once.
+fn sdk_identities(
+    files: &[SourceFile],
+    contexts: &BTreeMap<String, ModuleContext>,
+) -> BTreeMap<String, BTreeMap<String, SdkIdentity>> {
+    files
+        .iter()
+        .filter(|f| f.facts.syntax_error.is_none() && openai::is_sdk_source(&f.facts))
+        .filter_map(|file| {
+            let context = contexts.get(&file.path)?;
+            let mut identities: BTreeMap<String, SdkIdentity> = BTreeMap::new();
+            for construction in openai::agent_constructions(&file.facts, &file.path, context) {
+                let entry = identities
+                    .entry(construction.identity.clone())
+                    .or_insert_with(|| SdkIdentity {
+                        sites: 0,
+                        module_level: true,
+                        literal_name: openai::literal_name(
+                            &file.facts,
+                            construction.call,
+                            &context.names,
+                        ),
+                    });
+                entry.sites += 1;
+                let call = construction.call;
+                if call.assigned_to.as_deref() == Some(construction.identity.as_str())
+                    && !call.scope.is_empty()
+                {
+                    entry.module_level = false;
+                }
+            }
+            Some((file.path.clone(), identities))
+        })
+        .collect()
 }
 
 /// Where a callee's class is defined: the module-level name the resolver

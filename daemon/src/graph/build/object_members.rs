@@ -309,15 +309,9 @@ impl<'r> ModuleReader<'r, '_> {
             None | Some(Value::None) => {
                 // The SDK names the tool after the agent's own name.
                 let agent_name = self
-                    .modules
-                    .facts(path)
-                    .and_then(|facts| {
-                        let context = self.contexts.of(path);
-                        openai::agent_constructions(facts, path, context)
-                            .into_iter()
-                            .find(|c| c.identity == name)
-                            .and_then(|c| openai::literal_name(facts, c.call, &context.names))
-                    })
+                    .contexts
+                    .sdk_identity(path, &name)
+                    .and_then(|identity| identity.literal_name.clone())
                     .ok_or_else(|| {
                         format!(
                             "binds {spelled}.as_tool() without tool_name=, and the agent's name is not a literal"
