@@ -243,3 +243,50 @@ fn a_diff_whose_client_went_away_stops() {
     assert!(place.client(&["status"]).status.success());
     daemon.stop();
 }
+
+/// Issue 46, item 6: SIGTERM during a long `history` stops the walk at
+/// once: the client is told UNAVAILABLE "the daemon is stopping" (not an
+/// HTTP/2 protocol error when the stop's ten-second grace ran out), and the
+/// daemon exits well within that grace.
+#[test]
+fn a_sigterm_during_history_stops_the_walk_and_says_so() {
+    let _serial = one_at_a_time();
+    let repo = long_history();
+    let place = Place::new();
+    let mut daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let (_, client) = binaries();
+    let history = Command::new(client)
+        .args(["history", "--quiet", "--no-start", "--workspace"])
+        .arg(repo.path())
+        .env("SHIPGATE_SOCKET", place.socket())
+        .env("SHIPGATE_DATA_DIR", place.data_dir())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("client runs");
+    assert!(started(pid, 0.5), "the walk had started before the signal");
+    let signalled = Instant::now();
+    let _ = Command::new("kill")
+        .arg("-TERM")
+        .arg(pid.to_string())
+        .status();
+    let output = history.wait_with_output().expect("client ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("the daemon is stopping"),
+        "the client says why: {stderr}"
+    );
+    let exited = loop {
+        if let Ok(Some(_)) = daemon.child.try_wait() {
+            break signalled.elapsed();
+        }
+        assert!(
+            signalled.elapsed() < Duration::from_secs(15),
+            "the daemon did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(exited < Duration::from_secs(5), "{exited:?}");
+}

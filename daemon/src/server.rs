@@ -102,6 +102,9 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         ));
     let stop = async move {
         stop_signal(shutdown_rx, Arc::clone(&activity), options.idle_timeout).await;
+        // Requests in flight stop at their next checkpoint and answer
+        // UNAVAILABLE "the daemon is stopping", within the stop's grace.
+        crate::work::stop_all();
         bound_the_stop();
     };
 

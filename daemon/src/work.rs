@@ -73,9 +73,26 @@ pub fn current() -> Cancel {
     CURRENT.with(|current| current.borrow().clone().unwrap_or_default())
 }
 
-/// Whether this thread's work was cancelled.
+/// Set once the daemon is stopping (SIGTERM, Ctrl-C, `Shutdown`, the idle
+/// timer): every request's work stops at its next checkpoint, so a long
+/// `history` walk ends within the stop's grace instead of being killed
+/// mid-answer.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// Stops all work at its next checkpoint: the daemon is stopping.
+pub fn stop_all() {
+    STOPPING.store(true, Ordering::Relaxed);
+}
+
+/// Whether the daemon is stopping (`stop_all`).
+pub fn stopping() -> bool {
+    STOPPING.load(Ordering::Relaxed)
+}
+
+/// Whether this thread's work was cancelled, or the daemon is stopping.
 pub fn cancelled() -> bool {
-    CURRENT.with(|current| current.borrow().as_ref().is_some_and(Cancel::is_cancelled))
+    stopping()
+        || CURRENT.with(|current| current.borrow().as_ref().is_some_and(Cancel::is_cancelled))
 }
 
 /// Runs `beside` on a thread of its own, carrying this thread's token and
@@ -176,7 +193,9 @@ pub fn share_out_with<T: Sync, S, R: Send>(
 /// Stops the work when it was cancelled: the error reaches no one (the
 /// asker is gone) but unwinds the work through its ordinary error path.
 pub fn checkpoint() -> Result<(), DiffError> {
-    if cancelled() {
+    if stopping() {
+        Err(DiffError::internal("the daemon is stopping".to_string()))
+    } else if cancelled() {
         Err(DiffError::internal(
             "the request was cancelled: its client went away or its deadline passed".to_string(),
         ))

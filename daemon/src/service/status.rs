@@ -39,6 +39,11 @@ fn rich(
 /// A comparison's or history's error: usage errors are INVALID_ARGUMENT,
 /// unreadable inputs FAILED_PRECONDITION, ours INTERNAL.
 pub fn from_diff_error(err: &DiffError) -> Status {
+    // Work the stop cut short (`work::stop_all`): the caller may retry
+    // against the next daemon.
+    if crate::work::stopping() {
+        return stopping();
+    }
     let code = match err.kind() {
         ErrorKind::Usage => Code::InvalidArgument,
         ErrorKind::Config | ErrorKind::ObjectsMissing => Code::FailedPrecondition,
