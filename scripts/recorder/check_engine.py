@@ -225,6 +225,7 @@ def compare(doc, rec_agents):
               "scope_wide_gaps": [g.get("reason") for g in doc.get("head", {}).get("coverage_gaps", [])
                                   if g.get("source") is None and g.get("agent") is None],
               "disagreements": [], "possible_hides": [], "recorder_agents_unmatched": [],
+              "conditional_absent": [],
               "engine_agents": len(engine_agents), "recorder_agents": len(rec_agents)}
     # recorded agents by file
     rec_by_file = {}
@@ -254,6 +255,12 @@ def compare(doc, rec_agents):
                 result["established_agreed"] += 1
                 continue
             after = r.get("after") or {}
+            if after.get("bound_when"):
+                # Bound only when its `if` tests hold (`bound_when`, read, never evaluated): the import
+                # ran one way; a binding absent from it is the other way, not a disagreement.
+                result["conditional_absent"].append({"file": source, "agent": agent, "binding": tool,
+                                                     "bound_when": after.get("bound_when")})
+                continue
             result["disagreements"].append({
                 "file": source, "agent": agent, "binding": tool,
                 "edge_type": after.get("edge_type"),
@@ -432,10 +439,11 @@ def main(argv):
                 entry["possible_hides"] += len(res["possible_hides"])
                 entry["agents_unobserved"] += len(res["agents_unobserved"])
                 log("%s %s (%d/%d): engine %s %.0fs, recorder %.0fs %s; %d agents matched, "
-                    "%d established checked, %d disagreements, %d possible hides"
+                    "%d established checked, %d disagreements, %d possible hides, "
+                    "%d conditional (bound_when) not held at import"
                     % (repo, commit[:12], i + 1, len(commits), doc.get("comparison_status"), esec, rsec,
                        statuses, res["agents_matched"], res["established_checked"],
-                       len(res["disagreements"]), len(res["possible_hides"])))
+                       len(res["disagreements"]), len(res["possible_hides"]), len(res["conditional_absent"])))
                 save()
             for k in ("commits_checked", "agents_matched", "established_checked", "disagreements",
                       "possible_hides", "agents_unobserved", "established_total", "not_established_total",
