@@ -53,10 +53,11 @@ pub fn side_status(side: &SideGraph) -> &'static str {
 pub fn apply_absent_agents(base: &mut SideGraph, head: &mut SideGraph) {
     use crate::graph::Gap;
     let still_named = |side: &SideGraph, other: &SideGraph| -> Vec<Gap> {
+        let present = agent_keys(side);
         other
             .agents
             .iter()
-            .filter(|agent| !side.agents.iter().any(|a| a.source == agent.source && a.name == agent.name))
+            .filter(|agent| !present.contains(&(agent.source.as_str(), agent.name.as_str())))
             .filter_map(|agent| {
                 let path = &agent.source;
                 let line = side
@@ -83,6 +84,14 @@ pub fn apply_absent_agents(base: &mut SideGraph, head: &mut SideGraph) {
     head.gaps.extend(head_gaps);
 }
 
+/// Each agent of a side by `(source, name)`.
+fn agent_keys(side: &SideGraph) -> std::collections::BTreeSet<(&str, &str)> {
+    side.agents
+        .iter()
+        .map(|a| (a.source.as_str(), a.name.as_str()))
+        .collect()
+}
+
 /// A source-labelled identity (`build@agent.py`) that disappears while
 /// another identity appears in the same file may be the same agent under a
 /// new label: their correspondence is ambiguous, so both sides' rows for
@@ -90,25 +99,24 @@ pub fn apply_absent_agents(base: &mut SideGraph, head: &mut SideGraph) {
 pub fn apply_label_correspondence(base: &mut SideGraph, head: &mut SideGraph) {
     use crate::graph::Gap;
     let only = |side: &SideGraph, other: &SideGraph| -> Vec<(String, String)> {
+        let present = agent_keys(other);
         side.agents
             .iter()
-            .filter(|a| {
-                !other
-                    .agents
-                    .iter()
-                    .any(|o| o.source == a.source && o.name == a.name)
-            })
+            .filter(|a| !present.contains(&(a.source.as_str(), a.name.as_str())))
             .map(|a| (a.source.clone(), a.name.clone()))
             .collect()
     };
     let (base_only, head_only) = (only(base, head), only(head, base));
     let ambiguous = |mine: &[(String, String)], theirs: &[(String, String)]| -> Vec<Gap> {
+        // Per file of the other side: whether it has one, and a labelled one.
+        let mut files: std::collections::BTreeMap<&str, bool> = std::collections::BTreeMap::new();
+        for (file, name) in theirs {
+            *files.entry(file.as_str()).or_default() |= name.contains('@');
+        }
         mine.iter()
-            .filter(|(file, name)| {
-                let other_in_file = theirs.iter().any(|(f, _)| f == file);
-                let labelled =
-                    name.contains('@') || theirs.iter().any(|(f, n)| f == file && n.contains('@'));
-                other_in_file && labelled
+            .filter(|(file, name)| match files.get(file.as_str()) {
+                Some(labelled_there) => name.contains('@') || *labelled_there,
+                None => false,
             })
             .map(|(file, name)| {
                 Gap::agent(
