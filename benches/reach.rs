@@ -141,14 +141,7 @@ fn many_tools_benches(c: &mut Criterion) {
     for tools in [5_000, 50_000] {
         let source = support::many_tools_module(tools);
         assert!(source.len() < 2_000_000);
-        let input = SideInput {
-            scope: "app".into(),
-            files: vec![SourceFile {
-                path: "agent.py".into(),
-                facts: Arc::new(extract_facts(source.as_bytes())),
-            }],
-            ..SideInput::default()
-        };
+        let input = one_module(&source);
         let graph = build_side(input.clone());
         assert_eq!(graph.agents.len(), 1);
         assert!(!graph.bindings.is_empty());
@@ -159,6 +152,18 @@ fn many_tools_benches(c: &mut Criterion) {
     group.finish();
 }
 
+/// A side of one module, `agent.py`, holding `source`.
+fn one_module(source: &str) -> SideInput {
+    SideInput {
+        scope: "app".into(),
+        files: vec![SourceFile {
+            path: "agent.py".into(),
+            facts: Arc::new(extract_facts(source.as_bytes())),
+        }],
+        ..SideInput::default()
+    }
+}
+
 /// One side's graph for a module of agents handing off in a chain (issue
 /// 46, item 2: each handoff read the module's constructions again, so the
 /// graph grew with the square of the agents).
@@ -167,15 +172,7 @@ fn handoff_chain_benches(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     for agents in [1_000, 4_000, 16_000] {
-        let source = support::handoff_chain_module(agents);
-        let input = SideInput {
-            scope: "app".into(),
-            files: vec![SourceFile {
-                path: "agent.py".into(),
-                facts: Arc::new(extract_facts(source.as_bytes())),
-            }],
-            ..SideInput::default()
-        };
+        let input = one_module(&support::handoff_chain_module(agents));
         let graph = build_side(input.clone());
         assert_eq!(graph.agents.len(), agents);
         group.bench_function(format!("handoff_chain/{agents}_agents"), |b| {
