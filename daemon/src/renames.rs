@@ -1,7 +1,7 @@
 //! Which base file is which head file when a pull request moves and edits
 //! it: git's rename detection (`git diff -M`, similarity 50 % or more, the
 //! default), read from the two sides' bytes. Identical blobs pair first
-//! (`compare::exact_renames`); this pairs the files left over.
+//! (`compare::file_renames`); this pairs the files left over.
 //!
 //! The measure is git's (`diffcore-rename.c`): each file is cut into
 //! chunks at every newline or every 64 bytes, whichever comes first (a
@@ -188,6 +188,34 @@ pub fn similar_pairs(base: &[SideFile], head: &[SideFile]) -> Vec<SimilarPair> {
     }
     pairs.sort_by(|x, y| x.base.cmp(&y.base));
     pairs
+}
+
+/// `similar_pairs` of base files gone from the head and head files new to
+/// it, each `(path, blob id)`, their bytes read through `read` (a blob id to
+/// its bytes; `None` leaves the file out) — and only when both sides have
+/// one, since a move needs a file gone and a file new.
+pub fn similar_moves(
+    gone: Vec<(String, String)>,
+    new: Vec<(String, String)>,
+    read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+) -> Vec<SimilarPair> {
+    if gone.is_empty() || new.is_empty() {
+        return Vec::new();
+    }
+    let mut with_bytes = |files: Vec<(String, String)>| -> Vec<SideFile> {
+        files
+            .into_iter()
+            .filter_map(|(path, blob)| {
+                Some(SideFile {
+                    bytes: read(&blob)?,
+                    path,
+                })
+            })
+            .collect()
+    };
+    let gone = with_bytes(gone);
+    let new = with_bytes(new);
+    similar_pairs(&gone, &new)
 }
 
 #[cfg(test)]

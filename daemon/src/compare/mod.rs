@@ -5,6 +5,7 @@ mod agent_renames;
 pub mod declared;
 pub mod document;
 mod reach_json;
+mod row_json;
 mod rows;
 pub mod stability;
 pub mod summary;
@@ -236,91 +237,20 @@ pub struct FileRename {
     pub similarity: Option<u8>,
 }
 
-/// The renames between two sides' files: identical blobs first
-/// (`exact_renames`), then the files left over paired as git's rename
-/// detection pairs them (`crate::renames`), their bytes read through
-/// `read` (a blob id to its bytes; `None` leaves the file unpaired).
-/// Sorted by base path.
-pub fn file_renames(
-    base: &SideGraph,
-    head: &SideGraph,
-    base_scope: &str,
-    head_scope: &str,
-    read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
-) -> Vec<FileRename> {
-    use crate::paths::rooted;
-    use std::collections::BTreeSet;
-    let exact = exact_renames(base, head, base_scope, head_scope);
-    let paired_base: BTreeSet<&str> = exact.iter().map(|(b, _)| b.as_str()).collect();
-    let paired_head: BTreeSet<&str> = exact.iter().map(|(_, h)| h.as_str()).collect();
-    let head_paths: BTreeSet<String> = head
-        .files
-        .iter()
-        .map(|(p, _)| rooted(head_scope, p))
-        .collect();
-    let base_paths: BTreeSet<String> = base
-        .files
-        .iter()
-        .map(|(p, _)| rooted(base_scope, p))
-        .collect();
-    let left = |files: &'_ [(String, String)],
-                scope: &str,
-                other: &BTreeSet<String>,
-                paired: &BTreeSet<&str>| {
-        files
-            .iter()
-            .filter(|(p, _)| !paired.contains(p.as_str()) && !other.contains(&rooted(scope, p)))
-            .cloned()
-            .collect::<Vec<_>>()
-    };
-    let base_left = left(&base.files, base_scope, &head_paths, &paired_base);
-    let head_left = left(&head.files, head_scope, &base_paths, &paired_head);
-    // A move needs a file gone and a file new: read nothing otherwise.
-    let (base_left, head_left) = if base_left.is_empty() || head_left.is_empty() {
-        (Vec::new(), Vec::new())
-    } else {
-        let mut with_bytes = |files: Vec<(String, String)>| {
-            files
-                .into_iter()
-                .filter_map(|(path, blob)| {
-                    Some(crate::renames::SideFile {
-                        bytes: read(&blob)?,
-                        path,
-                    })
-                })
-                .collect::<Vec<_>>()
-        };
-        (with_bytes(base_left), with_bytes(head_left))
-    };
-    let similar = crate::renames::similar_pairs(&base_left, &head_left);
-    let mut renames: Vec<FileRename> = exact
-        .into_iter()
-        .map(|(base, head)| FileRename {
-            base,
-            head,
-            similarity: None,
-        })
-        .chain(similar.into_iter().map(|pair| FileRename {
-            base: pair.base,
-            head: pair.head,
-            similarity: Some(pair.similarity),
-        }))
-        .collect();
-    renames.sort_by(|a, b| a.base.cmp(&b.base));
-    renames
-}
-
-/// Exact renames between two sides' files (`git diff -M100%`): a base path
-/// gone from the head whose blob is a head path new to it, compared as the
-/// repository spells them (a moved scope renames every file in it). Each
-/// blob pairs once; `(base path, head path)` scope-relative, sorted by base
-/// path.
-pub fn exact_renames<'a>(
+/// The renames between two sides' files: identical blobs first (`git diff
+/// -M100%`: a base path gone from the head whose blob is a head path new to
+/// it, each blob pairing once), then the files left over paired as git's
+/// rename detection pairs them (`crate::renames`), their bytes read through
+/// `read` (a blob id to its bytes; `None` leaves the file unpaired). Paths
+/// are compared as the repository spells them (a moved scope renames every
+/// file in it) and given scope-relative, sorted by base path.
+pub fn file_renames<'a>(
     base: &'a SideGraph,
     head: &'a SideGraph,
     base_scope: &str,
     head_scope: &str,
-) -> Vec<(String, String)> {
+    read: &mut dyn FnMut(&str) -> Option<Vec<u8>>,
+) -> Vec<FileRename> {
     use crate::paths::rooted;
     use std::borrow::Cow;
     use std::collections::{BTreeMap, BTreeSet};
@@ -345,23 +275,43 @@ pub fn exact_renames<'a>(
         .iter()
         .map(|(p, _)| spelled(head_scope, p))
         .collect();
+    // Head files new to the base, by blob, in path order.
     let mut added: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for (path, blob) in &head.files {
         if !base_paths.contains(spelled(head_scope, path).as_ref()) {
             added.entry(blob.as_str()).or_default().push(path.as_str());
         }
     }
-    let mut pairs = Vec::new();
+    let mut renames = Vec::new();
+    let mut base_left = Vec::new();
     for (path, blob) in &base.files {
         if head_paths.contains(spelled(base_scope, path).as_ref()) {
             continue;
         }
-        if let Some(targets) = added.get_mut(blob.as_str()) {
-            if !targets.is_empty() {
-                let target = targets.remove(0);
-                pairs.push((path.clone(), target.to_string()));
-            }
+        match added.get_mut(blob.as_str()) {
+            Some(targets) if !targets.is_empty() => renames.push(FileRename {
+                base: path.clone(),
+                head: targets.remove(0).to_string(),
+                similarity: None,
+            }),
+            _ => base_left.push((path.clone(), blob.clone())),
         }
     }
-    pairs
+    let mut head_left: Vec<(String, String)> = added
+        .into_iter()
+        .flat_map(|(blob, paths)| {
+            paths
+                .into_iter()
+                .map(move |p| (p.to_string(), blob.to_string()))
+        })
+        .collect();
+    head_left.sort();
+    let similar = crate::renames::similar_moves(base_left, head_left, read);
+    renames.extend(similar.into_iter().map(|pair| FileRename {
+        base: pair.base,
+        head: pair.head,
+        similarity: Some(pair.similarity),
+    }));
+    renames.sort_by(|a, b| a.base.cmp(&b.base));
+    renames
 }

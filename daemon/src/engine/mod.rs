@@ -114,25 +114,12 @@ fn moved_files(
     };
     let base_left = left(&base_files, &head_paths, &head_blobs);
     let head_left = left(&head_files, &base_paths, &base_blobs);
-    // A move needs a file gone and a file new: read nothing otherwise.
-    if base_left.is_empty() || head_left.is_empty() {
-        return Vec::new();
-    }
     let reader = repo.blob_reader();
-    let with_bytes = |files: Vec<(String, String)>| {
-        files
-            .into_iter()
-            .filter_map(|(path, blob)| {
-                let id = ObjectId::from_hex(blob.as_bytes()).ok()?;
-                Some(crate::renames::SideFile {
-                    bytes: reader.read(id).ok()?,
-                    path,
-                })
-            })
-            .collect::<Vec<_>>()
+    let mut read = |blob: &str| {
+        let id = ObjectId::from_hex(blob.as_bytes()).ok()?;
+        reader.read(id).ok()
     };
-    let (base_left, head_left) = (with_bytes(base_left), with_bytes(head_left));
-    crate::renames::similar_pairs(&base_left, &head_left)
+    crate::renames::similar_moves(base_left, head_left, &mut read)
         .into_iter()
         .map(|pair| (pair.base, pair.head))
         .collect()
