@@ -147,3 +147,96 @@ fn the_working_tree_is_the_head_and_a_bare_repository_has_none() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no working tree (it is bare)"), "{stderr}");
 }
+
+/// Every file under `.git/` with its bytes, in path order.
+fn git_dir_contents(repo: &Repo) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    fn walk(dir: &std::path::Path, into: &mut Vec<(std::path::PathBuf, Vec<u8>)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("read .git")
+            .map(|entry| entry.expect("entry").path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                walk(&path, into);
+            } else {
+                let bytes = std::fs::read(&path).expect("read a .git file");
+                into.push((path, bytes));
+            }
+        }
+    }
+    let mut contents = Vec::new();
+    walk(&repo.path().join(".git"), &mut contents);
+    contents
+}
+
+#[test]
+fn the_working_tree_writes_nothing_into_the_repository_and_reads_no_file_past_the_bound() {
+    let repo = committed();
+    // Untracked: a new tool module and an agent binding it, within the
+    // bound; they are hashed, but into a private object directory.
+    write(
+        &repo,
+        "bot/refunds.py",
+        "from agents import function_tool\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n",
+    );
+    write(
+        &repo,
+        "bot/agent.py",
+        &agent(
+            "from bot.tools import ping\nfrom bot.refunds import refund",
+            "ping, refund",
+        ),
+    );
+    let place = Place::new();
+    let _daemon: Daemon = place.start_daemon();
+
+    let before = git_dir_contents(&repo);
+    let doc = place.diff_json(&repo, &["--worktree", "--scope", "."]);
+    assert_eq!(
+        git_dir_contents(&repo),
+        before,
+        "nothing under .git/ changed"
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("bot", "refund", "added")],
+        "the private objects are read: {doc:#}"
+    );
+
+    // Past the bound: a 3 MB untracked module and a 10 GiB sparse one.
+    // Neither is read or hashed (the sparse one would take minutes): each
+    // is named as a committed file past the bound is, and .git/ stays as
+    // it was.
+    write(&repo, "bot/big.py", &"# padding\n".repeat(300_000));
+    let huge = std::fs::File::create(repo.path().join("bot/huge.py")).expect("create");
+    huge.set_len(10 << 30).expect("a sparse file");
+    drop(huge);
+    let before = git_dir_contents(&repo);
+    let doc = place.diff_json(&repo, &["--worktree", "--scope", "."]);
+    assert_eq!(
+        git_dir_contents(&repo),
+        before,
+        "nothing under .git/ changed"
+    );
+    // The head is not read, so the base's tool cannot be established
+    // as kept or gone.
+    assert_eq!(doc["comparison_status"], "partial", "{doc:#}");
+    assert_eq!(
+        rows(&doc),
+        vec![row("bot", "ping", "not_established")],
+        "{doc:#}"
+    );
+    assert!(
+        support::limits(&doc, "head")
+            .contains(&"Python input exceeds 2000000 bytes: bot/big.py".to_string()),
+        "{}",
+        doc["head"]
+    );
+    // The same working tree is the same snapshot: a kept answer.
+    let again = place.diff_json(&repo, &["--worktree", "--scope", "."]);
+    assert_eq!(
+        again["head"]["compared_commit"],
+        doc["head"]["compared_commit"]
+    );
+}

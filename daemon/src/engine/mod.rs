@@ -193,9 +193,11 @@ impl Engine {
                 .about(field::MAX_PYTHON_FILES, max_files.to_string()));
         }
         let resolving = phase!("resolve").entered();
-        let repo = Repository::discover(&request.workspace)?;
+        let mut repo = Repository::discover(&request.workspace)?;
         let revisions = if request.worktree {
-            worktree_revisions(&repo, request)?
+            let (snapshot_repo, revisions) = worktree_revisions(&repo, request)?;
+            repo = snapshot_repo;
+            revisions
         } else {
             repo.resolve_revisions(request.base.as_deref(), request.head.as_deref())?
         };
@@ -565,11 +567,12 @@ fn bad_scope(field: &'static str, raw: &str) -> DiffError {
 
 /// The revisions of a `worktree` request: the working tree taken as a
 /// commit on `HEAD` (`git::worktree`) is the head, the base is `HEAD`
-/// unless asked otherwise, and the head is named as the working tree.
+/// unless asked otherwise, and the head is named as the working tree;
+/// with the repository handle that sees the snapshot's private objects.
 fn worktree_revisions(
     repo: &Repository,
     request: &DiffRequest,
-) -> Result<crate::git::ResolvedRevisions, DiffError> {
+) -> Result<(Repository, crate::git::ResolvedRevisions), DiffError> {
     if let Some(head) = request.head.as_deref().filter(|head| *head != "HEAD") {
         return Err(DiffError::usage(
             Reason::WorktreeWithHead,
@@ -577,9 +580,12 @@ fn worktree_revisions(
         )
         .about(field::HEAD, head));
     }
-    let snapshot = repo.worktree_snapshot()?.to_string();
     let base = request.base.as_deref().unwrap_or("HEAD");
-    let mut revisions = repo.resolve_revisions(Some(base), Some(&snapshot))?;
+    // The snapshot's one parent is `HEAD`, so its merge base with the
+    // base is `HEAD`'s: resolved before anything is written.
+    let mut revisions = repo.resolve_revisions(Some(base), Some("HEAD"))?;
+    let snapshot = repo.worktree_snapshot(MAX_PYTHON_BYTES)?;
+    revisions.head = snapshot.commit;
     revisions.head_ref = crate::render::WORKTREE_REF.to_string();
-    Ok(revisions)
+    Ok((snapshot.repository, revisions))
 }

@@ -22,6 +22,9 @@ pub struct Repository {
     shared: gix::ThreadSafeRepository,
     /// The work tree root (or the git dir of a bare repository), canonical.
     root: PathBuf,
+    /// The private object directory a working-tree snapshot was written
+    /// to (`worktree.rs`), removed when the last clone of this handle goes.
+    _snapshot_objects: Option<std::sync::Arc<tempfile::TempDir>>,
 }
 
 /// What the user asked to compare, resolved to commits.
@@ -70,7 +73,11 @@ impl Repository {
             .unwrap_or_else(|| local.git_dir())
             .to_path_buf();
         let root = root.canonicalize().unwrap_or(root);
-        Ok(Repository { shared, root })
+        Ok(Repository {
+            shared,
+            root,
+            _snapshot_objects: None,
+        })
     }
 
     /// The repository's root directory: the identity of a watched repository.

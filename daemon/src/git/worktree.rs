@@ -3,18 +3,31 @@
 //! The engine reads git objects only, so the working tree is first made
 //! into objects the way git itself does for `git stash create`: a private
 //! copy of the index takes every `.py` file as it is on disk (staged,
-//! unstaged and untracked, `.gitignore` respected: `git add -A`), git
-//! writes its tree, and a commit of that tree on `HEAD` with a fixed
-//! author and date is made. The user's index, branches and files are never
-//! touched; the new objects are ordinary loose objects that `git gc`
-//! prunes. The same working tree on the same `HEAD` is always the same
+//! unstaged and untracked, `.gitignore` respected), git writes its tree,
+//! and a commit of that tree on `HEAD` with a fixed author and date is
+//! made. The same working tree on the same `HEAD` is always the same
 //! commit, so a repeated request is a cached answer.
+//!
+//! Nothing is written into the repository (issue 46): every object git
+//! makes goes to a private object directory of this request, whose
+//! `info/alternates` names the repository's own, and which is removed when
+//! the request's [`Repository`] handle goes; the user's index, refs,
+//! objects and files are never touched. A file over the size bound the
+//! engine reads (its `MAX_PYTHON_BYTES`) is never read or hashed: its path takes a
+//! stand-in blob one byte past the bound, which the side plan names as the
+//! committed oversized file is named ("Python input exceeds …"). Every
+//! blob past the bound is read the same way whatever it holds, so the
+//! stand-in answers exactly as the file would. A `git` child is killed as
+//! soon as the request is cancelled.
 
 use super::Repository;
 use crate::error::{field, DiffError, Reason};
 use gix::ObjectId;
-use std::path::Path;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// What the working tree's files are taken by: Python files only, at any
 /// depth (the engine lists nothing else), so a large untracked binary is
@@ -32,9 +45,37 @@ const SNAPSHOT_IDENTITY: [(&str, &str); 6] = [
     ("GIT_COMMITTER_DATE", "@0 +0000"),
 ];
 
+/// Settings that keep git from writing or starting anything beside what it
+/// is asked for: no file-system monitor daemon, no untracked cache, no
+/// automatic housekeeping.
+const QUIET_SETTINGS: [&str; 8] = [
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "core.untrackedCache=false",
+    "-c",
+    "gc.auto=0",
+    "-c",
+    "maintenance.auto=false",
+];
+
+/// The most a `git` child may print before it is stopped: a listing of
+/// the working tree's changed Python files is far below it.
+const MAX_GIT_OUTPUT: u64 = 256 * 1024 * 1024;
+
+/// A working tree taken as a commit.
+pub struct Snapshot {
+    /// The repository with the snapshot's private objects in view.
+    pub repository: Repository,
+    /// The snapshot commit, whose parent is `HEAD`.
+    pub commit: ObjectId,
+}
+
 impl Repository {
-    /// The working tree as a commit whose parent is `HEAD`.
-    pub fn worktree_snapshot(&self) -> Result<ObjectId, DiffError> {
+    /// The working tree as a commit whose parent is `HEAD`, and a handle
+    /// that reads it (its objects live as long as that handle).
+    /// Files over `max_file_bytes` are never read (`Git::take_changed_files`).
+    pub fn worktree_snapshot(&self, max_file_bytes: u64) -> Result<Snapshot, DiffError> {
         let local = self.local();
         let Some(workdir) = local.workdir().map(Path::to_path_buf) else {
             return Err(unreadable(
@@ -48,22 +89,36 @@ impl Repository {
         let scratch = tempfile::Builder::new()
             .prefix("shipgate-worktree-")
             .tempdir()
-            .map_err(|err| unreadable(&format!("A private index could not be made: {err}.")))?;
-        let index = scratch.path().join("index");
+            .map_err(|err| {
+                unreadable(&format!(
+                    "A private object directory could not be made: {err}."
+                ))
+            })?;
+        let own_objects = local.objects.store_ref().path().to_path_buf();
+        let own_objects = own_objects.canonicalize().unwrap_or(own_objects);
+        let private_git = private_git_dir(scratch.path(), &own_objects, head).map_err(|err| {
+            unreadable(&format!(
+                "A private object directory could not be made: {err}."
+            ))
+        })?;
+        let git = Git {
+            max_file_bytes,
+            workdir,
+            index: scratch.path().join("index"),
+            objects: private_git.join("objects"),
+        };
         // Starting from the user's index keeps what is staged and git's
         // stat cache (so unchanged files are not read again); a
         // repository without an index starts empty.
         let own_index = local.index_path();
         if own_index.is_file() {
-            std::fs::copy(&own_index, &index)
+            std::fs::copy(&own_index, &git.index)
                 .map_err(|err| unreadable(&format!("The index could not be copied: {err}.")))?;
         }
-        git(&workdir, &index, &["add", "--all", "--", PATHSPEC])?;
-        let tree = git(&workdir, &index, &["write-tree"])?;
+        git.take_changed_files()?;
+        let tree = git.text(&["write-tree"], None)?;
         let head_hex = head.to_string();
-        let commit = git(
-            &workdir,
-            &index,
+        let commit = git.text(
             &[
                 "commit-tree",
                 &tree,
@@ -72,34 +127,252 @@ impl Repository {
                 "-m",
                 "shipgate: the working tree",
             ],
+            None,
         )?;
-        ObjectId::from_hex(commit.as_bytes())
-            .map_err(|_| unreadable(&format!("git printed {commit:?} for the snapshot commit.")))
+        let commit = ObjectId::from_hex(commit.as_bytes())
+            .map_err(|_| unreadable(&format!("git printed {commit:?} for the snapshot commit.")))?;
+        let shared =
+            gix::ThreadSafeRepository::open_opts(&private_git, gix::open::Options::isolated())
+                .map_err(|err| {
+                    unreadable(&format!(
+                        "The snapshot's private objects could not be opened: {err}."
+                    ))
+                })?;
+        Ok(Snapshot {
+            repository: Repository {
+                shared,
+                root: self.root.clone(),
+                _snapshot_objects: Some(Arc::new(scratch)),
+            },
+            commit,
+        })
     }
 }
 
-/// Runs git in `workdir` on the private `index`; its trimmed stdout.
-fn git(workdir: &Path, index: &Path, args: &[&str]) -> Result<String, DiffError> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(workdir)
-        .args(args)
-        .env("GIT_INDEX_FILE", index)
-        .envs(SNAPSHOT_IDENTITY)
-        // Never ask anyone anything, never page.
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|err| unreadable(&format!("git could not be run ({err}); the working tree is read through git, which must be on the PATH.")))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(unreadable(&format!(
-            "`git {}` failed: {}",
-            args.first().copied().unwrap_or_default(),
-            stderr.trim()
-        )));
+/// A bare git directory under `scratch` whose objects are private and
+/// whose alternate is the repository's object directory, so that it sees
+/// every object of the repository and writes none there.
+fn private_git_dir(scratch: &Path, own_objects: &Path, head: ObjectId) -> std::io::Result<PathBuf> {
+    let git_dir = scratch.join("git");
+    let info = git_dir.join("objects").join("info");
+    std::fs::create_dir_all(&info)?;
+    std::fs::create_dir_all(git_dir.join("refs").join("heads"))?;
+    std::fs::create_dir_all(git_dir.join("objects").join("pack"))?;
+    std::fs::write(git_dir.join("HEAD"), format!("{head}\n"))?;
+    std::fs::write(
+        git_dir.join("config"),
+        "[core]\n\trepositoryformatversion = 0\n\tbare = true\n",
+    )?;
+    let mut alternates = path_bytes(own_objects);
+    alternates.push(b'\n');
+    std::fs::write(info.join("alternates"), alternates)?;
+    Ok(git_dir)
+}
+
+/// `git` run in the working tree on the private index and objects.
+struct Git {
+    max_file_bytes: u64,
+    workdir: PathBuf,
+    index: PathBuf,
+    objects: PathBuf,
+}
+
+impl Git {
+    /// Takes every changed Python file of the working tree into the
+    /// private index: those within the size bound as git reads them
+    /// (deletions included), those past it as the stand-in blob, never
+    /// read.
+    fn take_changed_files(&self) -> Result<(), DiffError> {
+        let listed = self.run(
+            &[
+                "ls-files",
+                "-z",
+                "--modified",
+                "--others",
+                "--exclude-standard",
+                "--",
+                PATHSPEC,
+            ],
+            None,
+        )?;
+        let mut paths: Vec<&[u8]> = listed
+            .split(|b| *b == 0)
+            .filter(|p| !p.is_empty())
+            .collect();
+        paths.sort_unstable();
+        paths.dedup();
+        let mut within = Vec::new();
+        let mut oversized = Vec::new();
+        for path in paths {
+            let size = std::fs::symlink_metadata(self.workdir.join(path_from_bytes(path)))
+                .ok()
+                .filter(std::fs::Metadata::is_file)
+                .map(|meta| meta.len());
+            match size {
+                Some(size) if size > self.max_file_bytes => oversized.push(path),
+                // Smaller files, symbolic links and deleted files alike:
+                // git reads (or removes) them.
+                _ => within.push(path),
+            }
+        }
+        if !within.is_empty() {
+            // An empty list would be `add --all` of the whole tree.
+            self.run(
+                &[
+                    "add",
+                    "--all",
+                    "--pathspec-from-file=-",
+                    "--pathspec-file-nul",
+                ],
+                Some(nul_joined(&within)),
+            )?;
+        }
+        if !oversized.is_empty() {
+            let stand_in = self.text(
+                &["hash-object", "-w", "--stdin"],
+                Some(stand_in_blob(self.max_file_bytes)),
+            )?;
+            let mut entries = Vec::new();
+            for path in oversized {
+                entries.extend_from_slice(format!("100644 {stand_in}\t").as_bytes());
+                entries.extend_from_slice(path);
+                entries.push(0);
+            }
+            self.run(&["update-index", "-z", "--index-info"], Some(entries))?;
+        }
+        Ok(())
     }
-    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+
+    /// Runs git; its trimmed stdout as text.
+    fn text(&self, args: &[&str], input: Option<Vec<u8>>) -> Result<String, DiffError> {
+        let output = self.run(args, input)?;
+        Ok(String::from_utf8_lossy(&output).trim().to_string())
+    }
+
+    /// Runs git, feeding it `input`; its stdout. Killed when the request
+    /// is cancelled.
+    fn run(&self, args: &[&str], input: Option<Vec<u8>>) -> Result<Vec<u8>, DiffError> {
+        let command = args.first().copied().unwrap_or_default();
+        let mut child = Command::new("git")
+            .arg("-C")
+            .arg(&self.workdir)
+            .args(QUIET_SETTINGS)
+            .args(args)
+            .env("GIT_INDEX_FILE", &self.index)
+            .env("GIT_OBJECT_DIRECTORY", &self.objects)
+            // Paths given are paths, never patterns.
+            .env("GIT_LITERAL_PATHSPECS", if command == "ls-files" { "0" } else { "1" })
+            .env("GIT_OPTIONAL_LOCKS", "0")
+            .envs(SNAPSHOT_IDENTITY)
+            // Never ask anyone anything, never page.
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|err| unreadable(&format!("git could not be run ({err}); the working tree is read through git, which must be on the PATH.")))?;
+        let feeder = match (input, child.stdin.take()) {
+            (Some(bytes), Some(mut stdin)) => Some(std::thread::spawn(move || {
+                // A child that stops reading (it failed) ends the write;
+                // its status says why.
+                let _ = stdin.write_all(&bytes);
+            })),
+            _ => None,
+        };
+        let stdout = child.stdout.take().map(drain);
+        let stderr = child.stderr.take().map(drain);
+        let mut pause = Duration::from_millis(1);
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if crate::work::cancelled() => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    crate::work::checkpoint()?;
+                }
+                Ok(None) => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(20));
+                }
+                Err(err) => {
+                    let _ = child.kill();
+                    return Err(unreadable(&format!(
+                        "`git {command}` could not be waited for: {err}."
+                    )));
+                }
+            }
+        };
+        if let Some(feeder) = feeder {
+            let _ = feeder.join();
+        }
+        let stdout = stdout.map(collected).unwrap_or_default();
+        let stderr = stderr.map(collected).unwrap_or_default();
+        if !status.success() {
+            return Err(unreadable(&format!(
+                "`git {command}` failed: {}",
+                String::from_utf8_lossy(&stderr).trim()
+            )));
+        }
+        Ok(stdout)
+    }
+}
+
+/// Reads a pipe to its end (at most `MAX_GIT_OUTPUT`) on a thread, so
+/// that neither pipe fills while the other is read.
+fn drain(pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.take(MAX_GIT_OUTPUT).read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+fn collected(handle: std::thread::JoinHandle<Vec<u8>>) -> Vec<u8> {
+    handle.join().unwrap_or_default()
+}
+
+/// The blob every file past the size bound takes: one byte past the
+/// bound, so it is named as such a file is, and the same every time, so
+/// the snapshot stays a function of the working tree.
+fn stand_in_blob(max_file_bytes: u64) -> Vec<u8> {
+    let mut blob =
+        b"# shipgate: a stand-in for a file past the size bound, which is not read\n".to_vec();
+    let size = usize::try_from(max_file_bytes)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    blob.resize(size.max(blob.len()), b' ');
+    blob
+}
+
+fn nul_joined(paths: &[&[u8]]) -> Vec<u8> {
+    let mut joined = Vec::new();
+    for path in paths {
+        joined.extend_from_slice(path);
+        joined.push(0);
+    }
+    joined
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
+}
+
+#[cfg(unix)]
+fn path_bytes(path: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &Path) -> Vec<u8> {
+    path.to_string_lossy().as_bytes().to_vec()
 }
 
 fn unreadable(message: &str) -> DiffError {
