@@ -244,6 +244,60 @@ fn a_diff_whose_client_went_away_stops() {
     daemon.stop();
 }
 
+/// Issue 46, item 1: the graph phase stops too. One module of 16,000
+/// agents, each handing off to the one before: parsed in about a second,
+/// then many seconds of the debug daemon's graph phase, which a client
+/// gone mid-way stops at its next agent.
+#[test]
+fn a_diff_whose_client_went_away_stops_in_the_graph_phase() {
+    let _serial = one_at_a_time();
+    let chain = |edit: &str| {
+        let mut module = String::from(
+            "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nh0 = Agent(name=\"h0\", tools=[lookup])\n",
+        );
+        for i in 1..16_000 {
+            module.push_str(&format!(
+                "h{i} = Agent(name=\"h{i}\", handoffs=[h{}], tools=[lookup])\n",
+                i - 1
+            ));
+        }
+        module.push_str(edit);
+        module
+    };
+    let repo = Repo::new();
+    repo.commit(&[("app/agent.py", Some(&chain("")))], "agents");
+    repo.commit(&[("app/agent.py", Some(&chain("# edited\n")))], "edit");
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let (_, client) = binaries();
+    let mut diff = Command::new(client)
+        .args([
+            "diff",
+            "--application",
+            "--base",
+            "HEAD~1",
+            "--head",
+            "HEAD",
+        ])
+        .args(["--scope", "app", "--workspace"])
+        .arg(repo.path())
+        .env("SHIPGATE_SOCKET", place.socket())
+        .env("SHIPGATE_DATA_DIR", place.data_dir())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("client runs");
+    // Past the parse (about a CPU second), inside the graph phase.
+    assert!(started(pid, 3.0), "the comparison had started");
+    let _ = diff.kill();
+    let _ = diff.wait();
+    let settled = settles(pid, Duration::from_secs(8));
+    assert!(settled < Duration::from_secs(2), "{settled:?}");
+    assert!(place.client(&["status"]).status.success());
+    daemon.stop();
+}
+
 /// Issue 46, item 6: SIGTERM during a long `history` stops the walk at
 /// once: the client is told UNAVAILABLE "the daemon is stopping" (not an
 /// HTTP/2 protocol error when the stop's ten-second grace ran out), and the

@@ -148,8 +148,7 @@ fn servers(facts: &ModuleFacts) -> Vec<Server<'_>> {
             continue;
         };
         let bound_once = facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(&binding.name)
             .filter(|b| b.name == binding.name)
             .count()
             == 1;
@@ -305,7 +304,9 @@ fn declaration(
 fn annotations(facts: &ModuleFacts, value: &Value, unread: &mut Vec<String>) -> Vec<DeclaredHint> {
     let value = match value {
         Value::Name(name) => {
-            let mut bound = facts.module_bindings.iter().filter(|b| b.name == *name);
+            let mut bound = facts
+                .module_bindings_named(name)
+                .filter(|b| b.name == *name);
             match (bound.next(), bound.next()) {
                 (Some(binding), None) if !binding.conditional => {
                     match (&binding.kind, &binding.value) {

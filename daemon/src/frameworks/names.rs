@@ -90,8 +90,7 @@ fn once_before<'f>(
     line: u32,
 ) -> Option<&'f crate::python::BindingFact> {
     let bindings: Vec<_> = facts
-        .module_bindings
-        .iter()
+        .module_bindings_named(name)
         .filter(|b| b.name == name)
         .collect();
     let [binding] = bindings.as_slice() else {

@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 mod adk_factories;
 mod adk_members;
+mod agent_bindings;
 mod capability_limits;
 mod chains;
 mod decorator_returns;
@@ -252,6 +253,11 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
     // The census of changes, copies and subclasses runs only where the side
     // has an OpenAI Agents SDK or Google ADK source: without one no agent
     // is read, and a report builder's own `.tools` is not an agent's.
+    // A cancelled read stops before the side-wide passes; the engine drops
+    // what was built (`engine::side_graphs`, `cached_after_build`).
+    if crate::work::cancelled() {
+        return (graph, modules.wanted());
+    }
     if !graph.sources.is_empty() {
         capability_limits(&modules, &contexts, &rewire_index, &input.files, &mut gaps);
     }
@@ -297,6 +303,9 @@ fn attach_reach(
 ) {
     let mut reader = crate::reach::ToolReader::new(modules);
     for binding in bindings {
+        if crate::work::cancelled() {
+            return;
+        }
         if let Edge::Tool(definition) = &mut binding.edge {
             if let Some(line) = definition.line {
                 definition.reach = reader.read(&definition.source, line);
@@ -390,6 +399,8 @@ struct ModuleReader<'a, 'm> {
     /// call passes to a parameter it only reads (one read of a name the
     /// caller lists there).
     passing: std::cell::Cell<bool>,
+    /// The side's bindings by this module's agents (`agent_bindings.rs`).
+    agent_bindings: agent_bindings::AgentBindings,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -419,6 +430,11 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         gaps: &'a mut BTreeSet<Gap>,
     ) -> Self {
         ModuleReader {
+            agent_bindings: agent_bindings::AgentBindings::starting(
+                &file.path,
+                &graph.bindings,
+                &graph.tool_orders,
+            ),
             rewires,
             contexts,
             framework,

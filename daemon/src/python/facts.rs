@@ -63,6 +63,35 @@ pub struct ModuleFacts {
     /// (`import_binding`); never stored.
     #[serde(skip)]
     pub import_index: ImportIndex,
+    /// `module_bindings` by name, built on first lookup
+    /// (`module_bindings_named`); never stored.
+    #[serde(skip)]
+    pub binding_index: BindingIndex,
+}
+
+/// The module-level bindings of a module by name: what makes "how is
+/// `name` bound here" a lookup, where a scan of every binding, asked once
+/// per agent of a module of thousands, made the graph quadratic (issue 46,
+/// item 2).
+#[derive(Debug, Clone, Default)]
+pub struct BindingIndex(std::sync::OnceLock<BindingTable>);
+
+#[derive(Debug, Clone)]
+struct BindingTable {
+    /// How many bindings the table was built from: a table built before
+    /// the last binding was added is not used.
+    bindings: usize,
+    /// `(digest of the name, index of the binding)`, sorted: the indices
+    /// of one digest in source order. The binding's own name decides.
+    by_name: Vec<(u64, usize)>,
+}
+
+/// The index is derived from `module_bindings`: two facts are equal by
+/// their data.
+impl PartialEq for BindingIndex {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// The imports of a module by scope and bound name: what makes a name's
@@ -149,6 +178,40 @@ impl ModuleFacts {
 }
 
 impl ModuleFacts {
+    /// The module-level bindings of `name`, in source order (as
+    /// `module_bindings` filtered by name, without the scan).
+    pub fn module_bindings_named<'f: 'n, 'n>(
+        &'f self,
+        name: &'n str,
+    ) -> impl DoubleEndedIterator<Item = &'f BindingFact> + 'n {
+        let table = self.binding_index.0.get_or_init(|| {
+            let mut by_name: Vec<(u64, usize)> = self
+                .module_bindings
+                .iter()
+                .enumerate()
+                .map(|(index, binding)| (scope_name_digest("", &binding.name), index))
+                .collect();
+            by_name.sort_unstable();
+            BindingTable {
+                bindings: self.module_bindings.len(),
+                by_name,
+            }
+        });
+        let (indexed, scanned) = if table.bindings == self.module_bindings.len() {
+            let digest = scope_name_digest("", name);
+            let from = table.by_name.partition_point(|(d, _)| *d < digest);
+            let to = table.by_name.partition_point(|(d, _)| *d <= digest);
+            (table.by_name.get(from..to).unwrap_or_default(), None)
+        } else {
+            (&[][..], Some(self.module_bindings.iter()))
+        };
+        indexed
+            .iter()
+            .filter_map(|(_, index)| self.module_bindings.get(*index))
+            .chain(scanned.into_iter().flatten())
+            .filter(move |binding| binding.name == name)
+    }
+
     /// Gives back what the lists of facts were grown past their length: a
     /// list built by pushing keeps up to half its capacity unused (four
     /// slots for a one-member list), a third of a cold run's memory on a

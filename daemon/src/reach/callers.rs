@@ -90,8 +90,7 @@ pub fn passed<'a>(
 ) -> Option<Vec<(&'a str, String, Value)>> {
     let facts = modules.facts(path)?;
     let bound_once = facts
-        .module_bindings
-        .iter()
+        .module_bindings_named(&function.name)
         .filter(|b| b.name == function.name)
         .count()
         == 1;

@@ -39,7 +39,7 @@ impl NamespaceChanges {
             };
             let builtin = |name: &str| {
                 facts.name_uses.get(name).copied().unwrap_or(0) > 0
-                    && !facts.module_bindings.iter().any(|b| b.name == name)
+                    && !facts.module_bindings_named(name).any(|b| b.name == name)
             };
             // The module's own namespace, whatever is done with it.
             if ["globals", "exec", "eval"].into_iter().any(builtin) {
@@ -207,8 +207,7 @@ impl NamespaceChanges {
             locals.iter().filter(|b| b.name == name).collect()
         } else {
             facts
-                .module_bindings
-                .iter()
+                .module_bindings_named(name)
                 .filter(|b| b.name == name)
                 .collect()
         };

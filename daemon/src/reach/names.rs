@@ -138,12 +138,18 @@ impl<'a> Frame<'a> {
     /// that name is not the builtin).
     pub(super) fn shadows(&self, name: &str) -> bool {
         self.locals().iter().any(|b| b.name == name)
-            || self.facts.module_bindings.iter().any(|b| b.name == name)
+            || self
+                .facts
+                .module_bindings_named(name)
+                .any(|b| b.name == name)
     }
 
     /// The module's one top-level binding of `name`, if it binds it once.
     pub(super) fn module_binding(&self, name: &str) -> Option<&'a BindingFact> {
-        let mut bindings = self.facts.module_bindings.iter().filter(|b| b.name == name);
+        let mut bindings = self
+            .facts
+            .module_bindings_named(name)
+            .filter(|b| b.name == name);
         let first = bindings.next()?;
         bindings.next().is_none().then_some(first)
     }

@@ -171,8 +171,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
     ) -> Found<'a> {
         let facts = self.read_module(path)?;
         let bindings: Vec<&BindingFact> = facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(name)
             .filter(|b| b.name == name && !b.type_checking)
             .collect();
         let bindings = package_imports_as_one(facts, name, bindings);
@@ -432,8 +431,7 @@ impl<'s, 'a> Resolver<'s, 'a> {
         if let Some(file) = &loc.file {
             let facts = self.read_module(file)?;
             let binds_other = facts
-                .module_bindings
-                .iter()
+                .module_bindings_named(name)
                 .any(|b| b.name == name && !b.type_checking)
                 && !(submodule.is_some() && imports_own_submodule(facts, name));
             if binds_other {
@@ -556,8 +554,7 @@ fn imports_own_submodule(facts: &ModuleFacts, name: &str) -> bool {
             })
     };
     facts
-        .module_bindings
-        .iter()
+        .module_bindings_named(name)
         .filter(|b| b.name == name && !b.type_checking)
         .all(own)
 }

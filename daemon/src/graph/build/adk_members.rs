@@ -53,6 +53,10 @@ impl ModuleReader<'_, '_> {
             ));
         }
         for (identity, sites) in groups {
+            // A cancelled read stops here; the engine drops what was built.
+            if crate::work::cancelled() {
+                return;
+            }
             let Some((first, _)) = sites.first() else {
                 continue;
             };

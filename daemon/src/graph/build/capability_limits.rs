@@ -384,8 +384,7 @@ fn proven_not_an_agent(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
     }
     let bindings: Vec<&crate::python::BindingFact> = if local.is_empty() {
         facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(name)
             .filter(|b| b.name == name)
             .collect()
     } else {

@@ -60,8 +60,7 @@ impl ModuleReader<'_, '_> {
         if let (Target::Value { path, name, line }, None) = (&found.target, &wrap) {
             let wrapper = self.modules.facts(path).and_then(|facts| {
                 let value = facts
-                    .module_bindings
-                    .iter()
+                    .module_bindings_named(name)
                     .find(|b| b.name == *name && b.line == *line)?
                     .value
                     .as_ref()?;

@@ -29,11 +29,14 @@ impl ModuleReader<'_, '_> {
                 self.object_site(self.path, self.facts, &construction.call.scope)
                     .gate(GateKind::BeforeToolCallback, &k.value)
             });
-        let path = self.path;
         let mut unread = Vec::new();
-        for binding in self.graph.bindings.iter_mut().filter(|b| {
-            b.agent_source == path && b.agent == agent && !b.tool_key.starts_with("handoff:")
-        }) {
+        for position in self.bindings_of(agent) {
+            let Some(binding) = self.graph.bindings.get_mut(position) else {
+                continue;
+            };
+            if binding.tool_key.starts_with("handoff:") {
+                continue;
+            }
             if let Some(gate) = &callback {
                 binding.gates.retain(|g| g.kind != gate.kind);
                 binding.gates.push(gate.clone());

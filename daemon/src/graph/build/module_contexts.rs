@@ -153,8 +153,7 @@ pub(super) fn class_definition<'m>(
     };
     let facts = modules.facts(path)?;
     let is_class = facts
-        .module_bindings
-        .iter()
+        .module_bindings_named(&name)
         .any(|b| b.name == name && b.line == line && b.kind == BindingKind::Class);
     let class = facts
         .classes

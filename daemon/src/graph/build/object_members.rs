@@ -123,8 +123,7 @@ impl<'r> ModuleReader<'r, '_> {
         };
         let facts = self.modules.facts(path)?;
         let call = facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(&name)
             .find(|b| b.name == name && b.line == line && b.kind == BindingKind::Assignment)?
             .value
             .as_ref()?;
@@ -392,8 +391,9 @@ impl<'r> ModuleReader<'r, '_> {
                     tool: Some(name.clone()),
                     ..gap
                 });
-                self.graph.bindings.retain(|b| {
-                    !(b.agent_source == self.path && b.agent == agent && b.tool_key == name)
+                let path = self.path;
+                self.retain_bindings(|b| {
+                    !(b.agent_source == path && b.agent == agent && b.tool_key == name)
                 });
                 continue;
             }

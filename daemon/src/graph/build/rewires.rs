@@ -60,7 +60,9 @@ pub(super) fn rewirable<'c>(
         Some(keyword) => matches!(keyword.value, Value::List(_) | Value::Tuple(_)),
         None => !spread && !copy,
     };
-    let mut bindings = facts.module_bindings.iter().filter(|b| b.name == variable);
+    let mut bindings = facts
+        .module_bindings_named(variable)
+        .filter(|b| b.name == variable);
     let once = match (bindings.next(), bindings.next()) {
         (Some(b), None) => b.kind == BindingKind::Assignment && !b.conditional,
         _ => false,
@@ -83,7 +85,7 @@ fn adds_once(addition: &ListAddition) -> bool {
 /// Whether `name` is bound once in the module, by one unconditional
 /// import (so the rewire's object is what the import gives).
 fn imported_once(facts: &ModuleFacts, name: &str) -> bool {
-    let mut bindings = facts.module_bindings.iter().filter(|b| b.name == name);
+    let mut bindings = facts.module_bindings_named(name).filter(|b| b.name == name);
     match (bindings.next(), bindings.next()) {
         (Some(b), None) => b.kind == BindingKind::Import && !b.conditional && !b.type_checking,
         _ => false,

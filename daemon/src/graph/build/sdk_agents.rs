@@ -60,6 +60,10 @@ impl ModuleReader<'_, '_> {
                 .push(construction);
         }
         for (identity, sites) in groups {
+            // A cancelled read stops here; the engine drops what was built.
+            if crate::work::cancelled() {
+                return;
+            }
             let Some(first) = sites.first() else { continue };
             self.graph.agents.push(AgentEntry {
                 source: self.path.to_string(),

@@ -271,10 +271,8 @@ impl ModuleReader<'_, '_> {
         let mut seen = BTreeSet::new();
         tools.retain(|tool| seen.insert(tool.clone()));
         let known = self
-            .graph
-            .tool_orders
-            .iter()
-            .any(|o| o.agent_source == self.path && o.agent == agent);
+            .agent_bindings
+            .has_order(self.path, agent, &self.graph.tool_orders);
         if !known && !tools.is_empty() {
             self.graph.tool_orders.push(crate::graph::ToolOrder {
                 agent_source: self.path.to_string(),

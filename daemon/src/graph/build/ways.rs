@@ -126,10 +126,10 @@ impl ModuleReader<'_, '_> {
         let mut never = BTreeSet::new();
         // Only an SDK function tool's `name` is its binding's name.
         let evaluates = self.framework == Framework::OpenAi;
-        for binding in &mut self.graph.bindings {
-            if binding.agent_source != self.path || binding.agent != agent {
+        for position in self.bindings_of(agent) {
+            let Some(binding) = self.graph.bindings.get_mut(position) else {
                 continue;
-            }
+            };
             if let Some(callers) = ways.callers.get(&binding.tool_key) {
                 binding.callers = callers.iter().cloned().collect();
             }
@@ -149,7 +149,7 @@ impl ModuleReader<'_, '_> {
         // A member every filter rejects is not bound.
         if !never.is_empty() {
             let path = self.path;
-            self.graph.bindings.retain(|b| {
+            self.retain_bindings(|b| {
                 b.agent_source != path || b.agent != agent || !never.contains(&b.tool_key)
             });
         }

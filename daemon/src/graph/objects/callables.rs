@@ -66,8 +66,7 @@ impl<'a> ObjectSite<'a, '_> {
             Target::Value { path, name, line } => {
                 let facts = self.modules.facts(path)?;
                 let is_class = facts
-                    .module_bindings
-                    .iter()
+                    .module_bindings_named(&name)
                     .any(|b| b.name == name && b.line == line && b.kind == BindingKind::Class);
                 let class = facts.classes.iter().find(|c| c.qualname == name)?;
                 is_class.then_some(())?;

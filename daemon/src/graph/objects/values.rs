@@ -259,8 +259,7 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
         // bound once: the resolver follows single names only.
         let bindings: Vec<_> = self
             .facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(name)
             .filter(|b| b.name == *name)
             .collect();
         if let [binding] = bindings.as_slice() {
@@ -278,8 +277,7 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
         let facts = self.modules.facts(path)?;
         let same = std::ptr::eq(facts, self.facts);
         let value = facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(&name)
             .find(|b| b.name == name && b.line == line && b.kind == BindingKind::Assignment)?
             .value
             .as_ref()
@@ -417,7 +415,7 @@ fn is_literal(value: &Value) -> bool {
 /// Whether the module binds `name` anywhere (at module level, in a
 /// function, or by an import).
 pub(super) fn binds_anywhere(facts: &ModuleFacts, name: &str) -> bool {
-    facts.module_bindings.iter().any(|b| b.name == name)
+    facts.module_bindings_named(name).any(|b| b.name == name)
         || facts.functions.iter().any(|f| f.binds_local(name))
         || facts.imports.iter().any(|i| i.bound_name() == name)
 }

@@ -205,8 +205,7 @@ impl<'s> HookReader<'s> {
     ) -> Option<HookReader<'s>> {
         let only_imports = |name: &str, module: &str, member: Option<&str>| {
             let bindings: Vec<_> = facts
-                .module_bindings
-                .iter()
+                .module_bindings_named(name)
                 .filter(|b| b.name == name)
                 .collect();
             !bindings.is_empty()

@@ -243,8 +243,7 @@ pub(super) fn module_assignments(suite: &[Stmt]) -> impl Iterator<Item = (&str, 
 /// `global`.
 pub(super) fn bound_once(facts: &ModuleFacts, name: &str) -> bool {
     facts
-        .module_bindings
-        .iter()
+        .module_bindings_named(name)
         .filter(|b| b.name == name)
         .count()
         == 1

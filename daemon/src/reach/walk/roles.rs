@@ -554,14 +554,16 @@ fn module_role_once(frame: &Frame<'_>, name: &str) -> Option<Role> {
 fn lazy_global(module: &Frame<'_>, name: &str) -> Option<Role> {
     // Bound at module level (`_pool = None`): the cheap test first.
     if module.census.rebound.contains(name)
-        || !module.facts.module_bindings.iter().any(|b| b.name == name)
+        || !module
+            .facts
+            .module_bindings_named(name)
+            .any(|b| b.name == name)
     {
         return None;
     }
     let at_module = module
         .facts
-        .module_bindings
-        .iter()
+        .module_bindings_named(name)
         .filter(|b| b.name == name);
     let in_functions = module
         .facts

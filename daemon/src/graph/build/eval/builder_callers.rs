@@ -340,6 +340,7 @@ impl<'m> ModuleReader<'_, 'm> {
             frame: std::cell::RefCell::new(frame),
             returning: std::cell::Cell::new(self.returning.get()),
             passing: std::cell::Cell::new(false),
+            agent_bindings: Default::default(),
         };
         read(&reader)
     }
@@ -374,8 +375,7 @@ pub(in crate::graph::build) fn builder_calls<'m>(
         return Err(format!("`{builder}`, whose module is not read"));
     };
     let bound = own
-        .module_bindings
-        .iter()
+        .module_bindings_named(builder)
         .filter(|b| b.name == builder)
         .count();
     if bound != 1 {

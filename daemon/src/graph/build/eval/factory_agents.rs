@@ -129,8 +129,7 @@ impl<'m> ModuleReader<'_, 'm> {
     ) -> Option<(&'m str, String)> {
         let facts = self.modules.facts(path)?;
         let binding = facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(name)
             .find(|b| b.name == name && b.line == line && b.kind == BindingKind::Assignment)?;
         let Some(Value::Call { callee, .. }) = &binding.value else {
             return None;

@@ -87,8 +87,7 @@ pub(in crate::graph::build) fn nearest_bindings<'f>(
     loop {
         let here: Vec<&crate::python::BindingFact> = if current.is_empty() {
             facts
-                .module_bindings
-                .iter()
+                .module_bindings_named(name)
                 .filter(|b| b.name == name)
                 .collect()
         } else {
@@ -452,7 +451,9 @@ impl ModuleReader<'_, '_> {
     /// not the builtin).
     fn shadowed(&self, name: &str, scope: &str) -> bool {
         let _ = scope;
-        self.facts.module_bindings.iter().any(|b| b.name == name)
+        self.facts
+            .module_bindings_named(name)
+            .any(|b| b.name == name)
             || self.facts.functions.iter().any(|f| f.binds_local(name))
     }
 
@@ -608,8 +609,7 @@ impl ModuleReader<'_, '_> {
             if current.is_empty() {
                 let bindings: Vec<_> = self
                     .facts
-                    .module_bindings
-                    .iter()
+                    .module_bindings_named(name)
                     .filter(|b| b.name == name && !b.type_checking)
                     .collect();
                 break (bindings, "");

@@ -48,8 +48,7 @@ pub(in crate::graph::build) fn name_constants(
             .iter()
             .any(|f| f.globals.iter().any(|global| *global == bound));
         let value = source_facts
-            .module_bindings
-            .iter()
+            .module_bindings_named(&bound)
             .find(|b| b.name == bound && b.line == line && b.kind == BindingKind::Assignment)
             .and_then(|b| b.value.as_ref())
             .and_then(names::string_constant);
