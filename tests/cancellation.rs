@@ -244,13 +244,15 @@ fn a_diff_whose_client_went_away_stops() {
     daemon.stop();
 }
 
-/// Issue 46, item 1: the graph phase stops too. One module of 16,000
-/// agents, each handing off to the one before: parsed in about a second,
-/// then many seconds of the debug daemon's graph phase, which a client
-/// gone mid-way stops at its next agent.
-#[test]
-fn a_diff_whose_client_went_away_stops_in_the_graph_phase() {
-    let _serial = one_at_a_time();
+/// One module of 16,000 agents, each handing off to the one before, and
+/// a one-line edit: parsed in about a second, then many seconds of the
+/// debug daemon's graph phase.
+fn handoff_chain() -> Repo {
+    handoff_chains(1)
+}
+
+/// `modules` such modules, each edited.
+fn handoff_chains(modules: usize) -> Repo {
     let chain = |edit: &str| {
         let mut module = String::from(
             "from agents import Agent, function_tool\n\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n\nh0 = Agent(name=\"h0\", tools=[lookup])\n",
@@ -264,14 +266,29 @@ fn a_diff_whose_client_went_away_stops_in_the_graph_phase() {
         module.push_str(edit);
         module
     };
+    let (base, head) = (chain(""), chain("# edited\n"));
+    let paths: Vec<String> = (0..modules).map(|m| format!("app/agents{m}.py")).collect();
     let repo = Repo::new();
-    repo.commit(&[("app/agent.py", Some(&chain("")))], "agents");
-    repo.commit(&[("app/agent.py", Some(&chain("# edited\n")))], "edit");
-    let place = Place::new();
-    let daemon = place.start_daemon();
-    let pid = daemon.child.id();
+    let files = |text: &str| -> Vec<(String, String)> {
+        paths
+            .iter()
+            .map(|p| (p.clone(), text.to_string()))
+            .collect()
+    };
+    for (files, message) in [(files(&base), "agents"), (files(&head), "edit")] {
+        let listed: Vec<(&str, Option<&str>)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), Some(t.as_str())))
+            .collect();
+        repo.commit(&listed, message);
+    }
+    repo
+}
+
+/// A client of this place comparing `repo`'s last commit, running.
+fn slow_diff(place: &Place, repo: &Repo, extra: &[&str]) -> std::process::Child {
     let (_, client) = binaries();
-    let mut diff = Command::new(client)
+    Command::new(client)
         .args([
             "diff",
             "--application",
@@ -280,14 +297,124 @@ fn a_diff_whose_client_went_away_stops_in_the_graph_phase() {
             "--head",
             "HEAD",
         ])
-        .args(["--scope", "app", "--workspace"])
+        .args(["--scope", "app"])
+        .args(extra)
+        .arg("--workspace")
         .arg(repo.path())
         .env("SHIPGATE_SOCKET", place.socket())
         .env("SHIPGATE_DATA_DIR", place.data_dir())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .expect("client runs");
+        .expect("client runs")
+}
+
+/// Issue 46, item 1: every comparison has a deadline. A client's
+/// `--timeout` (sent as `grpc-timeout`) is answered DEADLINE_EXCEEDED
+/// with a message naming it, and the work stops; without one, the
+/// daemon's `--request-timeout` holds.
+#[test]
+fn a_comparison_past_its_deadline_is_stopped_and_says_so() {
+    let _serial = one_at_a_time();
+    let repo = handoff_chain();
+    let place = Place::new();
+    let daemon = place.start_daemon_with(&["--request-timeout", "3s"]);
+    let pid = daemon.child.id();
+    let workspace = repo.path().to_string_lossy().into_owned();
+    let diff = |extra: &[&str]| {
+        let mut args = vec![
+            "diff",
+            "--application",
+            "--base",
+            "HEAD~1",
+            "--head",
+            "HEAD",
+        ];
+        args.extend_from_slice(&["--scope", "app", "--workspace", workspace.as_str()]);
+        args.extend_from_slice(extra);
+        place.client(&args)
+    };
+    let output = diff(&["--timeout", "2s"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("did not finish within its deadline of 1.9 s"),
+        "{stderr}"
+    );
+    let settled = settles(pid, Duration::from_secs(8));
+    assert!(settled < Duration::from_secs(2), "{settled:?}");
+    // No client deadline: the daemon's own.
+    let output = diff(&[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("did not finish within its deadline of 3.0 s"),
+        "{stderr}"
+    );
+    daemon.stop();
+}
+
+/// Issue 46, item 1: two slow comparisons hold every core slot; a cheap
+/// one of another repository is answered in the lane while they still
+/// run, and once their clients go, their work stops.
+#[test]
+fn a_cheap_comparison_is_answered_while_slow_ones_hold_the_cores() {
+    let _serial = one_at_a_time();
+    let (first, second) = (handoff_chains(2), handoff_chains(2));
+    let small = Repo::new();
+    small.commit(&[("app/agent.py", Some(AGENT))], "agent");
+    small.commit(
+        &[(
+            "app/agent.py",
+            Some(&AGENT.replace("return q", "return q.strip()")),
+        )],
+        "edit",
+    );
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let mut slow = [
+        slow_diff(&place, &first, &[]),
+        slow_diff(&place, &second, &[]),
+    ];
+    assert!(started(pid, 3.0), "the slow comparisons had started");
+    let before = cpu_seconds(pid);
+    let doc = place.diff_json(
+        &small,
+        &["--base", "HEAD~1", "--head", "HEAD", "--scope", "app"],
+    );
+    assert_eq!(
+        support::rows(&doc),
+        vec![support::row("support", "lookup", "changed")]
+    );
+    // Answered in the lane: the slow comparisons went on meanwhile for
+    // a few CPU seconds at most, where waiting for a core slot costs the
+    // rest of one of them (over 40 CPU seconds of this debug daemon).
+    let meanwhile = cpu_seconds(pid) - before;
+    assert!(meanwhile < 10.0, "{meanwhile:.1} CPU seconds went by first");
+    for client in &mut slow {
+        assert!(
+            matches!(client.try_wait(), Ok(None)),
+            "answered while both slow comparisons still ran"
+        );
+        let _ = client.kill();
+        let _ = client.wait();
+    }
+    let settled = settles(pid, Duration::from_secs(8));
+    assert!(settled < Duration::from_secs(2), "{settled:?}");
+    daemon.stop();
+}
+
+/// Issue 46, item 1: the graph phase stops too (`handoff_chain`): a
+/// client gone mid-way stops it at its next agent.
+#[test]
+fn a_diff_whose_client_went_away_stops_in_the_graph_phase() {
+    let _serial = one_at_a_time();
+    let repo = handoff_chain();
+    let place = Place::new();
+    let daemon = place.start_daemon();
+    let pid = daemon.child.id();
+    let mut diff = slow_diff(&place, &repo, &[]);
     // Past the parse (about a CPU second), inside the graph phase.
     assert!(started(pid, 3.0), "the comparison had started");
     let _ = diff.kill();

@@ -291,6 +291,12 @@ async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
         Ok(client) => client,
         Err(err) => return connect_failed(err),
     };
+    let mut request = tonic::Request::new(request);
+    if let Some(timeout) = args.timeout {
+        // Sent as `grpc-timeout`: the daemon stops the work by then and
+        // answers DEADLINE_EXCEEDED (`service/admission.rs`).
+        request.set_timeout(timeout);
+    }
     match client.diff(request).await {
         Ok(response) => {
             let response = response.into_inner();

@@ -50,16 +50,7 @@ pub fn diff_request(args: &DiffArgs) -> Result<DiffRequest, DiffError> {
     })
 }
 
-/// Parses plain seconds or what `humantime` reads (`30s`, `10m`, `2h`,
-/// `1h 30m`); a duration past what the clock holds is refused, not wrapped.
-pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
-    let raw = raw.trim();
-    if let Ok(seconds) = raw.parse::<u64>() {
-        return Ok(std::time::Duration::from_secs(seconds));
-    }
-    humantime::parse_duration(raw)
-        .map_err(|err| format!("not a duration: {raw:?}: {err} (try 30s, 10m or 1h)"))
-}
+pub use shipgate_proto::cli::parse_duration;
 
 #[cfg(test)]
 mod tests {

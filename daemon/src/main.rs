@@ -46,6 +46,11 @@ shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-to
         /// Exit after this long without requests (30s, 10m, 1h)
         #[arg(long, value_parser = parse_duration)]
         idle_timeout: Option<std::time::Duration>,
+        /// A comparison's deadline when its client sets no grpc-timeout
+        /// (30s, 10m, 1h); past it the work stops and the answer is
+        /// DEADLINE_EXCEEDED [default: 10m]
+        #[arg(long, value_parser = parse_duration)]
+        request_timeout: Option<std::time::Duration>,
     },
     /// Run one comparison in-process (same flags and output as the client's diff).
     #[command(
@@ -79,6 +84,7 @@ fn main() -> ExitCode {
             token_file,
             data_dir,
             idle_timeout,
+            request_timeout,
         } => {
             let options = ServeOptions {
                 data_dir: data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir),
@@ -86,6 +92,8 @@ fn main() -> ExitCode {
                 tcp,
                 token_file,
                 idle_timeout,
+                request_timeout: request_timeout
+                    .unwrap_or(shipgate_daemon::service::admission::DEFAULT_REQUEST_TIMEOUT),
             };
             limit_malloc_arenas();
             let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -168,7 +176,24 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
         }
     };
     let engine = Engine::new(Arc::clone(&cache));
-    let (outcome, timings) = shipgate_daemon::timings::measured(|| engine.diff(&request));
+    // `--timeout`: the work stops at its next checkpoint past it.
+    let cancel = match args.timeout {
+        Some(timeout) => {
+            shipgate_daemon::work::Cancel::new().with_deadline(std::time::Instant::now() + timeout)
+        }
+        None => shipgate_daemon::work::Cancel::new(),
+    };
+    let (outcome, timings) = shipgate_daemon::timings::measured(|| {
+        shipgate_daemon::work::with_cancel(&cancel, || engine.diff(&request))
+    });
+    if outcome.is_err() && cancel.deadline_passed() {
+        let allowed = args.timeout.unwrap_or_default();
+        eprintln!(
+            "shipgate-daemon: the comparison did not finish within --timeout {}; its work was stopped. Run again with a longer --timeout.",
+            shipgate_daemon::service::admission::spelled(allowed)
+        );
+        return ExitCode::from(1);
+    }
     let _ = cache.flush();
     // The process ends here: the engine's memo of decoded facts (hundreds
     // of megabytes on a large repository) is left to the OS rather than

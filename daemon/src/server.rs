@@ -33,6 +33,8 @@ pub struct ServeOptions {
     pub token_file: Option<PathBuf>,
     /// Exit after this long without a request.
     pub idle_timeout: Option<Duration>,
+    /// A comparison's deadline when its client sets none.
+    pub request_timeout: Duration,
 }
 
 /// Opens the store of a data directory for one process: lock first, so a
@@ -85,7 +87,8 @@ pub async fn serve(options: ServeOptions) -> Result<(), String> {
         activity: Arc::clone(&activity),
         listen: listen.clone(),
         shutdown: shutdown_tx,
-        cpu_slots: crate::service::cpu_slots(),
+        cpu_slots: crate::service::admission::cpu_slots(),
+        request_timeout: options.request_timeout,
     };
     let (reflection_v1, reflection_v1alpha) = reflection_services()?;
     // Health and reflection answer without the token (they name no

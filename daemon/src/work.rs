@@ -20,10 +20,19 @@ use crate::error::DiffError;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-/// Whether some work should stop. Cloning shares the flag.
+/// Whether some work should stop: its flag was set (the asker went away),
+/// its deadline passed, or a thread of it spent its CPU budget. Cloning
+/// shares the flag.
 #[derive(Debug, Clone, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    /// CPU time each thread of the work may spend (`with_cpu_budget`),
+    /// and whether one did.
+    cpu_budget: Option<(Duration, Arc<AtomicBool>)>,
+}
 
 impl Cancel {
     pub fn new() -> Self {
@@ -31,11 +40,49 @@ impl Cancel {
     }
 
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.flag.store(true, Ordering::Relaxed);
     }
 
+    /// Whether the flag is set or the deadline passed (the CPU budget is
+    /// a thread's, checked by [`cancelled`]).
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.flag.load(Ordering::Relaxed) || self.deadline_passed()
+    }
+
+    /// The same token (one flag) stopping by `deadline` too, or by its
+    /// own deadline when that comes first.
+    pub fn with_deadline(&self, deadline: Instant) -> Cancel {
+        Cancel {
+            deadline: Some(self.deadline.map_or(deadline, |own| own.min(deadline))),
+            ..self.clone()
+        }
+    }
+
+    /// The same token (one flag, one deadline) stopping too once a thread
+    /// running it has spent `budget` of CPU time in it: a budget of work
+    /// done, whatever else the machine runs meanwhile.
+    pub fn with_cpu_budget(&self, budget: Duration) -> Cancel {
+        Cancel {
+            cpu_budget: Some((budget, Arc::new(AtomicBool::new(false)))),
+            ..self.clone()
+        }
+    }
+
+    /// Whether a thread of this token spent its CPU budget.
+    pub fn budget_spent(&self) -> bool {
+        self.cpu_budget
+            .as_ref()
+            .is_some_and(|(_, spent)| spent.load(Ordering::Relaxed))
+    }
+
+    /// Whether its deadline has passed (its flag aside).
+    pub fn deadline_passed(&self) -> bool {
+        self.deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// A guard that cancels when dropped: held by whoever waits for the
@@ -55,14 +102,46 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// A thread's token, with the thread's CPU time when it took it.
+struct Installed {
+    cancel: Cancel,
+    cpu_at_start: Duration,
+}
+
 thread_local! {
-    static CURRENT: RefCell<Option<Cancel>> = const { RefCell::new(None) };
+    static CURRENT: RefCell<Option<Installed>> = const { RefCell::new(None) };
+}
+
+/// The CPU time this thread has used (zero where the clock is not read).
+fn thread_cpu_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid, writable timespec for the call.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0 {
+            let seconds = u64::try_from(now.tv_sec).unwrap_or(0);
+            let nanos = u32::try_from(now.tv_nsec).unwrap_or(0);
+            return Duration::new(seconds, nanos);
+        }
+    }
+    Duration::ZERO
 }
 
 /// Runs `work` with `cancel` as this thread's token, restoring the previous
 /// one afterwards.
 pub fn with_cancel<T>(cancel: &Cancel, work: impl FnOnce() -> T) -> T {
-    let previous = CURRENT.with(|current| current.replace(Some(cancel.clone())));
+    let installed = Installed {
+        cancel: cancel.clone(),
+        cpu_at_start: if cancel.cpu_budget.is_some() {
+            thread_cpu_time()
+        } else {
+            Duration::ZERO
+        },
+    };
+    let previous = CURRENT.with(|current| current.replace(Some(installed)));
     let result = work();
     CURRENT.with(|current| *current.borrow_mut() = previous);
     result
@@ -70,7 +149,13 @@ pub fn with_cancel<T>(cancel: &Cancel, work: impl FnOnce() -> T) -> T {
 
 /// This thread's token (one that is never cancelled outside any request).
 pub fn current() -> Cancel {
-    CURRENT.with(|current| current.borrow().clone().unwrap_or_default())
+    CURRENT.with(|current| {
+        current
+            .borrow()
+            .as_ref()
+            .map(|installed| installed.cancel.clone())
+            .unwrap_or_default()
+    })
 }
 
 /// Set once the daemon is stopping (SIGTERM, Ctrl-C, `Shutdown`, the idle
@@ -92,7 +177,29 @@ pub fn stopping() -> bool {
 /// Whether this thread's work was cancelled, or the daemon is stopping.
 pub fn cancelled() -> bool {
     stopping()
-        || CURRENT.with(|current| current.borrow().as_ref().is_some_and(Cancel::is_cancelled))
+        || CURRENT.with(|current| {
+            current
+                .borrow()
+                .as_ref()
+                .is_some_and(|installed| installed.cancel.is_cancelled() || spent_budget(installed))
+        })
+}
+
+/// Whether this thread spent its token's CPU budget (then said on the
+/// token, for whoever set the budget).
+fn spent_budget(installed: &Installed) -> bool {
+    let Some((budget, spent)) = &installed.cancel.cpu_budget else {
+        return false;
+    };
+    if spent.load(Ordering::Relaxed) {
+        return true;
+    }
+    let used = thread_cpu_time().saturating_sub(installed.cpu_at_start);
+    if used >= *budget {
+        spent.store(true, Ordering::Relaxed);
+        return true;
+    }
+    false
 }
 
 /// Runs `beside` on a thread of its own, carrying this thread's token and
@@ -223,6 +330,37 @@ mod tests {
             assert!(checkpoint().is_err(), "the outer token is restored");
         });
         assert!(checkpoint().is_ok(), "the token ends with its scope");
+    }
+
+    #[test]
+    fn a_deadline_and_a_cpu_budget_stop_work_and_share_the_flag() {
+        let cancel = Cancel::new();
+        let late = cancel.with_deadline(Instant::now() + Duration::from_secs(600));
+        let past = late.with_deadline(Instant::now() - Duration::from_millis(1));
+        assert!(!late.is_cancelled());
+        assert!(past.is_cancelled() && past.deadline_passed());
+        assert_eq!(
+            past.with_deadline(Instant::now() + Duration::from_secs(900))
+                .deadline(),
+            past.deadline(),
+            "the earlier deadline holds"
+        );
+        cancel.cancel();
+        assert!(late.is_cancelled(), "one flag");
+
+        let budgeted = Cancel::new().with_cpu_budget(Duration::from_millis(20));
+        with_cancel(&budgeted, || {
+            assert!(checkpoint().is_ok());
+            let mut x = 0u64;
+            while checkpoint().is_ok() {
+                x = std::hint::black_box(x.wrapping_add(1));
+            }
+        });
+        assert!(budgeted.budget_spent());
+        assert!(
+            !budgeted.is_cancelled(),
+            "a thread's budget, not the token's flag"
+        );
     }
 
     #[test]

@@ -91,6 +91,20 @@ pub struct DiffArgs {
     /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base
     #[arg(long, conflicts_with = "head")]
     pub worktree: bool,
+    /// Give up after this long (30s, 10m): the daemon stops the comparison and says so (exit 1) [default: the daemon's --request-timeout, 10m]
+    #[arg(long, value_parser = parse_duration)]
+    pub timeout: Option<std::time::Duration>,
+}
+
+/// Parses plain seconds or what `humantime` reads (`30s`, `10m`, `2h`,
+/// `1h 30m`); a duration past what the clock holds is refused, not wrapped.
+pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
+    let raw = raw.trim();
+    if let Ok(seconds) = raw.parse::<u64>() {
+        return Ok(std::time::Duration::from_secs(seconds));
+    }
+    humantime::parse_duration(raw)
+        .map_err(|err| format!("not a duration: {raw:?}: {err} (try 30s, 10m or 1h)"))
 }
 
 #[cfg(test)]

@@ -174,6 +174,9 @@ reasons! {
     BadToken = "BAD_TOKEN",
     /// The daemon is stopping and takes no more work.
     Stopping = "STOPPING",
+    /// The request did not finish within its deadline: the client's
+    /// `grpc-timeout`, else the daemon's `--request-timeout`.
+    DeadlineExceeded = "DEADLINE_EXCEEDED",
     /// A failure of shipgate's own (a bug, a thread that could not start).
     Internal = "INTERNAL",
 }

@@ -109,12 +109,18 @@ pub struct Daemon {
 
 impl Daemon {
     pub fn start(data_dir: &Path, socket: &Path) -> Self {
+        Self::start_with(data_dir, socket, &[])
+    }
+
+    /// Started with extra `serve` flags.
+    pub fn start_with(data_dir: &Path, socket: &Path, flags: &[&str]) -> Self {
         let (daemon, _) = binaries();
         let child = Command::new(daemon)
             .args(["serve", "--socket"])
             .arg(socket)
             .arg("--data-dir")
             .arg(data_dir)
+            .args(flags)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -240,6 +246,11 @@ impl Place {
     }
     pub fn start_daemon(&self) -> Daemon {
         Daemon::start(&self.data_dir(), &self.socket())
+    }
+
+    /// A daemon started with extra `serve` flags.
+    pub fn start_daemon_with(&self, flags: &[&str]) -> Daemon {
+        Daemon::start_with(&self.data_dir(), &self.socket(), flags)
     }
 
     /// Runs the real client against this place's daemon.

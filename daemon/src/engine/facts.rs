@@ -108,14 +108,26 @@ impl Engine {
                 })
             },
         );
-        // Results come back in the order of `missing`.
+        // Results come back in the order of `missing`. What was parsed is
+        // kept even when the work stops half-way (a deadline, the lane's
+        // budget): whole facts of a blob, for the next request to reuse.
+        let mut stopped = None;
         for (&i, parsed) in missing.iter().zip(parsed) {
-            let Parsed { facts, encoded } =
-                parsed.ok_or_else(|| DiffError::internal("a parser thread panicked"))??;
-            let facts = Arc::new(facts);
-            self.remember(blobs[i], &facts, encoded);
-            self.unwritten.defer(blobs[i], Arc::clone(&facts));
-            found[i] = Some(facts);
+            let parsed = parsed.ok_or_else(|| DiffError::internal("a parser thread panicked"));
+            match parsed.and_then(|parsed| parsed) {
+                Ok(Parsed { facts, encoded }) => {
+                    let facts = Arc::new(facts);
+                    self.remember(blobs[i], &facts, encoded);
+                    self.unwritten.defer(blobs[i], Arc::clone(&facts));
+                    found[i] = Some(facts);
+                }
+                Err(err) => {
+                    stopped.get_or_insert(err);
+                }
+            }
+        }
+        if let Some(err) = stopped {
+            return Err(err);
         }
         Ok(found.into_iter().flatten().collect())
     }

@@ -14,6 +14,7 @@ use std::time::Instant;
 use tokio::sync::watch;
 use tonic::{Request, Response, Status};
 
+pub mod admission;
 mod progress;
 pub mod status;
 
@@ -83,16 +84,13 @@ pub struct ShipgateService {
     pub activity: Arc<Activity>,
     pub listen: String,
     pub shutdown: watch::Sender<bool>,
-    /// One permit per core: comparison and history work waits here, first
-    /// come first served, so many clients queue instead of multiplying
-    /// threads and memory.
-    pub cpu_slots: Arc<tokio::sync::Semaphore>,
-}
-
-/// The CPU slots of a daemon: one per core.
-pub fn cpu_slots() -> Arc<tokio::sync::Semaphore> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Arc::new(tokio::sync::Semaphore::new(cores))
+    /// One slot per core and the lane for cheap comparisons
+    /// (`admission.rs`): work waits here, so many clients queue instead
+    /// of multiplying threads and memory.
+    pub cpu_slots: Arc<admission::CpuSlots>,
+    /// A comparison's deadline when its client sets none
+    /// (`--request-timeout`).
+    pub request_timeout: std::time::Duration,
 }
 
 /// The rendering a request's `format` asks for; a value this daemon does
@@ -246,6 +244,7 @@ impl Shipgate for ShipgateService {
         request: Request<pb::DiffRequest>,
     ) -> Result<Response<pb::DiffResponse>, Status> {
         let _in_flight = self.activity.begin();
+        let metadata = request.metadata().clone();
         let req = request.into_inner();
         check_lengths(&[
             ("base", &req.base),
@@ -264,25 +263,27 @@ impl Shipgate for ShipgateService {
             worktree: req.worktree,
         };
         let engine = Arc::clone(&self.engine);
-        // Queued until a core is free; a client that leaves while queued
-        // costs nothing more.
-        let slot = Arc::clone(&self.cpu_slots)
-            .acquire_owned()
-            .await
-            .map_err(|_| status::stopping())?;
-        // Dropping this future (the client went away, its deadline passed)
-        // cancels the work at its next checkpoint.
-        let cancel = crate::work::Cancel::new();
+        // Dropping this future (the client went away, tonic's own timeout)
+        // cancels the work at its next checkpoint; so does the deadline.
+        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
+        let cancel = crate::work::Cancel::new().with_deadline(deadline);
         let _cancel_on_drop = cancel.on_drop();
-        let (outcome, timings) = tokio::task::spawn_blocking(move || {
-            let _slot = slot;
-            crate::timings::measured(|| {
-                crate::work::with_cancel(&cancel, || engine.diff(&engine_request))
+        // Queued until a core or the lane is free (`admission.rs`).
+        let (outcome, timings) = self
+            .cpu_slots
+            .run(&cancel, move || {
+                let (outcome, timings) = crate::timings::measured(|| engine.diff(&engine_request));
+                outcome.map(|outcome| (outcome, timings))
             })
-        })
-        .await
-        .map_err(|err| task_failed("the comparison", err))?;
-        let outcome = outcome.map_err(|err| from_diff_error(&err))?;
+            .await
+            .map_err(|not_run| match not_run {
+                admission::NotRun::DeadlinePassed => {
+                    status::deadline_exceeded("The comparison", allowed)
+                }
+                admission::NotRun::Stopping => status::stopping(),
+                admission::NotRun::Failed(err) => task_failed("the comparison", err),
+            })?
+            .map_err(|err| from_diff_error(&err))?;
         let (timings, answer_kept) = if req.timings {
             (phase_timings(&timings), timings.answer_kept)
         } else {
@@ -308,6 +309,7 @@ impl Shipgate for ShipgateService {
         request: Request<pb::HistoryRequest>,
     ) -> Result<Response<Self::HistoryStream>, Status> {
         let in_flight = self.activity.begin();
+        let metadata = request.metadata().clone();
         let req = request.into_inner();
         check_lengths(&[
             ("since", &req.since),
@@ -330,7 +332,13 @@ impl Shipgate for ShipgateService {
         let (sender, receiver) = tokio::sync::mpsc::channel(16);
         let engine = Arc::clone(&self.engine);
         let slots = Arc::clone(&self.cpu_slots);
-        let cancel = crate::work::Cancel::new();
+        // A history's progress streams as it goes: only its client's
+        // deadline stops it (besides the client going away).
+        let deadline = admission::client_timeout(&metadata).map(|allowed| Instant::now() + allowed);
+        let cancel = match deadline {
+            Some(deadline) => crate::work::Cancel::new().with_deadline(deadline),
+            None => crate::work::Cancel::new(),
+        };
         // The stream's receiver goes when the client does (Ctrl-C, a
         // deadline): that cancels the walk at its next commit.
         // The watcher's sender lives only until the work is done (`done`
@@ -346,7 +354,7 @@ impl Shipgate for ShipgateService {
         });
         tokio::spawn(async move {
             let _done = done;
-            let Ok(slot) = slots.acquire_owned().await else {
+            let Ok(slot) = slots.core(deadline).await else {
                 return;
             };
             if cancel.is_cancelled() {

@@ -103,6 +103,21 @@ pub fn stopping() -> Status {
     )
 }
 
+/// A request that did not finish within the `allowed` time of its
+/// deadline: DEADLINE_EXCEEDED.
+pub fn deadline_exceeded(what: &str, allowed: std::time::Duration) -> Status {
+    rich(
+        Code::DeadlineExceeded,
+        ErrorKind::Internal,
+        Reason::DeadlineExceeded,
+        None,
+        format!(
+            "{what} did not finish within its deadline of {} (the client's grpc-timeout, else the daemon's --request-timeout); its work was stopped. Ask again with a longer deadline; what was read is kept for the next request.",
+            super::admission::spelled(allowed)
+        ),
+    )
+}
+
 /// A request that could not be decoded as its method's message (tonic's
 /// own answer, rewritten by `server::malformed`): INVALID_ARGUMENT.
 pub fn malformed_request(message: impl Into<String>) -> Status {
