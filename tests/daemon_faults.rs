@@ -304,3 +304,51 @@ fn a_full_disk_never_hangs_the_stop() {
         "the daemon hung after shutdown on a full disk"
     );
 }
+
+/// Issue 46, item 9: a store that opens but whose calls keep failing
+/// (`SHIPGATE_TEST_STORE_FAILURES`, debug builds) no
+/// longer serves on with caching silently off: after 16 failures in a
+/// row (here its first 16 calls) it is moved aside and a new store opened while the daemon serves,
+/// `status` says so, the answer is the same, and the new store caches
+/// (a restarted daemon reads the graphs from it).
+#[test]
+fn a_store_failing_while_open_is_rebuilt_while_the_daemon_serves() {
+    let repo = repo();
+    let place = Place::new();
+    let daemon = support::Daemon::start_with_env(
+        &place.data_dir(),
+        &place.socket(),
+        &[],
+        &[("SHIPGATE_TEST_STORE_FAILURES", "16")],
+    );
+    let doc = place.diff_json(&repo, &RANGE);
+    assert_eq!(rows(&doc), expected_rows());
+    let status = place.client(&["status"]);
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        text.contains("store health: rebuilt: the store was damaged (16 calls in a row failed"),
+        "{text}"
+    );
+    let json = place.client(&["status", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("status JSON");
+    assert!(
+        json["store_health"]
+            .as_str()
+            .is_some_and(|h| h.starts_with("rebuilt:")),
+        "{json:#}"
+    );
+    assert_eq!(damaged_copies(&place.data_dir()), 1);
+    // The rebuilt store holds what the rest of the work cached.
+    daemon.stop();
+    let daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &RANGE);
+    assert_eq!(rows(&doc), expected_rows());
+    let json = place.client(&["status", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("status JSON");
+    assert_eq!(json["store_health"], "ok", "{json:#}");
+    assert!(
+        json["caches"]["graphs"]["hits"].as_u64().unwrap_or(0) > 0,
+        "{json:#}"
+    );
+    daemon.stop();
+}

@@ -80,6 +80,7 @@ pub fn to_json(status: &pb::StatusResponse) -> String {
         "uptime_seconds": status.uptime_seconds,
         "store_path": status.store_path,
         "store_size_bytes": status.store_size_bytes,
+        "store_health": status.store_health,
         "caches": caches,
         "phases": phases,
         "repositories": repositories,
@@ -105,6 +106,10 @@ pub fn to_text(status: &pb::StatusResponse) -> String {
         "store: {} ({} bytes)",
         status.store_path, status.store_size_bytes
     );
+    // A daemon older than the field sends none: nothing to say.
+    if !status.store_health.is_empty() && status.store_health != "ok" {
+        let _ = writeln!(text, "store health: {}", status.store_health);
+    }
     for cache in &status.caches {
         let _ = writeln!(
             text,

@@ -114,6 +114,16 @@ impl Daemon {
 
     /// Started with extra `serve` flags.
     pub fn start_with(data_dir: &Path, socket: &Path, flags: &[&str]) -> Self {
+        Self::start_with_env(data_dir, socket, flags, &[])
+    }
+
+    /// Started with extra `serve` flags and environment variables.
+    pub fn start_with_env(
+        data_dir: &Path,
+        socket: &Path,
+        flags: &[&str],
+        env: &[(&str, &str)],
+    ) -> Self {
         let (daemon, _) = binaries();
         let child = Command::new(daemon)
             .args(["serve", "--socket"])
@@ -121,6 +131,7 @@ impl Daemon {
             .arg("--data-dir")
             .arg(data_dir)
             .args(flags)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())

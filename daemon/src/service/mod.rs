@@ -419,6 +419,7 @@ impl Shipgate for ShipgateService {
             uptime_seconds: self.activity.uptime().as_secs(),
             store_path: cache.kv().path().display().to_string(),
             store_size_bytes: cache.kv().size_on_disk(),
+            store_health: cache.kv().health(),
             repositories,
             caches: vec![
                 counters("facts", &cache.facts),

@@ -53,6 +53,11 @@ pub trait KvStore: Send + Sync {
     fn flush(&self) -> Result<(), String>;
     fn size_on_disk(&self) -> u64;
     fn path(&self) -> &std::path::Path;
+    /// How the store is doing, as `status` prints it: `ok`, or what went
+    /// wrong and what was done about it.
+    fn health(&self) -> String {
+        "ok".to_string()
+    }
 }
 
 /// Hit and miss counters of one cache.
