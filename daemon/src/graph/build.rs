@@ -42,6 +42,7 @@ mod sites;
 mod tool_classes;
 mod tools;
 mod ways;
+mod work_budget;
 mod wrapper_agents;
 use capability_limits::{capability_limits, duplicate_tool_definitions, fields_kept_apart};
 use ways::Ways;
@@ -114,7 +115,7 @@ pub struct UnreadWanted {
 /// that asked for no unread module's facts therefore computed what it
 /// would have with all of them read.
 pub fn try_build_side(input: SideInput) -> Result<SideGraph, UnreadWanted> {
-    let (graph, wanted) = build(input);
+    let (graph, wanted) = build(input, work_budget::GRAPH_WORK_BUDGET);
     if wanted.is_empty() {
         Ok(graph)
     } else {
@@ -127,11 +128,12 @@ pub fn try_build_side(input: SideInput) -> Result<SideGraph, UnreadWanted> {
 /// absent).
 pub fn build_side(mut input: SideInput) -> SideGraph {
     input.unread_tests.clear();
-    build(input).0
+    build(input, work_budget::GRAPH_WORK_BUDGET).0
 }
 
-/// The graph, and the unread modules it asked for.
-fn build(input: SideInput) -> (SideGraph, Vec<String>) {
+/// The graph, and the unread modules it asked for; its agents cost at
+/// most `budget_steps` (`work_budget.rs`).
+fn build(input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
     let mut graph = SideGraph {
         absent: input.absent,
         limits: input.limits,
@@ -168,7 +170,14 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
         );
     }
     let rewire_index = rewires::RewireIndex::of(&modules);
+    let budget = work_budget::WorkBudget::new(budget_steps);
     let contexts = module_contexts::ModuleContexts::of_side(&modules, &input.files);
+    let side = SideReading {
+        modules: &modules,
+        contexts: &contexts,
+        rewires: &rewire_index,
+        budget: &budget,
+    };
     for file in &input.files {
         // A cancelled read stops here; the engine drops what was built.
         if crate::work::cancelled() {
@@ -219,16 +228,7 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
                     .sources
                     .push((GOOGLE_ADK.to_string(), file.path.clone()));
             }
-            ModuleReader::new(
-                Framework::Adk,
-                file,
-                &modules,
-                &contexts,
-                &rewire_index,
-                &mut graph,
-                &mut gaps,
-            )
-            .read_adk();
+            ModuleReader::new(Framework::Adk, file, side, &mut graph, &mut gaps).read_adk();
         }
         let sdk_source = openai::is_sdk_source(&file.facts);
         if sdk_source || context.builds(AgentBase::Sdk) {
@@ -238,16 +238,7 @@ fn build(input: SideInput) -> (SideGraph, Vec<String>) {
                     .push((OPENAI_AGENTS_SDK.to_string(), file.path.clone()));
                 duplicate_tool_definitions(&file.path, &file.facts, &mut gaps);
             }
-            ModuleReader::new(
-                Framework::OpenAi,
-                file,
-                &modules,
-                &contexts,
-                &rewire_index,
-                &mut graph,
-                &mut gaps,
-            )
-            .read();
+            ModuleReader::new(Framework::OpenAi, file, side, &mut graph, &mut gaps).read();
         }
     }
     // The census of changes, copies and subclasses runs only where the side
@@ -401,6 +392,8 @@ struct ModuleReader<'a, 'm> {
     passing: std::cell::Cell<bool>,
     /// The side's bindings by this module's agents (`agent_bindings.rs`).
     agent_bindings: agent_bindings::AgentBindings,
+    /// What is left of the side's graph work budget (`work_budget.rs`).
+    budget: &'a work_budget::WorkBudget,
 }
 
 /// What a `function_tool(f, …)` call adds to the function it wraps.
@@ -419,17 +412,31 @@ struct FollowedTool {
     gates: Vec<crate::graph::gates::Gate>,
 }
 
+/// What every module reader of a side shares.
+#[derive(Clone, Copy)]
+struct SideReading<'a, 'm> {
+    modules: &'a ModuleSet<'m>,
+    contexts: &'a module_contexts::ModuleContexts,
+    rewires: &'a rewires::RewireIndex<'m>,
+    budget: &'a work_budget::WorkBudget,
+}
+
 impl<'a, 'm> ModuleReader<'a, 'm> {
     fn new(
         framework: Framework,
         file: &'a SourceFile,
-        modules: &'a ModuleSet<'m>,
-        contexts: &'a module_contexts::ModuleContexts,
-        rewires: &'a rewires::RewireIndex<'m>,
+        side: SideReading<'a, 'm>,
         graph: &'a mut SideGraph,
         gaps: &'a mut BTreeSet<Gap>,
     ) -> Self {
+        let SideReading {
+            modules,
+            contexts,
+            rewires,
+            budget,
+        } = side;
         ModuleReader {
+            budget,
             agent_bindings: agent_bindings::AgentBindings::starting(
                 &file.path,
                 &graph.bindings,

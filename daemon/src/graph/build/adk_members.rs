@@ -78,6 +78,14 @@ impl ModuleReader<'_, '_> {
                 location: format!("{}:{}", self.path, first.line),
                 variable,
             });
+            if !self
+                .budget
+                .pays_for(sites.iter().map(|(site, _)| site.call))
+            {
+                let limit = self.budget.limit(&self.who(&identity, first.line));
+                self.agent_gap(&identity, limit);
+                continue;
+            }
             if let [(only, kind)] = sites.as_slice() {
                 self.read_adk_site(&identity, only, *kind);
             } else {

@@ -71,6 +71,11 @@ impl ModuleReader<'_, '_> {
                 location: format!("{}:{}", self.path, first.line),
                 variable: None,
             });
+            if !self.budget.pays_for(sites.iter().map(|site| site.call)) {
+                let limit = self.budget.limit(&self.who(identity, first.line));
+                self.agent_gap(identity, limit);
+                continue;
+            }
             if let [only] = sites.as_slice() {
                 self.read_site(identity, only);
             } else {

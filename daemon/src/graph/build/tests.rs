@@ -166,3 +166,42 @@ fn module_names_are_grouped_by_module() {
         ]
     );
 }
+
+/// Issue 46, item 2: past the side's work budget, each agent not yet read
+/// is a named limit (its rows `not_established`), never dropped.
+#[test]
+fn agents_past_the_work_budget_are_named_not_dropped() {
+    let mut module = String::from(
+        "from agents import Agent, function_tool\n\n@function_tool\ndef lookup(q: str) -> str:\n    return q\n\n",
+    );
+    for i in 0..6 {
+        module.push_str(&format!("a{i} = Agent(name=\"a{i}\", tools=[lookup])\n"));
+    }
+    let input = SideInput {
+        scope: ".".into(),
+        files: vec![SourceFile {
+            path: "agents.py".into(),
+            facts: Arc::new(extract_facts(module.as_bytes())),
+        }],
+        ..SideInput::default()
+    };
+    // Each agent costs 2 (itself and its one member): 7 pays for three.
+    let (graph, _) = build(input, 7);
+    let agents: Vec<&str> = graph.agents.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(agents, ["a0", "a1", "a2", "a3", "a4", "a5"]);
+    let bound: Vec<&str> = graph.bindings.iter().map(|b| b.agent.as_str()).collect();
+    assert_eq!(bound, ["a0", "a1", "a2"]);
+    let stopped: Vec<(&str, &str)> = graph
+        .gaps
+        .iter()
+        .filter_map(|gap| Some((gap.agent.as_deref()?, gap.reason.as_str())))
+        .collect();
+    assert_eq!(stopped.len(), 3, "{stopped:?}");
+    for (i, (agent, reason)) in stopped.iter().enumerate() {
+        assert_eq!(*agent, format!("a{}", i + 3));
+        assert!(
+            reason.ends_with("is not read: reading stopped when this side's graph work budget of 7 steps was spent (a bound against inputs built to exhaust the daemon); its tools, handoffs, MCP servers and sub-agents are not established."),
+            "{reason}"
+        );
+    }
+}

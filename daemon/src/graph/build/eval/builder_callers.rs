@@ -341,6 +341,7 @@ impl<'m> ModuleReader<'_, 'm> {
             returning: std::cell::Cell::new(self.returning.get()),
             passing: std::cell::Cell::new(false),
             agent_bindings: Default::default(),
+            budget: self.budget,
         };
         read(&reader)
     }
