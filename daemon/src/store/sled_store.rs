@@ -9,7 +9,7 @@
 use super::{Entry, KvStore, Namespace};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, RwLock};
 
 /// Bumped when the layout of keys or values changes incompatibly (2: every
@@ -317,7 +317,7 @@ impl Trees {
 fn injected_failures() -> u32 {
     #[cfg(debug_assertions)]
     {
-        static TAKEN: AtomicBool = AtomicBool::new(false);
+        static TAKEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
         if !TAKEN.swap(true, Ordering::Relaxed) {
             return std::env::var("SHIPGATE_TEST_STORE_FAILURES")
                 .ok()
