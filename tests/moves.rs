@@ -327,3 +327,38 @@ fn a_limit_on_a_moved_file_still_covers_its_agent() {
     );
     assert_eq!(doc["rows"][0]["candidate_change"], "added");
 }
+
+/// An agent named by the builder that makes it (`build_triage@triage.py`:
+/// its `name=` is not read) carries its file in its name; after the file
+/// moves it is the same agent, as one named by a literal is: no
+/// `removed` and `added` pair for its tools, its handoffs or the handoff
+/// to it (found by the known-truth generator's `builder_name_rebound`).
+#[test]
+fn an_agent_named_by_its_builder_keeps_its_identity_when_its_file_moves() {
+    let triage = "from agents import Agent, function_tool\n\nTRIAGE_NAME = \"triage\"\n\n\ndef _rename(suffix):\n    global TRIAGE_NAME\n    TRIAGE_NAME = TRIAGE_NAME + suffix\n\n\n@function_tool\ndef close_case(case: str) -> str:\n    return case\n\n\ndef build_triage():\n    return Agent(name=TRIAGE_NAME, instructions=\"Route.\", tools=[close_case])\n\n\ntriage = build_triage()\n";
+    let front = |module: &str| {
+        format!("from agents import Agent\n\nfrom app.{module} import triage\n\nfront = Agent(name=\"front\", instructions=\"Greet.\", handoffs=[triage])\n")
+    };
+    let (_, doc) = change(
+        &[
+            ("app/__init__.py", ""),
+            ("app/triage.py", triage),
+            ("app/agent.py", &front("triage")),
+        ],
+        &["app/triage.py"],
+        &[
+            ("app/triage_moved.py", triage),
+            ("app/agent.py", &front("triage_moved")),
+        ],
+        &["--scope", "app"],
+    );
+    assert!(rows(&doc).is_empty(), "{:#}", doc["rows"]);
+    let agents: Vec<&str> = doc["head"]["agents"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x["name"].as_str()).collect())
+        .unwrap_or_default();
+    assert!(
+        agents.contains(&"build_triage@triage_moved.py"),
+        "{agents:?}"
+    );
+}

@@ -53,6 +53,13 @@ CATALOGUE: list[Shape] = [
     Shape("builder_two_returns", "construction", (SDK, ADK),
           "def build_x(): if os.getenv('FAST_X') == '1': return Agent(name='x_fast'); return Agent(...) "
           "(edge: a handoff, sub-agent or AgentTool written as build_x() expects a limit)", unreadable=True, weight=1),
+    # Issue 40, item 2: a builder named by a string constant nothing can rebind is named by its
+    # value; where a function may rebind it (`global`), the agent is named by its builder.
+    Shape("builder_name_constant", "construction", (SDK, ADK),
+          "X_NAME = 'x'; def build_x(): return Agent(name=X_NAME, ...); x = build_x()", weight=2),
+    Shape("builder_name_rebound", "construction", (SDK, ADK),
+          "X_NAME = 'x'; def _rename_x(): global X_NAME; ...; def build_x(): return Agent(name=X_NAME, ...) "
+          "(edge: the agent is named by its builder, `build_x@<file>`)", weight=1),
     # Edge: a decorated builder is not a builder (the decorator may return anything).
     Shape("builder_decorated", "construction", (SDK, ADK),
           "@functools.lru_cache(maxsize=None) def build_x(): return Agent(...) (edge: a reference by build_x() expects a limit)",
@@ -248,7 +255,9 @@ SAME_MODULE_REWIRES = ("rewire_append", "rewire_extend", "rewire_iadd", "rewire_
 REWIRES = SAME_MODULE_REWIRES + ("rewire_other_module", "rewire_factory_result_other_module", "adk_rewire_factory_result")
 IN_OTHER_MODULE = ("rewire_other_module", "rewire_factory_result_other_module")
 # Functions whose one unconditional last statement returns the construction (issue 40's builders).
-BUILDERS = ("builder", "builder_local_list", "builder_returns_local", "builder_chain", "nested_local")
+BUILDERS = ("builder", "builder_local_list", "builder_returns_local", "builder_chain", "nested_local",
+            "builder_name_constant", "builder_name_rebound")
+NAME_CONSTANTS = ("name_constant", "builder_name_constant", "builder_name_rebound")  # name= is a module constant
 NAMED_BY_LOCAL = ("builder_returns_local", "nested_local")  # an SDK agent a function's local holds: named by it
 BUILT_IN_FUNCTIONS = BUILDERS + ("builder_two_returns", "builder_decorated")
 OPEN_BUILDERS = ("builder_two_returns", "builder_decorated")  # a call of them is not known to be the agent

@@ -12,6 +12,11 @@ TOOL_MODULES = {SDK: ["sdk_tools", "lib/sdk_more", "sdk_pkg/__init__"],
 DECORATORS_MODULE = "decorators"  # the repository decorators of the `tool_wrapper` shapes
 
 
+def builder_name(agent: AgentSpec) -> str:
+    """The builder function of an agent built in one: `build_x`."""
+    return f"build_{agent.list_name or agent.var}"
+
+
 def module_path(stem: str) -> str:
     return f"{stem}.py"
 

@@ -9,7 +9,7 @@ from typing import Optional
 
 from .catalogue import DECORATOR_KINDS, IN_OTHER_MODULE, LABELLED_WRAPPERS, NAMED_BY_LOCAL, NOT_AT_MODULE_LEVEL, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS
 from .model import ADK, AgentSpec, App, SDK, Server, Tool, flag_name, negated
-from .naming import module_path, wiring_module
+from .naming import builder_name, module_path, wiring_module
 
 
 def agent_source(agent: AgentSpec) -> str:
@@ -23,6 +23,8 @@ def agent_identity(agent: AgentSpec) -> str:
     variable) by the local."""
     if agent.framework == SDK and agent.construction in NAMED_BY_LOCAL:
         return agent.var
+    if agent.construction == "builder_name_rebound":
+        return f"{builder_name(agent)}@{agent_source(agent)}"
     if agent.framework == ADK or agent.construction in NOT_AT_MODULE_LEVEL + ("clone",):
         return agent.name
     return agent.var

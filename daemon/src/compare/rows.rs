@@ -234,28 +234,44 @@ fn renamed_view<'s>(side: &'s SideGraph, renames: &BTreeMap<String, String>) -> 
             *p = new.clone();
         }
     };
+    // An agent named by where it is built (`build@agent.py`: no literal
+    // name) carries its file in its name: the same agent after the move.
+    let name = |n: &mut String| rename_agent_name(n, renames);
     let mut view = side.clone();
     for agent in &mut view.agents {
         path(&mut agent.source);
+        name(&mut agent.name);
     }
     for binding in &mut view.bindings {
         path(&mut binding.agent_source);
+        name(&mut binding.agent);
         rename_edge_key(&mut binding.tool_key, renames);
         match &mut binding.edge {
             Edge::Handoff { target_source, .. } | Edge::SubAgent { target_source } => {
-                path(target_source)
+                path(target_source);
+                name(&mut binding.tool);
             }
             Edge::Object(object) => {
                 if let Some(source) = &mut object.identity.agent_source {
                     path(source);
                 }
+                if let Some(agent) = &mut object.identity.agent {
+                    name(agent);
+                }
             }
             Edge::Tool(_) => {}
         }
     }
+    for order in &mut view.tool_orders {
+        path(&mut order.agent_source);
+        name(&mut order.agent);
+    }
     for gap in &mut view.gaps {
         if let Some(source) = &mut gap.source {
             path(source);
+        }
+        if let Some(agent) = &mut gap.agent {
+            name(agent);
         }
         if let Some(member) = &mut gap.member {
             rename_edge_key(member, renames);
@@ -264,15 +280,28 @@ fn renamed_view<'s>(side: &'s SideGraph, renames: &BTreeMap<String, String>) -> 
     Cow::Owned(view)
 }
 
+/// An agent name `<function>@<file>` with its file renamed.
+fn rename_agent_name(name: &mut String, renames: &BTreeMap<String, String>) {
+    let renamed = name
+        .rsplit_once('@')
+        .and_then(|(function, file)| Some(format!("{function}@{}", renames.get(file)?)));
+    if let Some(renamed) = renamed {
+        *name = renamed;
+    }
+}
+
 /// An agent edge's key (`handoff:<file>:<name>`) with its file renamed.
 fn rename_edge_key(key: &mut String, renames: &BTreeMap<String, String>) {
-    let renamed = key
+    let Some((file, name)) = key
         .strip_prefix("handoff:")
         .and_then(|rest| rest.rsplit_once(':'))
-        .and_then(|(file, name)| Some(format!("handoff:{}:{name}", renames.get(file)?)));
-    if let Some(renamed) = renamed {
-        *key = renamed;
-    }
+    else {
+        return;
+    };
+    let mut name = name.to_string();
+    rename_agent_name(&mut name, renames);
+    let file = renames.get(file).map_or(file, String::as_str);
+    *key = format!("handoff:{file}:{name}");
 }
 
 /// When two sides bind a member alike but under conditions spelled

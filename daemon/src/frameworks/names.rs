@@ -9,8 +9,17 @@
 //! yet. The binding is an assignment of a string literal (or an f-string
 //! of literal pieces), or an import of a string constant another module
 //! binds (`NameConstants`, which the graph layer fills through the
-//! resolver). Constants read inside a function are not read (code run
-//! later could have rebound them).
+//! resolver).
+//!
+//! Inside a function (a builder, a factory, a method) the construction
+//! runs later, when other code could have rebound the constant, so more
+//! must hold (`NameConstants::in_functions`, which the graph layer fills,
+//! issue 40): no function on the way from the construction out to the
+//! module binds the name (a parameter, a local, `global`, `nonlocal`; a
+//! class body between is not a scope its methods see), and nothing in the
+//! scope can rebind it — no store of that attribute name anywhere, no
+//! change of the constant's module namespace the read cannot see
+//! (`globals()`, `vars(m)`, a computed `setattr`, `sys.modules`).
 
 use crate::python::{BindingKind, CallFact, ModuleFacts, Value};
 use std::collections::BTreeMap;
@@ -21,11 +30,75 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct NameConstants {
     strings: BTreeMap<String, String>,
+    /// The module's own and imported string constants nothing in the
+    /// scope can rebind, for constructions inside functions.
+    in_functions: BTreeMap<String, String>,
 }
 
 impl NameConstants {
     pub fn new(strings: BTreeMap<String, String>) -> Self {
-        NameConstants { strings }
+        NameConstants {
+            strings,
+            in_functions: BTreeMap::new(),
+        }
+    }
+
+    /// With the constants constructions inside functions may read.
+    pub fn with_function_constants(mut self, in_functions: BTreeMap<String, String>) -> Self {
+        self.in_functions = in_functions;
+        self
+    }
+}
+
+/// The names a module's agent constructions inside functions use as
+/// `name=` that no function on the way out binds: what
+/// `NameConstants::in_functions` is asked for.
+pub fn function_name_candidates(facts: &ModuleFacts) -> Vec<&str> {
+    let mut names: Vec<&str> = facts
+        .calls
+        .iter()
+        .filter(|call| !call.scope.is_empty())
+        .filter_map(|call| match name_value(call)? {
+            Value::Name(name) if !bound_on_the_way_out(facts, &call.scope, name) => {
+                Some(name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Whether `name`, read in `scope`, may be bound by a scope between it
+/// and the module: a function binding it (parameter, local, `global`,
+/// `nonlocal`), a class body binding it where the read is in that body,
+/// or a scope the facts do not know (then it may). A class body around a
+/// function is not one of that function's scopes.
+fn bound_on_the_way_out(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
+    let mut here = scope;
+    let mut innermost = true;
+    loop {
+        if let Some(function) = facts.functions.iter().find(|f| f.qualname == here) {
+            if function.params.iter().any(|p| p.name == name)
+                || function.globals.iter().any(|g| g == name)
+                || function.nonlocals.iter().any(|n| n == name)
+                || function.binds_local(name)
+            {
+                return true;
+            }
+        } else if let Some(class) = facts.classes.iter().find(|c| c.qualname == here) {
+            if innermost && class.attributes.iter().any(|a| a.name == name) {
+                return true;
+            }
+        } else {
+            return true;
+        }
+        innermost = false;
+        match here.rsplit_once('.') {
+            Some((parent, _)) => here = parent,
+            None => return false,
+        }
     }
 }
 
@@ -78,13 +151,16 @@ pub fn agent_name(
                 _ => None,
             }
         }
+        Value::Name(constant) if !bound_on_the_way_out(facts, &call.scope, constant) => {
+            imported.in_functions.get(constant.as_str()).cloned()
+        }
         _ => None,
     }
 }
 
 /// The module's one binding of `name`, when it is unconditional, runs
 /// before `line` and no function of the module rebinds it (`global`).
-fn once_before<'f>(
+pub fn once_before<'f>(
     facts: &'f ModuleFacts,
     name: &str,
     line: u32,

@@ -466,6 +466,18 @@ pub struct Census {
 }
 
 impl Census {
+    /// Whether code of the scope may store an attribute named `name` on
+    /// some object other than `self` (a module's constant among them).
+    pub fn may_rebind_attribute(&self, name: &str) -> bool {
+        self.rebound.contains(name)
+    }
+
+    /// Whether the namespace of the module at `path` may change under
+    /// names the read cannot see.
+    pub fn withholds_module(&self, path: &str) -> bool {
+        self.namespaces.withholds(path)
+    }
+
     pub fn of(modules: &ModuleSet<'_>) -> Self {
         let mut rebound = std::collections::BTreeSet::new();
         for path in modules.paths() {

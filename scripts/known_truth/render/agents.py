@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..catalogue import IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, READABLE_LISTS, REWIRES, WRAPPER_EDGES
+from ..catalogue import IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, NAME_CONSTANTS, READABLE_LISTS, REWIRES, WRAPPER_EDGES
 from ..model import AgentSpec, App, SDK
 from ..rules import nested_host
 from ..truth import agent_ident, binding_names, condition_of, tool_row_name
 from .lists import constant_stem, rendered_lists
-from .members import builder_name
+from ..naming import builder_name
 from .tools import reference_opaque
 from .writer import AgentContext, RenderState, Writer
 
@@ -46,10 +46,15 @@ def clone_overrides(app: App, agent: AgentSpec, values: dict[str, Optional[str]]
 
 
 def name_argument(w: Writer, agent: AgentSpec, before: list[list[str]]) -> str:
-    """The name= value: a literal, or (`name_constant`) a module constant that holds it."""
-    if agent.construction == "name_constant":
-        before.append([f"{constant_stem(agent)}_NAME = {w.q(agent.name)}"])
-        return f"{constant_stem(agent)}_NAME"
+    """The name= value: a literal, or (`NAME_CONSTANTS`) a module constant that holds it, which
+    a function may rebind (`builder_name_rebound`)."""
+    if agent.construction in NAME_CONSTANTS:
+        constant = f"{constant_stem(agent)}_NAME"
+        before.append([f"{constant} = {w.q(agent.name)}"])
+        if agent.construction == "builder_name_rebound":
+            before.append([f"def _rename_{agent.list_name or agent.var}(suffix):", f"    global {constant}",
+                           f"    {constant} = {constant} + suffix"])
+        return constant
     return w.q(agent.name)
 
 
@@ -159,7 +164,7 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
         cls = agent_class(w, agent)
         call = w.call(cls, arguments, indent)
         builder = builder_name(agent)
-        if agent.construction == "builder":
+        if agent.construction in ("builder", "builder_name_constant", "builder_name_rebound"):
             before.append([f"def {builder}():"] + body + [f"    return {call}"])
         elif agent.construction == "builder_decorated":
             w.imports.module("functools")

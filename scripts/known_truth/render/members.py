@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..catalogue import DYNAMIC_LISTS, IDENTITY_BY_VARIABLE, IN_SCOPE_LISTS, OPEN_BUILDERS
 from ..model import ADK, AgentSpec, App, SDK, Server, Tool, flag_name, negated
-from ..naming import relative_module
+from ..naming import builder_name, relative_module
 from ..rules import builder_made
 from ..truth import (
     agent_identity, agent_source, agent_tool_row_name, as_tool_name, condition_of, server_row_name, tool_row_name
@@ -48,10 +48,6 @@ def agent_reference(w: Writer, target: AgentSpec) -> str:
     alias = f"{target.var}_agent" if w.style.alias_agents else ""
     w.imports.name(relative_module(target.file), target.var, alias)
     return alias or target.var
-
-
-def builder_name(agent: AgentSpec) -> str:
-    return f"build_{agent.list_name or agent.var}"
 
 
 def builder_call(w: Writer, target: AgentSpec) -> str:

@@ -45,12 +45,13 @@ pub(super) struct SdkIdentity {
 impl ModuleContexts {
     pub(super) fn of_side(modules: &ModuleSet<'_>, files: &[SourceFile]) -> Self {
         let classes = AgentClasses::of(files);
+        let census = std::cell::OnceCell::new();
         let by_path = files
             .iter()
             .filter(|f| f.facts.syntax_error.is_none())
             .map(|file| {
                 let mut context = ModuleContext {
-                    names: eval::name_constants::name_constants(modules, &file.path),
+                    names: eval::name_constants::name_constants(modules, &file.path, &census),
                     ..ModuleContext::default()
                 };
                 if !classes.names.is_empty() {

@@ -1,0 +1,114 @@
+//! End to end: an agent built inside a function (a builder, a method) and
+//! named by a string constant (issue 40, item 2): `name=AGENT_NAME` where
+//! the module binds `AGENT_NAME = "support"` once, or imports it from a
+//! module that does, is the agent `support`, as at module level — when
+//! nothing can rebind the constant before the function runs. The edges
+//! keep today's answer (the agent named by its builder, `build@app/
+//! agent.py`): the function binds the name itself, a function declares it
+//! `global`, the scope stores an attribute of that name, the binding is
+//! conditional. The reference (1.2.0) names none of these agents.
+
+mod support;
+
+use support::{compare_branches, row, rows};
+
+const NAMES: &str = "BILLING = \"billing\"\n";
+
+/// The application: a builder named by a module constant and a method
+/// named by an imported one; `extra` is added to the module, `tools` is
+/// what both agents list.
+fn app(extra: &str, tools: &str) -> String {
+    format!(
+        "from agents import Agent, function_tool\nfrom app.names import BILLING\n\nAGENT_NAME = \"support\"\n{extra}\n\n@function_tool\ndef lookup(order: str) -> str:\n    return order\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n\n\ndef build():\n    return Agent(name=AGENT_NAME, tools=[{tools}])\n\n\nclass Billing:\n    def build(self):\n        return Agent(name=BILLING, tools=[{tools}])\n\n\nsupport = build()\nbilling = Billing().build()\n"
+    )
+}
+
+fn compare(extra: &str) -> serde_json::Value {
+    let base = app(extra, "lookup");
+    let head = app(extra, "lookup, refund");
+    compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/names.py", NAMES),
+            ("app/agent.py", &base),
+        ],
+        &[("app/agent.py", &head)],
+        "app",
+    )
+    .0
+}
+
+#[test]
+fn a_constant_names_an_agent_built_in_a_function_or_a_method() {
+    let doc = compare("");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("billing", "refund", "added"),
+            row("support", "refund", "added")
+        ],
+        "{doc:#}"
+    );
+    assert_eq!(doc["comparison_status"], "compared");
+}
+
+#[test]
+fn a_constant_something_could_rebind_does_not_name_the_agent() {
+    // Each edge keeps a constant from naming its agent; the other agent
+    // is still named where the edge is not about its constant.
+    for (extra, support_named, billing_named) in [
+        // A function that rebinds it.
+        (
+            "\n\ndef rename():\n    global AGENT_NAME\n    AGENT_NAME = \"other\"\n",
+            false,
+            true,
+        ),
+        // An attribute store of that name anywhere (the module's own,
+        // through an import of itself or any alias).
+        (
+            "\nimport app.names\napp.names.BILLING = \"x\"\n",
+            true,
+            false,
+        ),
+        // A conditional binding.
+        ("\nif __debug__:\n    AGENT_NAME = \"debug\"\n", false, true),
+        // The module namespace changed under names the read cannot see:
+        // its imported BILLING too could be rebound.
+        (
+            "\nglobals()[\"AGENT_\" + \"NAME\"] = \"other\"\n",
+            false,
+            false,
+        ),
+    ] {
+        let doc = compare(extra);
+        let agents: Vec<String> = rows(&doc).into_iter().map(|(agent, _, _)| agent).collect();
+        assert_eq!(
+            agents.contains(&"support".to_string()),
+            support_named,
+            "{extra}: {agents:?}"
+        );
+        assert_eq!(
+            agents.contains(&"billing".to_string()),
+            billing_named,
+            "{extra}: {agents:?}"
+        );
+        assert_eq!(agents.len(), 2, "{extra}: one row for each agent: {doc:#}");
+    }
+}
+
+#[test]
+fn a_name_the_function_binds_itself_is_not_the_constant() {
+    let shadowing = |tools: &str| {
+        format!("from agents import Agent, function_tool\n\nAGENT_NAME = \"support\"\n\n\n@function_tool\ndef lookup(order: str) -> str:\n    return order\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n\n\ndef build(AGENT_NAME):\n    return Agent(name=AGENT_NAME, tools=[{tools}])\n\n\ndef build_local():\n    AGENT_NAME = \"local\"\n    return Agent(name=AGENT_NAME, tools=[{tools}])\n\n\na = build(\"a\")\nb = build_local()\n")
+    };
+    let base = shadowing("lookup");
+    let head = shadowing("lookup, refund");
+    let doc = compare_branches(
+        &[("app/__init__.py", ""), ("app/agent.py", &base)],
+        &[("app/agent.py", &head)],
+        "app",
+    )
+    .0;
+    let agents: Vec<String> = rows(&doc).into_iter().map(|(agent, _, _)| agent).collect();
+    assert!(!agents.contains(&"support".to_string()), "{agents:?}");
+}
