@@ -48,12 +48,17 @@ def moved_base(base: App, renames: dict[str, str]) -> App:
 
 def doc_in_head_paths(doc: dict, renames: dict[str, str]) -> dict:
     """The document with the base side's limits on renamed files at their head paths, as the truth
-    (`moved_base`) names those files: the engine's limits name the base's own paths."""
+    (`moved_base`) names those files (and the agents named by where they are built): the engine's
+    limits name the base's own paths."""
     if not renames:
         return doc
     checked = copy.deepcopy(doc)
     for gap in checked.get("base", {}).get("coverage_gaps", []):
         gap["source"] = renames.get(gap.get("source"), gap.get("source"))
+        # An agent named by its builder carries its file in its name (`build_x@adk_a.py`).
+        function, at, file = (gap.get("agent") or "").rpartition("@")
+        if at and file in renames:
+            gap["agent"] = f"{function}@{renames[file]}"
     return checked
 
 
