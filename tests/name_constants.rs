@@ -112,3 +112,54 @@ fn a_name_the_function_binds_itself_is_not_the_constant() {
     let agents: Vec<String> = rows(&doc).into_iter().map(|(agent, _, _)| agent).collect();
     assert!(!agents.contains(&"support".to_string()), "{agents:?}");
 }
+
+/// A `@function_tool(name_override=…)` is the tool the model sees by that
+/// name. A string constant its module binds once before the definition
+/// is read as the name (a change of its value is a change of the tool the
+/// model sees); an override the read cannot name leaves the row
+/// `not_established`, never the function's own name as if established.
+/// The reference (1.2.0) names the tool after the function in both (a
+/// silent hide when the constant changes).
+#[test]
+fn a_tool_name_override_is_the_name_the_model_sees() {
+    let tools = |name: &str, override_value: &str| {
+        format!("from agents import Agent, function_tool\n\nTOOL_NAME = \"{name}\"\n\n\ndef tool_name():\n    return \"dynamic\"\n\n\n@function_tool(name_override={override_value})\ndef refund(order: str) -> str:\n    return order\n\n\nsupport = Agent(name=\"support\", tools=[refund])\n")
+    };
+    let run = |base: &str, head: &str| {
+        compare_branches(
+            &[("app/__init__.py", ""), ("app/agent.py", base)],
+            &[("app/agent.py", head)],
+            "app",
+        )
+        .0
+    };
+    // The constant's value changes: the tool the model sees is renamed.
+    let doc = run(
+        &tools("refund_order", "TOOL_NAME"),
+        &tools("refund_everything", "TOOL_NAME"),
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("support", "refund_everything", "added"),
+            row("support", "refund_order", "removed")
+        ],
+        "{doc:#}"
+    );
+    // An override the read cannot name: the body's change is a row, but
+    // not an established one.
+    let doc = run(
+        &tools("x", "tool_name()"),
+        &tools("x", "tool_name()").replace("return order", "return order.strip()"),
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "refund", "not_established")],
+        "{doc:#}"
+    );
+    let reasons = doc["rows"][0]["uncertainty"].to_string();
+    assert!(
+        reasons.contains("whose name_override is not read (tool_name()); the name the model sees is not established."),
+        "{reasons}"
+    );
+}

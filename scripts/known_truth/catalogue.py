@@ -169,6 +169,10 @@ CATALOGUE: list[Shape] = [
     Shape("same_name_tools", "tool_home", (SDK, ADK), "a same-named tool in another module (the same text, or not), bound by other agents or retargeted to; referenced module-qualified"),
     Shape("tool_helper", "tool_body", (SDK, ADK), "the body calls a module helper _fmt(...), whose own body is no part of the tool"),
     # How an agent file spells the agent class.
+    # How an SDK tool's name_override= is spelled (issue 40, item 2: a module constant is read).
+    Shape("override_literal", "override_spelling", (SDK,), "@function_tool(name_override='do_x')", base=True),
+    Shape("override_constant", "override_spelling", (SDK,),
+          "X_TOOL_NAME = 'do_x'; @function_tool(name_override=X_TOOL_NAME) (the wrapper-call form stays literal)"),
     Shape("class_import", "class_spelling", (SDK, ADK), "from agents import Agent; Agent(...)", base=True),
     Shape("class_alias", "class_spelling", (SDK, ADK), "from agents import Agent as SdkAgent; SdkAgent(...)"),
     Shape("class_module_qualified", "class_spelling", (SDK, ADK), "import agents; agents.Agent(...)"),

@@ -93,6 +93,7 @@ def draw_tool(gen: Generation, app: App, framework: str) -> Tool:
         is_async=rng.random() < 0.15,
         returns=rng.choice(["str", "str", "dict"]),
         override=f"do_{name}" if framework == SDK and rng.random() < 0.15 else "",
+        override_constant=gen.pick("override_spelling", SDK) == "override_constant",
         helper=gen.on("tool_helper") and rng.random() < 0.3,
         wrapper=gen.pick("tool_wrapper", framework),
         label=rng.choice(LABELS),

@@ -32,6 +32,7 @@ class Tool:
     is_async: bool = False
     returns: str = "str"
     override: str = ""  # SDK name_override=: the tool's name when given
+    override_constant: bool = False  # the decorator spells it by a module constant (fixed per tool: it is in the AST)
     helper: bool = False  # the body returns through the module's _fmt(...)
     key: str = ""  # the model's identity, when a same-named tool is defined in another module
     wrapper: str = "undecorated"  # catalogue shape of the repository decorator under the framework's

@@ -55,11 +55,16 @@ def doc_in_head_paths(doc: dict, renames: dict[str, str]) -> dict:
     checked = copy.deepcopy(doc)
     for gap in checked.get("base", {}).get("coverage_gaps", []):
         gap["source"] = renames.get(gap.get("source"), gap.get("source"))
-        # An agent named by its builder carries its file in its name (`build_x@adk_a.py`).
-        function, at, file = (gap.get("agent") or "").rpartition("@")
-        if at and file in renames:
-            gap["agent"] = f"{function}@{renames[file]}"
+        if gap.get("agent"):
+            gap["agent"] = moved_agent_name(gap["agent"], renames)
     return checked
+
+
+def moved_agent_name(agent: str, renames: dict[str, str]) -> str:
+    """An agent named by its builder carries its file in its name (`build_x@adk_a.py`): at the
+    file's head path when it moved."""
+    function, at, file = agent.rpartition("@")
+    return f"{function}@{renames[file]}" if at and file in renames else agent
 
 
 def evaluate(program: Program, daemon: str, data_dir: str) -> Outcome:
@@ -71,7 +76,7 @@ def evaluate(program: Program, daemon: str, data_dir: str) -> Outcome:
     except EngineError as error:
         return Outcome(program, base_render.files, head_render.files, None, [], str(error))
     base = moved_base(program.base, renames)
-    base_unreadable = {(renames.get(source, source), agent): names
+    base_unreadable = {(renames.get(source, source), moved_agent_name(agent, renames)): names
                        for (source, agent), names in base_render.unreadable.items()}
     unreadable = {"base": renamed_unreadable(base, head, base_unreadable),
                   "head": head_render.unreadable}

@@ -31,6 +31,10 @@ def shapes_used(program: Program) -> set[str]:
                 if any(app.servers[k].module for k in agent.servers):
                     used.add("server_imported")
             used.add(app.style(agent.file).class_spelling)
+            for tid in agent.tools:
+                tool = app.tools[tid]
+                if tool.override and tool.override_constant:
+                    used.add("override_constant")
             if any(app.agents[k].file != agent.file for k in agent.handoffs + agent.agent_tools):
                 used.add("cross_module_agents")
             if any(app.servers[k].filter is not None for k in agent.servers):

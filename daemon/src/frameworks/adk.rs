@@ -191,6 +191,7 @@ pub fn function_wrapper_call<'v>(
     Some(FunctionToolCall {
         wrapped,
         name_override: None,
+        unread_override: None,
         other_arguments,
         gate_keywords: super::openai::gate_keywords(keywords),
     })

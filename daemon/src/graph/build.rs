@@ -399,6 +399,8 @@ struct ModuleReader<'a, 'm> {
 /// What a `function_tool(f, …)` call adds to the function it wraps.
 struct Wrap {
     name_override: Option<String>,
+    /// A `name_override=` given but not read, as written.
+    unread_override: Option<String>,
     other_arguments: Vec<String>,
     /// The gates its keywords set (`needs_approval=`), read where it is.
     gates: Vec<crate::graph::gates::Gate>,

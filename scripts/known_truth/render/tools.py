@@ -52,7 +52,12 @@ def render_tool_definition(w: Writer, tool: Tool) -> list[str]:
     if tool.definition in SDK_DECORATORS:
         w.imports.name("agents", "function_tool")
         bare = tool.definition == "sdk_decorator" and not tool.override
-        lines.append("@function_tool" if bare else f"@function_tool({override_argument(w, tool)})")
+        if tool.override and tool.override_constant:
+            constant = f"{tool.name.upper()}_TOOL_NAME"
+            lines.append(f"{constant} = {w.q(tool.override)}")
+            lines.append(f"@function_tool(name_override={constant})")
+        else:
+            lines.append("@function_tool" if bare else f"@function_tool({override_argument(w, tool)})")
     lines += wrapper_decorator(w, tool)
     lines.append(render_signature(tool))
     if tool.doc:

@@ -486,6 +486,9 @@ pub fn tool_namespace_call<'v>(
 pub struct FunctionToolCall<'v> {
     pub wrapped: &'v Value,
     pub name_override: Option<String>,
+    /// A `name_override=` given but not a literal: the name the model sees
+    /// is not established.
+    pub unread_override: Option<&'v Value>,
     pub other_arguments: Vec<String>,
     /// The keywords that gate the call (`needs_approval=`,
     /// `require_confirmation=`…, `graph::gates`), with their values.
@@ -545,37 +548,77 @@ pub fn function_tool_call<'v>(
         return None;
     }
     let mut name_override = None;
+    let mut unread_override = None;
     let mut other_arguments: Vec<String> = rest.iter().map(|a| format!("{a:?}")).collect();
     for (name, value) in keywords {
         match (name.as_deref(), value) {
             (Some("name_override"), Value::Str(name)) => name_override = Some(name.clone()),
+            (Some("name_override"), Value::None) => {}
+            (Some("name_override"), value) => unread_override = Some(value),
             (name, value) => other_arguments.push(format!("{}={value:?}", name.unwrap_or("**"))),
         }
     }
     Some(FunctionToolCall {
         wrapped,
         name_override: name_override.map(Into::into),
+        unread_override,
         other_arguments,
         gate_keywords: gate_keywords(keywords),
     })
 }
 
 /// The tool name a `@function_tool` function exposes (`name_override=`
-/// wins), or `None` when the function is not decorated with the SDK's
-/// `function_tool`.
+/// wins where it is read: `unread_name_override`), or `None` when the
+/// function is not decorated with the SDK's `function_tool`.
 pub fn function_tool_name(facts: &ModuleFacts, function: &FunctionFact) -> Option<String> {
     let keywords = function_tool_decorator(facts, function)?;
-    let overridden = keywords
+    let overridden =
+        override_value(keywords).and_then(|value| override_text(facts, function, value));
+    Some(overridden.unwrap_or_else(|| function.name.to_string()))
+}
+
+/// A `@function_tool` function's `name_override=` that is given but not
+/// read, as written: the name the model sees is then not established.
+pub fn unread_name_override<'f>(
+    facts: &ModuleFacts,
+    function: &'f FunctionFact,
+) -> Option<&'f Value> {
+    let keywords = function_tool_decorator(facts, function)?;
+    let value = override_value(keywords)?;
+    override_text(facts, function, value)
+        .is_none()
+        .then_some(value)
+}
+
+/// The `name_override=` a decorator passes (`None` passes none).
+fn override_value(keywords: &[(Option<Text>, Value)]) -> Option<&Value> {
+    keywords
         .iter()
-        .find_map(|(name, value)| match (name.as_deref(), value) {
-            (Some("name_override"), Value::Str(name)) => Some(name.clone()),
-            _ => None,
-        });
-    Some(
-        overridden
-            .unwrap_or_else(|| function.name.clone())
-            .to_string(),
-    )
+        .find(|(name, _)| name.as_deref() == Some("name_override"))
+        .map(|(_, value)| value)
+        .filter(|value| **value != Value::None)
+}
+
+/// What a decorator's `name_override=` spells: a literal, or a string
+/// constant the module binds once, unconditionally, before a module-level
+/// definition (the decorator runs on import, as a module-level
+/// construction does: `names::agent_name`'s rule).
+fn override_text(facts: &ModuleFacts, function: &FunctionFact, value: &Value) -> Option<String> {
+    match value {
+        Value::Str(text) => Some(text.to_string()),
+        Value::Name(constant) if function.module_level => {
+            let binding = super::names::once_before(facts, constant, function.line)?;
+            (binding.kind == crate::python::BindingKind::Assignment)
+                .then(|| {
+                    binding
+                        .value
+                        .as_ref()
+                        .and_then(super::names::string_constant)
+                })
+                .flatten()
+        }
+        _ => None,
+    }
 }
 
 /// One agent setting as the source states it (spec: `agent_settings`).

@@ -441,6 +441,7 @@ impl ModuleReader<'_, '_> {
                         call.wrapped.clone(),
                         Wrap {
                             name_override: None,
+                            unread_override: None,
                             other_arguments: call.other_arguments,
                             gates: self
                                 .object_site(built.path(), facts, built.scope())

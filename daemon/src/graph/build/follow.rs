@@ -108,6 +108,9 @@ impl ModuleReader<'_, '_> {
                         };
                         wrap = Some(Wrap {
                             name_override: wrapper.name_override,
+                            unread_override: wrapper
+                                .unread_override
+                                .map(crate::graph::schema::unparse),
                             other_arguments: wrapper.other_arguments,
                             gates,
                         });
@@ -194,6 +197,32 @@ impl ModuleReader<'_, '_> {
                     agent,
                     format!(
                         "{} binds {} ({def_path}:{}), but {first}; the definition read for it is not established as the one bound.",
+                        self.who(agent, construction.line),
+                        str_repr(&tool),
+                        function.line
+                    ),
+                )
+            });
+        }
+        // A `name_override=` not read leaves the name the model sees open.
+        let unread_override = match &wrap {
+            Some(wrap) => wrap.unread_override.clone(),
+            None => None,
+        }
+        .or_else(|| match self.framework {
+            Framework::OpenAi => {
+                openai::unread_name_override(def_facts, function).map(crate::graph::schema::unparse)
+            }
+            Framework::Adk => None,
+        });
+        if let Some(spelled_override) = unread_override {
+            self.gaps.insert(Gap {
+                tool: Some(tool.clone()),
+                ..Gap::agent(
+                    self.path,
+                    agent,
+                    format!(
+                        "{} binds {} ({def_path}:{}), whose name_override is not read ({spelled_override}); the name the model sees is not established.",
                         self.who(agent, construction.line),
                         str_repr(&tool),
                         function.line

@@ -209,6 +209,7 @@ impl ModuleReader<'_, '_> {
                         .tool_gates(&wrapper.gate_keywords);
                     let wrap = Wrap {
                         name_override: wrapper.name_override,
+                        unread_override: wrapper.unread_override.map(crate::graph::schema::unparse),
                         other_arguments: wrapper.other_arguments,
                         gates,
                     };
