@@ -106,16 +106,7 @@ fn an_interrupted_history_query_stops_its_walk() {
     let place = Place::new();
     let daemon = place.start_daemon();
     let pid = daemon.child.id();
-    let (_, client) = binaries();
-    let mut history = Command::new(client)
-        .args(["history", "--quiet", "--workspace"])
-        .arg(repo.path())
-        .env("SHIPGATE_SOCKET", place.socket())
-        .env("SHIPGATE_DATA_DIR", place.data_dir())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("client runs");
+    let mut history = running_client(&place, &["history", "--quiet"], repo.path(), Stdio::null());
     assert!(
         started(pid, 0.5),
         "the walk had started before the interrupt"
@@ -217,30 +208,7 @@ fn a_diff_whose_client_went_away_stops() {
     let place = Place::new();
     let daemon = place.start_daemon();
     let pid = daemon.child.id();
-    let (_, client) = binaries();
-    let mut diff = Command::new(client)
-        .args([
-            "diff",
-            "--application",
-            "--base",
-            "HEAD~1",
-            "--head",
-            "HEAD",
-        ])
-        .args([
-            "--scope",
-            "app",
-            "--max-python-files",
-            "10000",
-            "--workspace",
-        ])
-        .arg(repo.path())
-        .env("SHIPGATE_SOCKET", place.socket())
-        .env("SHIPGATE_DATA_DIR", place.data_dir())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("client runs");
+    let mut diff = slow_diff(&place, &repo, &["--max-python-files", "10000"]);
     assert!(started(pid, 0.5), "the comparison had started");
     let _ = diff.kill();
     let _ = diff.wait();
@@ -290,28 +258,40 @@ fn handoff_chains(modules: usize) -> Repo {
     repo
 }
 
-/// A client of this place comparing `repo`'s last commit, running.
-fn slow_diff(place: &Place, repo: &Repo, extra: &[&str]) -> std::process::Child {
+/// The client run with `args` and `--workspace`, against this place's
+/// daemon, running.
+fn running_client(
+    place: &Place,
+    args: &[&str],
+    workspace: &std::path::Path,
+    stderr: Stdio,
+) -> std::process::Child {
     let (_, client) = binaries();
     Command::new(client)
-        .args([
-            "diff",
-            "--application",
-            "--base",
-            "HEAD~1",
-            "--head",
-            "HEAD",
-        ])
-        .args(["--scope", "app"])
-        .args(extra)
+        .args(args)
         .arg("--workspace")
-        .arg(repo.path())
+        .arg(workspace)
         .env("SHIPGATE_SOCKET", place.socket())
         .env("SHIPGATE_DATA_DIR", place.data_dir())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("client runs")
+}
+
+/// A client of this place comparing `repo`'s last commit, running.
+fn slow_diff(place: &Place, repo: &Repo, extra: &[&str]) -> std::process::Child {
+    let mut args = vec![
+        "diff",
+        "--application",
+        "--base",
+        "HEAD~1",
+        "--head",
+        "HEAD",
+    ];
+    args.extend_from_slice(&["--scope", "app"]);
+    args.extend_from_slice(extra);
+    running_client(place, &args, repo.path(), Stdio::null())
 }
 
 /// Issue 46, item 1: every comparison has a deadline. A client's
@@ -441,16 +421,12 @@ fn a_sigterm_during_history_stops_the_walk_and_says_so() {
     let place = Place::new();
     let mut daemon = place.start_daemon();
     let pid = daemon.child.id();
-    let (_, client) = binaries();
-    let history = Command::new(client)
-        .args(["history", "--quiet", "--no-start", "--workspace"])
-        .arg(repo.path())
-        .env("SHIPGATE_SOCKET", place.socket())
-        .env("SHIPGATE_DATA_DIR", place.data_dir())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("client runs");
+    let history = running_client(
+        &place,
+        &["history", "--quiet", "--no-start"],
+        repo.path(),
+        Stdio::piped(),
+    );
     assert!(started(pid, 0.5), "the walk had started before the signal");
     let signalled = Instant::now();
     let _ = Command::new("kill")

@@ -187,24 +187,10 @@ impl ModuleReader<'_, '_> {
         } else {
             Vec::new()
         };
-        if let Some(first) = caveats.first() {
-            // The definition is read, but code the read cannot see runs
-            // first and could rebind it: the tool stays named on this agent.
-            self.gaps.insert(Gap {
-                tool: Some(tool.clone()),
-                ..Gap::agent(
-                    self.path,
-                    agent,
-                    format!(
-                        "{} binds {} ({def_path}:{}), but {first}; the definition read for it is not established as the one bound.",
-                        self.who(agent, construction.line),
-                        str_repr(&tool),
-                        function.line
-                    ),
-                )
-            });
-        }
-        // A `name_override=` not read leaves the name the model sees open.
+        // What leaves the tool open though its definition is read: code
+        // the read cannot see runs first and could rebind it, or a
+        // `name_override=` not read leaves the name the model sees open.
+        // Either is a limit on this tool of this agent.
         let unread_override = match &wrap {
             Some(wrap) => wrap.unread_override.clone(),
             None => None,
@@ -215,14 +201,22 @@ impl ModuleReader<'_, '_> {
             }
             Framework::Adk => None,
         });
-        if let Some(spelled_override) = unread_override {
+        let open = [
+            caveats.first().map(|first| {
+                format!("but {first}; the definition read for it is not established as the one bound.")
+            }),
+            unread_override.map(|spelled| {
+                format!("whose name_override is not read ({spelled}); the name the model sees is not established.")
+            }),
+        ];
+        for why in open.into_iter().flatten() {
             self.gaps.insert(Gap {
                 tool: Some(tool.clone()),
                 ..Gap::agent(
                     self.path,
                     agent,
                     format!(
-                        "{} binds {} ({def_path}:{}), whose name_override is not read ({spelled_override}); the name the model sees is not established.",
+                        "{} binds {} ({def_path}:{}), {why}",
                         self.who(agent, construction.line),
                         str_repr(&tool),
                         function.line
