@@ -10,7 +10,7 @@
 
 mod support;
 
-use support::{compare_branches, row, rows};
+use support::{compare_app, compare_branches, row, rows};
 
 const NAMES: &str = "BILLING = \"billing\"\n";
 
@@ -101,14 +101,7 @@ fn a_name_the_function_binds_itself_is_not_the_constant() {
     let shadowing = |tools: &str| {
         format!("from agents import Agent, function_tool\n\nAGENT_NAME = \"support\"\n\n\n@function_tool\ndef lookup(order: str) -> str:\n    return order\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n\n\ndef build(AGENT_NAME):\n    return Agent(name=AGENT_NAME, tools=[{tools}])\n\n\ndef build_local():\n    AGENT_NAME = \"local\"\n    return Agent(name=AGENT_NAME, tools=[{tools}])\n\n\na = build(\"a\")\nb = build_local()\n")
     };
-    let base = shadowing("lookup");
-    let head = shadowing("lookup, refund");
-    let doc = compare_branches(
-        &[("app/__init__.py", ""), ("app/agent.py", &base)],
-        &[("app/agent.py", &head)],
-        "app",
-    )
-    .0;
+    let doc = compare_app(&shadowing("lookup"), &shadowing("lookup, refund")).0;
     let agents: Vec<String> = rows(&doc).into_iter().map(|(agent, _, _)| agent).collect();
     assert!(!agents.contains(&"support".to_string()), "{agents:?}");
 }
@@ -125,14 +118,7 @@ fn a_tool_name_override_is_the_name_the_model_sees() {
     let tools = |name: &str, override_value: &str| {
         format!("from agents import Agent, function_tool\n\nTOOL_NAME = \"{name}\"\n\n\ndef tool_name():\n    return \"dynamic\"\n\n\n@function_tool(name_override={override_value})\ndef refund(order: str) -> str:\n    return order\n\n\nsupport = Agent(name=\"support\", tools=[refund])\n")
     };
-    let run = |base: &str, head: &str| {
-        compare_branches(
-            &[("app/__init__.py", ""), ("app/agent.py", base)],
-            &[("app/agent.py", head)],
-            "app",
-        )
-        .0
-    };
+    let run = |base: &str, head: &str| compare_app(base, head).0;
     // The constant's value changes: the tool the model sees is renamed.
     let doc = run(
         &tools("refund_order", "TOOL_NAME"),

@@ -40,26 +40,30 @@ fn write(repo: &Repo, path: &str, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
-#[test]
-fn the_working_tree_is_compared_against_head_staged_unstaged_and_untracked() {
-    let repo = committed();
-    // Staged: ping's implementation changes.
-    write(&repo, "bot/tools.py", &TOOLS.replace("'pong'", "'pang'"));
-    repo.git(&["add", "bot/tools.py"]);
-    // Untracked: a new module with a tool; unstaged: the agent binds it.
+/// Untracked: a new module with a tool; unstaged: the agent binds it.
+fn bind_an_untracked_refund(repo: &Repo) {
     write(
-        &repo,
+        repo,
         "bot/refunds.py",
         "from agents import function_tool\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n",
     );
     write(
-        &repo,
+        repo,
         "bot/agent.py",
         &agent(
             "from bot.tools import ping\nfrom bot.refunds import refund",
             "ping, refund",
         ),
     );
+}
+
+#[test]
+fn the_working_tree_is_compared_against_head_staged_unstaged_and_untracked() {
+    let repo = committed();
+    // Staged: ping's implementation changes.
+    write(&repo, "bot/tools.py", &TOOLS.replace("'pong'", "'pang'"));
+    repo.git(&["add", "bot/tools.py"]);
+    bind_an_untracked_refund(&repo);
     // Ignored: never read, even though it would bind a tool.
     write(&repo, "scratch/agent.py", &agent("", "ping"));
     let index_before = repo.git(&["diff", "--cached", "--name-status"]);
@@ -173,21 +177,8 @@ fn git_dir_contents(repo: &Repo) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 #[test]
 fn the_working_tree_writes_nothing_into_the_repository_and_reads_no_file_past_the_bound() {
     let repo = committed();
-    // Untracked: a new tool module and an agent binding it, within the
-    // bound; they are hashed, but into a private object directory.
-    write(
-        &repo,
-        "bot/refunds.py",
-        "from agents import function_tool\n\n\n@function_tool\ndef refund(order: str) -> str:\n    return order\n",
-    );
-    write(
-        &repo,
-        "bot/agent.py",
-        &agent(
-            "from bot.tools import ping\nfrom bot.refunds import refund",
-            "ping, refund",
-        ),
-    );
+    // Within the bound: hashed, but into a private object directory.
+    bind_an_untracked_refund(&repo);
     let place = Place::new();
     let _daemon: Daemon = place.start_daemon();
 

@@ -439,11 +439,7 @@ impl<'a, 'm> ModuleReader<'a, 'm> {
         } = side;
         ModuleReader {
             budget,
-            agent_bindings: agent_bindings::AgentBindings::starting(
-                &file.path,
-                &graph.bindings,
-                &graph.tool_orders,
-            ),
+            agent_bindings: agent_bindings::AgentBindings::starting(&graph.bindings),
             rewires,
             contexts,
             framework,

@@ -102,10 +102,11 @@ impl CpuSlots {
             .map_err(|_| NotRun::Stopping)
     }
 
-    /// Runs `work` (blocking, under `cancel`, whose deadline must be set)
-    /// in a core slot or, when none is free, first in the lane for at
-    /// most `LANE_BUDGET`; an error of a run the lane cut short is
-    /// dropped and the work runs again in a core slot.
+    /// Runs `work` (blocking, under `cancel`; without a deadline there,
+    /// `DEFAULT_REQUEST_TIMEOUT` bounds the wait) in a core slot or, when
+    /// none is free, first in the lane until a thread of it has spent the
+    /// lane's CPU budget; an error of a run the lane cut short is dropped
+    /// and the work runs again in a core slot.
     pub async fn run<T, E>(
         &self,
         cancel: &Cancel,

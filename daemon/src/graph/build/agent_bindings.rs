@@ -20,8 +20,9 @@ pub(super) struct AgentBindings {
     start: usize,
     /// How many bindings are indexed (from `start`).
     indexed: usize,
-    /// This module's agents with bindings before `start`.
-    earlier: HashSet<String>,
+    /// This module's agents with bindings before `start`, found on the
+    /// first question (a reader that finishes no agent asks none).
+    earlier: Option<HashSet<String>>,
     /// Positions of the bindings since `start`, by agent.
     by_agent: HashMap<String, Vec<usize>>,
     /// This module's agents with a tool order, from the first
@@ -31,22 +32,13 @@ pub(super) struct AgentBindings {
 }
 
 impl AgentBindings {
-    /// The index for a reader of module `path` starting on `bindings`.
-    pub(super) fn starting(path: &str, bindings: &[Binding], orders: &[ToolOrder]) -> Self {
-        let mut index = AgentBindings {
+    /// The index for a reader starting on `bindings`.
+    pub(super) fn starting(bindings: &[Binding]) -> Self {
+        AgentBindings {
             start: bindings.len(),
             indexed: bindings.len(),
-            earlier: bindings
-                .iter()
-                .filter(|b| b.agent_source == path)
-                .map(|b| b.agent.clone())
-                .collect(),
-            by_agent: HashMap::new(),
-            ordered: HashSet::new(),
-            orders_indexed: 0,
-        };
-        index.has_order(path, "", orders);
-        index
+            ..AgentBindings::default()
+        }
     }
 
     /// Whether `path`'s agent `agent` has a tool order among `orders`.
@@ -65,7 +57,15 @@ impl AgentBindings {
         if bindings.len() < self.indexed {
             self.forget();
         }
-        if self.earlier.contains(agent) {
+        let start = self.start.min(bindings.len());
+        let earlier = self.earlier.get_or_insert_with(|| {
+            bindings[..start]
+                .iter()
+                .filter(|b| b.agent_source == path)
+                .map(|b| b.agent.clone())
+                .collect()
+        });
+        if earlier.contains(agent) {
             return (0..bindings.len())
                 .filter(|&i| bindings[i].agent_source == path && bindings[i].agent == agent)
                 .collect();
