@@ -149,3 +149,69 @@ fn a_tool_name_override_is_the_name_the_model_sees() {
         "{reasons}"
     );
 }
+
+/// `name=names.BILLING` (a constant read through its module, here in a
+/// builder) and `as_tool(tool_name=CONST)` (a module constant, or one
+/// imported): read as the literal they hold, with the census's word that
+/// nothing rebinds them. The edges: a store of that attribute anywhere,
+/// and a tool name bound twice, keep the limits.
+#[test]
+fn a_constant_through_its_module_and_an_agent_tools_name_are_read() {
+    let names = "BILLING = \"billing\"\nREFUND_TOOL = \"refund_tool\"\n";
+    let agent = |tools: &str, extra: &str| {
+        format!(
+            "from agents import Agent\n\nfrom . import names\nfrom .names import REFUND_TOOL\n\nLOOKUP_TOOL = \"lookup_tool\"\n{extra}\n\ndef build_billing():\n    return Agent(name=names.BILLING, instructions=\"bill\")\n\n\nbilling = build_billing()\nrefunds = Agent(name=\"refunds\")\ntriage = Agent(\n    name=\"triage\",\n    tools=[{tools}],\n    handoffs=[billing],\n)\n"
+        )
+    };
+    let both = "refunds.as_tool(tool_name=REFUND_TOOL, tool_description=\"r\"), billing.as_tool(tool_name=LOOKUP_TOOL, tool_description=\"b\")";
+    let compare = |extra: &str| {
+        compare_branches(
+            &[
+                ("app/__init__.py", ""),
+                ("app/names.py", names),
+                ("app/agent.py", &agent("", extra)),
+            ],
+            &[("app/agent.py", &agent(both, extra))],
+            "app",
+        )
+        .0
+    };
+    let doc = compare("");
+    assert_eq!(doc["comparison_status"], "compared", "{doc:#}");
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("triage", "lookup_tool", "added"),
+            row("triage", "refund_tool", "added"),
+        ]
+    );
+    assert_eq!(
+        doc["rows"][0]["after"]["object"]["agent"], "billing",
+        "{doc:#}"
+    );
+
+    // A store of BILLING anywhere: the builder's agent is not named
+    // `billing`, so neither the handoff nor the agent tool is read as it.
+    let doc = compare("\n\ndef _rename():\n    names.BILLING = \"other\"\n");
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        rows(&doc).contains(&row("triage", "refund_tool", "added")),
+        "{:?}",
+        rows(&doc)
+    );
+    assert!(
+        !rows(&doc).iter().any(|r| r.1 == "lookup_tool"),
+        "{:?}",
+        rows(&doc)
+    );
+    // A tool name bound twice is no constant.
+    let doc = compare("LOOKUP_TOOL = \"other\"\n");
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        support::limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("whose tool_name is not a literal or a constant this reader names")),
+        "{:#?}",
+        support::limits(&doc, "head")
+    );
+}

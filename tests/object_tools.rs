@@ -194,13 +194,67 @@ fn a_part_not_read_keeps_presence_but_a_change_is_not_established() {
     let base: Vec<(&str, &str)> = base.iter().map(|(p, c)| (*p, c.as_str())).collect();
     let (doc, _) = compare(&base, &[("app/agent.py", &server("None"))]);
     assert_eq!(rows(&doc), vec![]);
-    // Changed: never `changed`, since the unread host may explain it.
+    // Changed where an unread part may explain it (the filter itself is
+    // not read on the head): never `changed`.
     let (doc, _) = compare(&base, &[("app/agent.py", &server("pick()"))]);
     assert_eq!(
         rows(&doc),
         vec![("support".into(), "search".into(), "not_established".into())]
     );
     assert_eq!(row(&doc, "search")["candidate_change"], "changed");
+    // Changed in a part read whole on both sides (issue 40, item 10): the
+    // filter is a literal and no unread part feeds it, so the server
+    // changed, whatever its host holds; the host stays a limit.
+    let filtered = server("create_static_tool_filter(allowed_tool_names=[\"web_search\"])");
+    let (doc, _) = compare(&base, &[("app/agent.py", &filtered)]);
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "search".into(), "changed".into())]
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        support::limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("whose host is not read (build_url())")),
+        "{:#?}",
+        support::limits(&doc, "head")
+    );
+    // The same for a hosted tool given a new argument beside one not read.
+    let hosted = |extra: &str| {
+        agent(&format!(
+            "from agents import FileSearchTool\nfrom .config import STORE_IDS\n\nsupport = Agent(name=\"support\", tools=[FileSearchTool(vector_store_ids=[STORE_IDS[0]]{extra})])\n"
+        ))
+    };
+    let config_store = "STORE_IDS = ['vs_1']\n";
+    let base_hosted = hosted("");
+    let (doc, _) = compare(
+        &[
+            ("app/agent.py", &base_hosted),
+            ("app/config.py", config_store),
+        ],
+        &[("app/agent.py", &hosted(", max_num_results=3"))],
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![("support".into(), "FileSearchTool".into(), "changed".into())]
+    );
+    // A change to an argument beside the unread one stays a candidate:
+    // one digest covers the arguments, and the unread one feeds it.
+    let (doc, _) = compare(
+        &[
+            ("app/agent.py", &hosted(", max_num_results=3")),
+            ("app/config.py", config_store),
+        ],
+        &[("app/agent.py", &hosted(", max_num_results=5"))],
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![(
+            "support".into(),
+            "FileSearchTool".into(),
+            "not_established".into()
+        )]
+    );
 }
 
 #[test]

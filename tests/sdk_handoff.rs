@@ -125,7 +125,11 @@ fn unread_targets_and_options_are_named() {
         support::limits(&doc, "head")
     );
 
+    // `input_type` is read (a builtin or a class by its code); one read
+    // through a subscript is not.
     let doc = compare(&base, &agents("handoff(billing, input_type=dict)"));
+    assert_eq!(doc["comparison_status"], "compared");
+    let doc = compare(&base, &agents("handoff(billing, input_type=SCHEMAS[0])"));
     assert_eq!(
         rows(&doc),
         vec![row("triage", "handoff:agent.py:billing", "added")]
@@ -133,7 +137,7 @@ fn unread_targets_and_options_are_named() {
     assert_eq!(doc["comparison_status"], "partial");
     assert_eq!(
         support::limits(&doc, "head"),
-        vec!["OpenAI Agents SDK agent 'triage' at agent.py:14 hands off to 'billing' through handoff(), whose input_type is not read (dict); a change to it is not established.".to_string()]
+        vec!["OpenAI Agents SDK agent 'triage' at agent.py:14 hands off to 'billing' through handoff(), whose input_type is not read (SCHEMAS[0]); a change to it is not established.".to_string()]
     );
     let gap = &doc["head"]["coverage_gaps"][0];
     assert_eq!(gap["affects"], "implementation");

@@ -60,6 +60,16 @@ CATALOGUE: list[Shape] = [
     Shape("builder_name_rebound", "construction", (SDK, ADK),
           "X_NAME = 'x'; def _rename_x(): global X_NAME; ...; def build_x(): return Agent(name=X_NAME, ...) "
           "(edge: the agent is named by its builder, `build_x@<file>`)", weight=1),
+    # Issue 40, item 2: a module's constant read through the module (`name=names.X_NAME`) in a
+    # builder; where some function stores into that attribute, the agent is named by its builder.
+    Shape("builder_name_attribute", "construction", (SDK, ADK),
+          "app/<fw>_names.py: X_NAME = 'x'; from . import <fw>_names; def build_x(): "
+          "return Agent(name=<fw>_names.X_NAME, ...); x = build_x()", weight=1),
+    Shape("builder_name_attribute_stored", "construction", (SDK, ADK),
+          "... and def _rename_x(): <fw>_names.X_NAME = 'y' (edge: the agent is named by its builder)", weight=1),
+    # ... and an SDK agent tool's name spelled by a module constant (a neutral spelling).
+    Shape("tool_name_constant", "spelling", (SDK,), "ASK_X_TOOL = 'ask_x'; x.as_tool(tool_name=ASK_X_TOOL, ...)",
+          weight=1),
     # Edge: a decorated builder is not a builder (the decorator may return anything).
     Shape("builder_decorated", "construction", (SDK, ADK),
           "@functools.lru_cache(maxsize=None) def build_x(): return Agent(...) (edge: a reference by build_x() expects a limit)",
@@ -79,6 +89,14 @@ CATALOGUE: list[Shape] = [
     Shape("rewire_iadd", "tools_list", (SDK, ADK), "... by x.tools += [t]", weight=1),
     Shape("rewire_insert", "tools_list", (SDK, ADK), "... by x.tools.insert(0, t)", weight=1),
     Shape("rewire_other_module", "tools_list", (SDK, ADK), "... by x.tools.append(t) in app/<fw>_wiring.py, which imports x (x built at module level)", weight=1),
+    # A replacement after construction is the field's whole value where it runs before any request
+    # (issue 40, farmwise): in the `__init__.py` of the package above the agent's module.
+    Shape("rewire_replace_package", "tools_list", (SDK, ADK),
+          "x = Agent(tools=[<all but the last>, <a decoy tool>]); app/__init__.py: from .m import x; "
+          "x.tools = [<all>] (and, SDK, x.handoffs = [<all>]): the decoy is not bound", weight=1),
+    # Edge: the same replacement where it runs only when that module is imported.
+    Shape("rewire_replace_other_module", "tools_list", (SDK, ADK),
+          "... the same replacement in app/<fw>_wiring.py (edge: expects a limit)", unreadable=True, weight=1),
     # A copy of the list passed to a function only reads it (issue 40).
     Shape("passed_copy", "tools_list", (SDK, ADK),
           "X_TOOLS = [a, b]; describe_tools(list(X_TOOLS)) (or tuple(...); sorted(...) of a one-member list); tools=X_TOOLS"),
@@ -256,12 +274,15 @@ IN_SCOPE_LISTS = ("literal", "shared_spread", "conditional_append", "append_in_l
 # nothing written in that function's scope but the construction.
 DYNAMIC_LISTS = ("dynamic_getattr", "dynamic_importlib")
 SAME_MODULE_REWIRES = ("rewire_append", "rewire_extend", "rewire_iadd", "rewire_insert")
-REWIRES = SAME_MODULE_REWIRES + ("rewire_other_module", "rewire_factory_result_other_module", "adk_rewire_factory_result")
+REPLACEMENTS = ("rewire_replace_package", "rewire_replace_other_module")
+REWIRES = SAME_MODULE_REWIRES + ("rewire_other_module", "rewire_factory_result_other_module",
+                                 "adk_rewire_factory_result") + REPLACEMENTS
 IN_OTHER_MODULE = ("rewire_other_module", "rewire_factory_result_other_module")
 # Functions whose one unconditional last statement returns the construction (issue 40's builders).
 BUILDERS = ("builder", "builder_local_list", "builder_returns_local", "builder_chain", "nested_local",
-            "builder_name_constant", "builder_name_rebound")
-NAME_CONSTANTS = ("name_constant", "builder_name_constant", "builder_name_rebound")  # name= is a module constant
+            "builder_name_constant", "builder_name_rebound", "builder_name_attribute", "builder_name_attribute_stored")
+NAME_CONSTANTS = ("name_constant", "builder_name_constant", "builder_name_rebound", "builder_name_attribute",
+                  "builder_name_attribute_stored")  # name= is a module constant
 NAMED_BY_LOCAL = ("builder_returns_local", "nested_local")  # an SDK agent a function's local holds: named by it
 BUILT_IN_FUNCTIONS = BUILDERS + ("builder_two_returns", "builder_decorated")
 OPEN_BUILDERS = ("builder_two_returns", "builder_decorated")  # a call of them is not known to be the agent

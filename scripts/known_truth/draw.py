@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .catalogue import (
-    APPEND_LISTS, BUILDERS, IN_FUNCTION, IN_SCOPE_LISTS, OPEN_BUILDERS, REWIRES, SAME_MODULE_REWIRES, SHAPES, TARGET_REFS, shapes_for
+    APPEND_LISTS, BUILDERS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS, OPEN_BUILDERS, REPLACEMENTS, REWIRES, SAME_MODULE_REWIRES, SHAPES, TARGET_REFS, shapes_for
 )
 from .model import ADK, AgentSpec, App, HOSTED_ARGUMENTS, HOSTED_BY_FRAMEWORK, SDK, Server, Tool
 from .naming import TOOL_MODULES, servers_module
@@ -172,6 +172,8 @@ def fit_rewire_to_construction(gen: Generation, agent: AgentSpec):
         agent.tools_list = "literal"  # no module-level name to rewire through
     if agent.construction in OPEN_BUILDERS and agent.tools_list in REWIRES:
         agent.tools_list = "literal"  # which construction the module variable holds is open
+    if agent.tools_list in REPLACEMENTS and agent.construction not in IDENTITY_BY_VARIABLE:
+        agent.tools_list = "literal"  # a replacement is read of a module-level construction only
     if agent.tools_list == "rewire_other_module" and agent.construction in BUILDERS:
         agent.tools_list = "rewire_factory_result_other_module"
     elif agent.tools_list in SAME_MODULE_REWIRES and agent.construction in BUILDERS and agent.framework == ADK:
@@ -278,6 +280,7 @@ def draw_style(gen: Generation, app: App, stem: str):
     style.header = rng.randint(0, len(HEADERS) - 1)
     style.class_spelling = gen.pick("class_spelling", SDK)
     style.alias_agents = rng.random() < 0.3
+    style.tool_name_constants = gen.on("tool_name_constant") and rng.random() < 0.3
     refs = shapes_for(gen.enabled, "tool_ref", SDK)
     for module in sum(TOOL_MODULES.values(), []) + sum(app.agent_files.values(), []):
         style.import_style[module] = rng.choice(refs)

@@ -273,9 +273,10 @@ def draw_neutral_edit(gen: Generation, app: App) -> Optional[Edit]:
         return choose(rng, kind, "lib", options)
     if kind == "restyle":
         stem = rng.choice(sorted(app.styles))
-        choice = rng.choice(["quote", "multiline", "comments", "header", "import_style", "class_spelling", "alias_agents"])
-        if choice == "alias_agents":
-            return Edit(kind, stem, ("alias_agents", not app.style(stem).alias_agents))
+        choices = ["quote", "multiline", "comments", "header", "import_style", "class_spelling", "alias_agents"]
+        choice = rng.choice(choices + (["tool_name_constants"] if gen.on("tool_name_constant") else []))
+        if choice in ("alias_agents", "tool_name_constants"):
+            return Edit(kind, stem, (choice, not getattr(app.style(stem), choice)))
         if choice == "class_spelling":
             return Edit(kind, stem, ("class_spelling", gen.pick("class_spelling", SDK)))
         if choice == "quote":

@@ -102,6 +102,7 @@ class FileStyle:
     header: int = 0
     class_spelling: str = "class_import"
     alias_agents: bool = False  # import other modules' agents `as x_agent`
+    tool_name_constants: bool = False  # SDK as_tool(tool_name=ASK_X_TOOL), the constant bound in this module
     import_style: dict[str, str] = field(default_factory=dict)  # tool module -> shape
 
 

@@ -23,7 +23,7 @@ def agent_identity(agent: AgentSpec) -> str:
     variable) by the local."""
     if agent.framework == SDK and agent.construction in NAMED_BY_LOCAL:
         return agent.var
-    if agent.construction == "builder_name_rebound":
+    if agent.construction in ("builder_name_rebound", "builder_name_attribute_stored"):
         return f"{builder_name(agent)}@{agent_source(agent)}"
     if agent.framework == ADK or agent.construction in NOT_AT_MODULE_LEVEL + ("clone",):
         return agent.name

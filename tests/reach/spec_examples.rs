@@ -393,3 +393,118 @@ def query_db(kind):
     cur.execute(f"SELECT * FROM {TABLES[kind]}")
     return cur.fetchall()
 "#;
+
+/// Issue 40, item 13: the finance chain in the shape the real application
+/// writes it. The tool runs `get_services` on a worker thread; `_fetch`
+/// splices a table name in; `query_db` takes a connection from the pool
+/// `init_db_pool()` returns and executes on a cursor opened in `with`
+/// (`cursor_factory=RealDictCursor`). `init_db_pool` builds the module's
+/// pool once under double-checked locking: it returns the global early
+/// when it is set and again at its end, and both returns are the pool.
+#[test]
+fn the_specs_finance_example_in_its_real_form_reads_the_same() {
+    let doc = |repository: &str| {
+        compare_branches(
+            &[("app/__init__.py", ""), ("app/agent.py", EMPTY)],
+            &[
+                ("app/agent.py", FINANCE_AGENT),
+                ("app/tools.py", REAL_FINANCE_TOOLS),
+                ("app/finance_data.py", REAL_FINANCE_DATA),
+                ("app/repository.py", repository),
+            ],
+            "app",
+        )
+        .1
+    };
+    let text = doc(REAL_FINANCE_REPOSITORY);
+    let expected = "    reaches: database read SELECT (postgresql, psycopg2 cursor.execute) at app/repository.py:32 via app/tools.py:7 get_services → app/finance_data.py:11 _fetch → app/finance_data.py:7 query_db
+      host: aws-0-ap-southeast-1.pooler.supabase.com, env SUPABASE_DB_HOST
+      credential: env SUPABASE_DB_PASSWORD → keyword password
+    effect: write (provisional: unknown effect)
+    reach limit: app/tools.py:7 calls asyncio.to_thread, which is not read
+    reach limit: app/repository.py:28 calls init_db_pool, more than 3 helper calls from the tool; not read
+    reach limit: app/repository.py:32 the SELECT statement splices in a value the read does not name; a further statement in it is not read
+";
+    assert!(text.contains(expected), "{text}");
+
+    // Edges: an early return of another name, or a last return under a
+    // condition (the function may end without returning the pool): what
+    // it returns is not read, and the connection stays a limit.
+    for edge in [
+        REAL_FINANCE_REPOSITORY.replace(
+            "    if _db_pool is not None:\n        return _db_pool",
+            "    if _spare is not None:\n        return _spare",
+        ),
+        REAL_FINANCE_REPOSITORY.replace(
+            "    return _db_pool\n\n\ndef query_db",
+            "    if _db_pool:\n        return _db_pool\n\n\ndef query_db",
+        ),
+    ] {
+        let text = doc(&edge);
+        assert!(!text.contains("reaches: database read"), "{edge}\n{text}");
+        assert!(
+            text.contains("calls db_pool.getconn, which is not read"),
+            "{edge}\n{text}"
+        );
+    }
+}
+
+const REAL_FINANCE_TOOLS: &str = r#"import asyncio
+
+from .finance_data import get_services
+
+
+async def load_service_catalog() -> dict:
+    rows = await asyncio.to_thread(get_services)
+    return {"services": rows}
+"#;
+
+const REAL_FINANCE_DATA: &str = r#"from .repository import query_db
+
+TABLES = {"services": "service_catalog", "prices": "price_list"}
+
+
+def _fetch(key):
+    return query_db(f"SELECT * FROM {TABLES[key]}")
+
+
+def get_services():
+    return _fetch("services")
+"#;
+
+const REAL_FINANCE_REPOSITORY: &str = r#"import os
+import threading
+
+from psycopg2 import pool
+from psycopg2.extras import RealDictCursor
+
+_db_pool = None
+_spare = None
+_lock = threading.Lock()
+
+
+def init_db_pool():
+    global _db_pool
+    if _db_pool is not None:
+        return _db_pool
+    with _lock:
+        if _db_pool is None:
+            _db_pool = pool.ThreadedConnectionPool(
+                1,
+                10,
+                host=os.getenv("SUPABASE_DB_HOST", "aws-0-ap-southeast-1.pooler.supabase.com"),
+                password=os.getenv("SUPABASE_DB_PASSWORD"),
+            )
+    return _db_pool
+
+
+def query_db(query, params=None):
+    db_pool = init_db_pool()
+    connection = db_pool.getconn()
+    try:
+        with connection.cursor(cursor_factory=RealDictCursor) as cursor:
+            cursor.execute(query, params)
+            return cursor.fetchall()
+    finally:
+        db_pool.putconn(connection)
+"#;

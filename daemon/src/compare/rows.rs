@@ -155,6 +155,32 @@ pub fn compare_renamed(
                     }
                 }
             };
+            // A change after construction that can take members away: a
+            // binding read on a side may not be held there, so its
+            // presence is not established (an equal binding on both sides
+            // is no row: nothing read differs).
+            let differs = !matches!((before, after), (Some(b), Some(a)) if same_meaning(b, a));
+            let mut uncertainty = uncertainty;
+            if differs {
+                for (side_name, side, present) in [
+                    ("base", base, before.is_some()),
+                    ("head", head, after.is_some()),
+                ] {
+                    let withdrawn = withdrawn_reasons(side, &source, &agent, &tool);
+                    if !present || withdrawn.is_empty() {
+                        continue;
+                    }
+                    if let Some((_, reasons)) =
+                        uncertainty.iter_mut().find(|(name, _)| *name == side_name)
+                    {
+                        for reason in withdrawn {
+                            if !reasons.contains(&reason) {
+                                reasons.push(reason);
+                            }
+                        }
+                    }
+                }
+            }
             let mut uncertainty: Vec<_> = uncertainty
                 .into_iter()
                 .filter(|(_, r)| !r.is_empty())
@@ -573,6 +599,26 @@ fn absence_reasons(side: &SideGraph, file: &str, agent: &str, tool: &str) -> Vec
     found
 }
 
+/// The gaps on a side that may take away a binding read there
+/// (`Gap::withdraws`): a change after construction the reader does not
+/// read, on this agent's field or on an object that may be it.
+fn withdrawn_reasons(side: &SideGraph, file: &str, agent: &str, tool: &str) -> Vec<String> {
+    let set: BTreeSet<String> = side
+        .gaps
+        .iter()
+        .filter(|gap| {
+            gap.withdraws
+                && gap.affects == Affects::BindingPresence
+                && source_covers(&gap.source, file)
+                && gap.agent.as_deref().is_none_or(|a| a == agent)
+                && gap.tool.as_deref().is_none_or(|t| t == tool)
+                && gap.may_hold(tool)
+        })
+        .map(|gap| gap.reason.clone())
+        .collect();
+    set.into_iter().collect()
+}
+
 fn both_present_reasons(
     side: &SideGraph,
     binding: &Binding,
@@ -591,6 +637,12 @@ fn both_present_reasons(
     // argument) only matters when the two sides differ: spelled the same
     // and otherwise equal, there is no change to doubt.
     let objects_differ = !same_edge(binding, other) || !same_gates(&binding.gates, &other.gates);
+    // A part read whole on both sides differs: the object changed, and
+    // its unread parts (implementation gaps) stay limits, not doubts.
+    let read_part_differs = matches!(
+        (&binding.edge, &other.edge),
+        (Edge::Object(a), Edge::Object(b)) if crate::graph::objects::established_change(a, b)
+    );
     // A condition change where part of the agent's list was not read: the
     // unread part may hold the tool another way.
     if binding.bound_when != other.bound_when {
@@ -614,7 +666,8 @@ fn both_present_reasons(
             gap.tool.as_deref() == Some(tool)
                 && gap.agent.as_deref().is_none_or(|a| a == agent)
                 && gap.source.as_deref().is_none_or(|s| s == file)
-                && (gap.affects == Affects::BindingPresence || objects_differ)
+                && (gap.affects == Affects::BindingPresence
+                    || (objects_differ && !read_part_differs))
         })
         .map(|gap| gap.reason.clone())
         .collect();

@@ -11,6 +11,10 @@
 //! binds (`NameConstants`, which the graph layer fills through the
 //! resolver).
 //!
+//! A module's constant spelled through the module (`name=names.BILLING`)
+//! is read when the statement runs, wherever it is, so it is taken on the
+//! census's word as a constant inside a function is.
+//!
 //! Inside a function (a builder, a factory, a method) the construction
 //! runs later, when other code could have rebound the constant, so more
 //! must hold (`NameConstants::in_functions`, which the graph layer fills,
@@ -33,6 +37,9 @@ pub struct NameConstants {
     /// The module's own and imported string constants nothing in the
     /// scope can rebind, for constructions inside functions.
     in_functions: BTreeMap<String, String>,
+    /// `module.NAME` spellings (`names.BILLING`) of constants nothing in
+    /// the scope can rebind, by the dotted spelling.
+    attributes: BTreeMap<String, String>,
 }
 
 impl NameConstants {
@@ -40,7 +47,14 @@ impl NameConstants {
         NameConstants {
             strings,
             in_functions: BTreeMap::new(),
+            attributes: BTreeMap::new(),
         }
+    }
+
+    /// With the `module.NAME` constants constructions may read.
+    pub fn with_attribute_constants(mut self, attributes: BTreeMap<String, String>) -> Self {
+        self.attributes = attributes;
+        self
     }
 
     /// With the constants constructions inside functions may read.
@@ -70,12 +84,28 @@ pub fn function_name_candidates(facts: &ModuleFacts) -> Vec<&str> {
     names
 }
 
+/// The `name=` values spelled `module.NAME` (`names.BILLING`), with the
+/// scope each is read in: what `NameConstants`' attribute constants are
+/// asked for.
+pub fn attribute_name_candidates(facts: &ModuleFacts) -> Vec<(&str, &Value)> {
+    facts
+        .calls
+        .iter()
+        .filter_map(|call| match name_value(call)? {
+            value @ Value::Attribute(parts) if parts.len() == 2 => {
+                Some((call.scope.as_str(), value))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether `name`, read in `scope`, may be bound by a scope between it
 /// and the module: a function binding it (parameter, local, `global`,
 /// `nonlocal`), a class body binding it where the read is in that body,
 /// or a scope the facts do not know (then it may). A class body around a
 /// function is not one of that function's scopes.
-fn bound_on_the_way_out(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
+pub fn bound_on_the_way_out(facts: &ModuleFacts, scope: &str, name: &str) -> bool {
     let mut here = scope;
     let mut innermost = true;
     loop {
@@ -154,6 +184,7 @@ pub fn agent_name(
         Value::Name(constant) if !bound_on_the_way_out(facts, &call.scope, constant) => {
             imported.in_functions.get(constant.as_str()).cloned()
         }
+        value @ Value::Attribute(_) => imported.attributes.get(&value.dotted()?).cloned(),
         _ => None,
     }
 }

@@ -201,6 +201,14 @@ pub struct Gap {
     /// `not_established` row on that agent (`compare::rows`), never silence.
     #[serde(default)]
     pub member: Option<String>,
+    /// The members read of the agent's list may not all be held: a change
+    /// after construction that can take one away (`a.tools = …`, `del`,
+    /// `.remove(…)`, `.clear()`) is not read. A binding read on this side
+    /// is then not established either (`compare::rows`), where a gap that
+    /// only can hide more members leaves it established. Internal: not a
+    /// key of the contract's gap object.
+    #[serde(default)]
+    pub withdraws: bool,
 }
 
 impl Gap {
@@ -213,6 +221,7 @@ impl Gap {
             affects: Affects::BindingPresence,
             reason,
             member: None,
+            withdraws: false,
         }
     }
 
@@ -225,6 +234,7 @@ impl Gap {
             affects: Affects::BindingPresence,
             reason,
             member: None,
+            withdraws: false,
         }
     }
 
@@ -237,6 +247,7 @@ impl Gap {
             affects: Affects::BindingPresence,
             reason,
             member: None,
+            withdraws: false,
         }
     }
 

@@ -177,6 +177,42 @@ pub fn changed_keys(before: &ObjectIdentity, after: &ObjectIdentity) -> Vec<&'st
     keys
 }
 
+/// Whether two reads of an object differ in a part both read whole (issue
+/// 40, item 10): a changed identity key that no unread part of either side
+/// feeds. Then the object changed, whatever the unread parts hold; they
+/// stay limits on it. A key an unread part may feed can differ only
+/// because one side read the part and the other did not.
+pub fn established_change(before: &ObjectTool, after: &ObjectTool) -> bool {
+    changed_keys(&before.identity, &after.identity)
+        .into_iter()
+        .any(|key| {
+            !before
+                .unread
+                .iter()
+                .chain(&after.unread)
+                .any(|part| feeds(&part.part, key))
+        })
+}
+
+/// Whether an unread part (`host`, `header X-Token`, `argument editor`…)
+/// may feed the identity key `key`: what the reader would have put there
+/// had it read the part. A part it does not know feeds every key.
+fn feeds(part: &str, key: &str) -> bool {
+    let keys: &[&str] = match part {
+        "host" => &["host", "endpoint_sha256", "credential_sources"],
+        "command" => &["command", "endpoint_sha256"],
+        "tool filter" => &["tool_filter"],
+        "headers" | "env" => &["credential_sources", "endpoint_sha256"],
+        other if other.starts_with("header ") || other.starts_with("env_entry ") => {
+            &["credential_sources", "endpoint_sha256"]
+        }
+        other if other.starts_with("command ") => &["endpoint_sha256"],
+        other if other.starts_with("argument ") => &["arguments_sha256"],
+        _ => return true,
+    };
+    keys.contains(&key)
+}
+
 /// Where an object's constructor call is written: names in it are read
 /// through this module and scope.
 pub struct ObjectSite<'a, 'm> {

@@ -45,9 +45,22 @@ def clone_overrides(app: App, agent: AgentSpec, values: dict[str, Optional[str]]
     return out
 
 
-def name_argument(w: Writer, agent: AgentSpec, before: list[list[str]]) -> str:
+def name_argument(w: Writer, agent: AgentSpec, before: list[list[str]], state: RenderState = None) -> str:
     """The name= value: a literal, or (`NAME_CONSTANTS`) a module constant that holds it, which
-    a function may rebind (`builder_name_rebound`)."""
+    a function may rebind (`builder_name_rebound`), or one of app/<fw>_names.py read through that
+    module, which a function may store into (`builder_name_attribute_stored`)."""
+    if agent.construction in ("builder_name_attribute", "builder_name_attribute_stored") and state is not None:
+        module = f"{agent.framework}_names"
+        constant = f"{constant_stem(agent)}_NAME"
+        holder = state.side_module(module)
+        holder.blocks.append([f"{constant} = {holder.q(agent.name)}"])
+        # Imported in the body, after any wildcard import of the module (which the readers take
+        # as possibly rebinding every name bound before it).
+        before.append([f"from . import {module}"])
+        if agent.construction == "builder_name_attribute_stored":
+            before.append([f"def _rename_{agent.list_name or agent.var}(suffix):",
+                           f"    {module}.{constant} = {module}.{constant} + suffix"])
+        return f"{module}.{constant}"
     if agent.construction in NAME_CONSTANTS:
         constant = f"{constant_stem(agent)}_NAME"
         before.append([f"{constant} = {w.q(agent.name)}"])
@@ -100,7 +113,7 @@ def render_nested(state: RenderState, w: Writer, app: App, agent: AgentSpec,
     function (its module constants go to `before`), and the binding names it leaves unreadable."""
     ctx = AgentContext(in_function=False)
     values = rendered_lists(state, w, app, agent, before, [], ctx)
-    arguments = head_arguments(w, agent, name_argument(w, agent, before))
+    arguments = head_arguments(w, agent, name_argument(w, agent, before, state))
     arguments += [f"{k}={v}" for k, v in values.items() if v is not None]
     lines = f"{agent.var} = {w.call(agent_class(w, agent), arguments, '')}".split("\n")
     return lines, ctx.unreadable | tool_opacity(app, agent)
@@ -134,7 +147,7 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
             if names:
                 nested[agent_ident(other)] = names
     values = rendered_lists(state, w, app, agent, before, after, ctx)
-    name = name_argument(w, agent, before)
+    name = name_argument(w, agent, before, state)
     instruction = w.q(INSTRUCTIONS[agent.instruction % len(INSTRUCTIONS)])
     head = head_arguments(w, agent, name)
     indent = {"class_held": "        "}.get(agent.construction, "    " if ctx.in_function else "")
@@ -164,7 +177,8 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
         cls = agent_class(w, agent)
         call = w.call(cls, arguments, indent)
         builder = builder_name(agent)
-        if agent.construction in ("builder", "builder_name_constant", "builder_name_rebound"):
+        if agent.construction in ("builder", "builder_name_constant", "builder_name_rebound", "builder_name_attribute",
+                                  "builder_name_attribute_stored"):
             before.append([f"def {builder}():"] + body + [f"    return {call}"])
         elif agent.construction == "builder_decorated":
             w.imports.module("functools")

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Optional
 
 from ..catalogue import (
-    APPEND_EDGES, APPEND_LISTS, DYNAMIC_LISTS, IMPORTED_LISTS, IN_OTHER_MODULE, MODULE_LEVEL_LISTS, PASSED_LISTS, REWIRES
+    APPEND_EDGES, APPEND_LISTS, DYNAMIC_LISTS, IMPORTED_LISTS, IN_OTHER_MODULE, MODULE_LEVEL_LISTS, PASSED_LISTS, REPLACEMENTS,
+    REWIRES
 )
 from ..model import AgentSpec, App, SDK, Tool
 from ..naming import dotted, lists_module, relative_module, wiring_module
-from ..truth import tool_row_name
+from ..truth import binding_names, tool_row_name
 from .members import Members, agent_members, common_tools, condition_test, handoff_expression
 from .tools import module_alias, tool_bound_name, tool_reference
 from .writer import AgentContext, RenderState, Writer, stable_hash
@@ -99,6 +100,43 @@ def rewired_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, too
         else:
             where.blocks.append([statement])
     return (w.seq(tools, "    ") if tools else None), handoffs
+
+
+def replaced_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, tools: list[str],
+                   handoffs: list[str], ctx: AgentContext) -> tuple[Optional[str], list[str]]:
+    """`x.tools = [<all>]` (and, SDK, `x.handoffs = [<all>]`) in the package's `__init__.py`
+    (`rewire_replace_package`) or in app/<fw>_wiring.py (`rewire_replace_other_module`), the members
+    spelled there; the construction keeps all but the last tool and handoff and lists a decoy tool
+    the agent does not bind, which the replacement discards. The construction's tools value and
+    handoffs."""
+    package = agent.tools_list == "rewire_replace_package"
+    where = state.side_module("__init__" if package else wiring_module(agent.framework))
+    where.imports.name(relative_module(agent.file), agent.var)
+    spelled = agent_members(where, app, agent, None, ctx, spell_conditions=True)
+    handoff_field, _ = list_fields(agent)
+    replaced = [f"{agent.var}.tools = {where.seq(spelled.movable + spelled.fixed, '', '[]')}"]
+    if agent.framework == SDK and agent.handoffs:
+        replaced.append(f"{agent.var}.{handoff_field} = {where.seq(spelled.handoffs, '', '[]')}")
+        handoffs = handoffs[:-1]
+    where.blocks.append(replaced)
+    kept = tools[:-1]
+    decoy = decoy_tool(app, agent)
+    if decoy is not None:
+        kept.append(tool_reference(w, decoy))
+    if not package:
+        ctx.unreadable |= set(binding_names(app, agent))
+    return (w.seq(kept, "    ") if kept else None), handoffs
+
+
+def decoy_tool(app: App, agent: AgentSpec) -> Optional[Tool]:
+    """A function tool of the agent's framework that the agent does not bind, defined in its own
+    module or a module no agent is built in (so importing it makes no cycle)."""
+    agent_files = {f for files in app.agent_files.values() for f in files}
+    for tool in sorted(app.tools.values(), key=lambda t: t.tid):
+        if (tool.framework == agent.framework and tool.tid not in agent.tools
+                and (tool.module == agent.file or tool.module not in agent_files)):
+            return tool
+    return None
 
 
 def rewire_statement(agent: AgentSpec, field_name: str, expr: str) -> str:
@@ -249,6 +287,9 @@ def rendered_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, be
         call = dynamic_tools(w, agent, members.function_refs, before)
         tools_value = w.seq([f"*{call}"] + rest, "    ") if rest else call
         ctx.unreadable |= {tool_row_name(t) for t, _ in members.function_refs}
+    elif agent.tools_list in REPLACEMENTS:
+        tools_value, handoffs = replaced_lists(state, w, app, agent, tools, members.handoffs, ctx)
+        members.handoffs = handoffs
     elif agent.tools_list in REWIRES and (agent.tools or (agent.handoffs and agent.rewire_handoffs)):
         tools_value, handoffs = rewired_lists(state, w, app, agent, tools, members.handoffs, after, ctx)
         members.handoffs = handoffs

@@ -100,7 +100,12 @@ def agent_tool_expression(w: Writer, agent: AgentSpec, target: AgentSpec, ctx: O
     if target.framework == SDK:
         var = agent_reference(w, target)
         description = ["Ask ", "Delegate to ", "Hand the question to "][target.description % 3] + target.var
-        return f"{var}.as_tool(tool_name={w.q(as_tool_name(target))}, tool_description={w.q(description)})"
+        tool_name = w.q(as_tool_name(target))
+        if w.style.tool_name_constants:  # a module constant the reader takes as the literal
+            constant = f"{as_tool_name(target).upper()}_TOOL"
+            w.aliases[constant] = tool_name
+            tool_name = constant
+        return f"{var}.as_tool(tool_name={tool_name}, tool_description={w.q(description)})"
     var = target_expression(w, agent, target, ctx, agent_tool_row_name(target))
     w.imports.name("google.adk.tools.agent_tool", "AgentTool")
     return f"AgentTool(agent={var})"

@@ -222,19 +222,25 @@ pub(super) fn capability_limits<'m>(
                     let scoped = (fields_apart && in_place)
                         .then(|| Field::from_keyword(&field))
                         .flatten();
+                    let reason = format!(
+                        "{label} {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
+                        str_repr(&agent),
+                        file.path,
+                        store.line,
+                        store.how.describe()
+                    );
+                    // A list changed in place that the construction did
+                    // not build itself (`tools=TOOLS`) may be every
+                    // other agent's list that names it too: the change
+                    // is theirs as well, so the gap covers the scope.
+                    let gap = match in_place && !rewires::owns_list(call, &field) {
+                        true => Gap::scope_wide(reason),
+                        false => Gap::agent(&agent_path, &agent, reason),
+                    };
                     gaps.insert(Gap {
                         field: scoped,
-                        ..Gap::agent(
-                            &agent_path,
-                            &agent,
-                            format!(
-                                "{label} {} at {agent_path}:{line} has its {field} changed after construction at {}:{} ({}); its binding graph is incomplete.",
-                                str_repr(&agent),
-                                file.path,
-                                store.line,
-                                store.how.describe()
-                            ),
-                        )
+                        withdraws: withdraws(&store.how),
+                        ..gap
                     });
                 }
                 None => {
@@ -251,9 +257,13 @@ pub(super) fn capability_limits<'m>(
                     let through_parameter = object
                         .first()
                         .is_some_and(|name| is_parameter(&file.facts, &store.scope, name));
-                    gaps.insert(match through_parameter || imported {
+                    let gap = match through_parameter || imported {
                         true => Gap::scope_wide(reason),
                         false => Gap::file(&file.path, reason),
+                    };
+                    gaps.insert(Gap {
+                        withdraws: withdraws(&store.how),
+                        ..gap
                     });
                 }
             }
@@ -519,4 +529,20 @@ fn is_parameter(facts: &crate::python::ModuleFacts, scope: &str, name: &str) -> 
             .iter()
             .filter(|f| f.qualname == scope)
             .any(|f| f.params.iter().any(|p| p.name == name))
+}
+
+/// Whether a change to a capability field can take a member away (a
+/// rebinding, a deletion, an item store, `remove`, `pop`, `clear`): then
+/// the members read are not known to be held (`Gap::withdraws`). An
+/// addition (`append`, `extend`, `insert`, `+=`) or a reordering only adds
+/// to what is held.
+fn withdraws(how: &StoreKind) -> bool {
+    match how {
+        StoreKind::AugmentedAssignment => false,
+        StoreKind::MethodCall(method) => !matches!(
+            method.as_str(),
+            "append" | "extend" | "insert" | "sort" | "reverse"
+        ),
+        _ => true,
+    }
 }

@@ -24,11 +24,33 @@ const READ_OPTIONS: &[&str] = &[
     "is_enabled",
     "on_handoff",
     "input_filter",
+    "input_type",
+    "nest_handoff_history",
 ];
 
 /// Options that only describe the handoff to the model: not part of what
 /// it is, so neither compared nor a limit when unread.
 const DESCRIPTIVE_OPTIONS: &[&str] = &["tool_description_override"];
+
+/// The attributes of the SDK's `Handoff`: a store under one of these
+/// names anywhere could change a handoff held by a name.
+const HANDOFF_FIELDS: &[&str] = &[
+    "tool_name",
+    "tool_description",
+    "input_json_schema",
+    "on_invoke_handoff",
+    "agent_name",
+    "input_filter",
+    "nest_handoff_history",
+    "strict_json_schema",
+    "is_enabled",
+];
+
+/// A `handoff(...)` a listed name holds, and the module it is read in.
+struct BoundHandoff<'m> {
+    path: &'m str,
+    call: &'m Value,
+}
 
 /// What a `handoff()`'s options read as.
 struct Options {
@@ -38,7 +60,7 @@ struct Options {
     unread: Vec<(String, String)>,
 }
 
-impl ModuleReader<'_, '_> {
+impl<'m> ModuleReader<'m, '_> {
     /// Handoffs to agents the scope constructs, in this module or another
     /// one, followed like a tool reference to the agent's own assignment.
     pub(super) fn read_handoffs(&mut self, agent: &str, construction: &AgentConstruction<'_>) {
@@ -62,6 +84,22 @@ impl ModuleReader<'_, '_> {
                 .as_deref()
                 .and_then(|f| self.modules.key(f))
                 .unwrap_or(self.path);
+            // A name bound to a `handoff(...)` is read as that call, in
+            // the module that binds it.
+            let mut start = start;
+            let mut scope = scope;
+            let bound = match &member {
+                ListMember::Reference(reference) => self.bound_handoff(start, &scope, reference),
+                _ => None,
+            };
+            let member = match bound {
+                Some(BoundHandoff { path, call }) => {
+                    start = path;
+                    scope = String::new();
+                    ListMember::Call(call.clone())
+                }
+                None => member,
+            };
             let (reference, options) = match &member {
                 ListMember::Reference(reference) => (reference.clone(), Vec::new()),
                 ListMember::Unread(why) => {
@@ -167,6 +205,46 @@ impl ModuleReader<'_, '_> {
         self.apply_ways(agent, &ways);
     }
 
+    /// The `handoff(...)` a listed name holds: a module-level name bound
+    /// once to that call, which nothing could change after it is built —
+    /// no code of the scope stores an attribute of a handoff's, or one of
+    /// the name (`reach::Census`). Then listing the name is listing the
+    /// call: the same object, built once on import. The name is followed
+    /// as an agent's or an MCP server's variable is, by its one binding
+    /// (the census of namespace changes guards constants a tool's reach
+    /// reads as values, not the objects an agent lists).
+    fn bound_handoff(
+        &self,
+        start: &'m str,
+        scope: &str,
+        reference: &Value,
+    ) -> Option<BoundHandoff<'m>> {
+        if !matches!(reference, Value::Name(_)) {
+            return None;
+        }
+        let mut resolver = Resolver::new(self.modules);
+        let Target::Value { path, name, line } =
+            resolver.resolve(start, scope, reference).ok()?.target
+        else {
+            return None;
+        };
+        let facts = self.modules.facts(path)?;
+        let binding = facts.module_bindings_named(&name).find(|b| {
+            b.name == name
+                && b.line == line
+                && b.kind == crate::python::BindingKind::Assignment
+                && !b.conditional
+        })?;
+        let call = binding.value.as_ref()?;
+        openai::handoff_call(facts, call, "")?;
+        let census = self.contexts.census(self.modules);
+        let stable = !census.may_rebind_attribute(&name)
+            && !HANDOFF_FIELDS
+                .iter()
+                .any(|field| census.may_rebind_attribute(field));
+        stable.then_some(BoundHandoff { path, call })
+    }
+
     /// A `handoff()`'s options: those compared, and those not read.
     fn handoff_options(&self, module: &str, scope: &str, options: &[(String, Value)]) -> Options {
         let mut read = Vec::new();
@@ -200,11 +278,38 @@ impl ModuleReader<'_, '_> {
         match (option, value) {
             ("tool_name_override", Value::Str(text)) => Some(str_repr(text)),
             (_, Value::None) => Some("None".into()),
-            ("is_enabled", Value::Bool(b)) => Some(if *b { "True" } else { "False" }.into()),
+            ("is_enabled" | "nest_handoff_history", Value::Bool(b)) => {
+                Some(if *b { "True" } else { "False" }.into())
+            }
+            // The input's schema class by its code and bases
+            // (`objects/callables.rs`), as the model's arguments are.
+            ("input_type", Value::Name(_) | Value::Attribute(_)) => {
+                let text = self
+                    .object_site(module, self.modules.facts(module)?, scope)
+                    .canonical(value, 0)?;
+                Some(format!(
+                    "{} {}",
+                    crate::graph::schema::unparse(value),
+                    short_digest(&text)
+                ))
+            }
             (
                 "is_enabled" | "on_handoff" | "input_filter",
                 Value::Name(_) | Value::Attribute(_),
             ) => self.function_identity(module, scope, value),
+            // A call (`functools.partial(apply_filters, [...])`) by what
+            // its callee is and its arguments' values, as an object's
+            // argument is digested (`objects/callables.rs`).
+            ("is_enabled" | "on_handoff" | "input_filter", Value::Call { callee, .. }) => {
+                let text = self
+                    .object_site(module, self.modules.facts(module)?, scope)
+                    .canonical(value, 0)?;
+                Some(format!(
+                    "{}(…) {}",
+                    crate::graph::schema::unparse(callee),
+                    short_digest(&text)
+                ))
+            }
             _ => None,
         }
     }
@@ -227,4 +332,12 @@ impl ModuleReader<'_, '_> {
         let absolute = crate::frameworks::imports::imported_name(facts, reference, scope)?;
         openai::is_sdk_path(&absolute).then_some(absolute)
     }
+}
+
+/// The first twelve hex digits of a text's SHA-256: a compared value that
+/// prints short.
+fn short_digest(text: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
 }

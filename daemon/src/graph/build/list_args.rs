@@ -1,6 +1,7 @@
 //! A construction's capability list argument (`tools=`, `handoffs=`, …)
 //! read into members: the expression as written (`list_exprs.rs`), then
-//! what rewires after construction add to it (`rewires.rs`).
+//! what rewires after construction add to it (`rewires.rs`); or, when
+//! one module-level assignment replaces the field, that assignment's value.
 
 use super::{eval::list_exprs, rewires, ModuleReader};
 use crate::frameworks::openai::{self, AgentConstruction, ListMember};
@@ -24,6 +25,16 @@ impl ModuleReader<'_, '_> {
         construction: &AgentConstruction<'_>,
         field: &str,
     ) -> Option<list_exprs::Members> {
+        if let Some(replacement) = rewires::replacement_of(
+            self.rewires,
+            self.modules,
+            self.path,
+            self.facts,
+            construction.call,
+            field,
+        ) {
+            return self.replaced_members(agent, construction, field, &replacement);
+        }
         let Some(keyword) = construction.call.keyword(field) else {
             // An absent field holds only what rewires add to it.
             let rewired = self.rewired_members(construction, field);
@@ -36,6 +47,49 @@ impl ModuleReader<'_, '_> {
                 Some(members)
             }
             Err(why) => {
+                let reason = self.list_limit(agent, construction, field, &why, false);
+                self.agent_gap(agent, reason);
+                None
+            }
+        }
+    }
+
+    /// The field's whole value, as the one replacement after construction
+    /// assigns it (`rewires::replacement_of`): read in the module that
+    /// makes it, each member carrying where; the construction's own list
+    /// is discarded, as at run time.
+    fn replaced_members(
+        &mut self,
+        agent: &str,
+        construction: &AgentConstruction<'_>,
+        field: &str,
+        replacement: &rewires::Replacement<'_>,
+    ) -> Option<list_exprs::Members> {
+        let at = format!("{}:{}", replacement.path, replacement.store.line);
+        let value = &replacement.store.value;
+        self.reading_line.set(construction.line);
+        let read = match replacement.own_module {
+            true => self.list_expression(value, "", 0, &[]),
+            false => self.in_module(replacement.path, None, |reader| {
+                reader.list_expression(value, "", 0, &[])
+            }),
+        };
+        match read {
+            Ok(members) => {
+                let from = (!replacement.own_module).then(|| replacement.path.to_string());
+                Some(
+                    members
+                        .into_iter()
+                        .map(|m| list_exprs::Member {
+                            from: m.from.clone().or_else(|| from.clone()),
+                            rewired_at: Some(at.clone()),
+                            ..m
+                        })
+                        .collect(),
+                )
+            }
+            Err(why) => {
+                let why = format!("{why}, which {at} assigns to it after construction");
                 let reason = self.list_limit(agent, construction, field, &why, false);
                 self.agent_gap(agent, reason);
                 None

@@ -28,6 +28,9 @@ pub(super) struct ModuleContexts {
     /// module's constructions again each time (quadratic in a module of
     /// agents handing off, issue 46 item 2).
     sdk_identities: BTreeMap<String, BTreeMap<String, SdkIdentity>>,
+    /// The side's census of stores and namespace changes (`reach::Census`),
+    /// taken once when a reader first asks what could change a value.
+    census: std::cell::OnceCell<crate::reach::Census>,
 }
 
 /// What a module's SDK constructions of one identity are.
@@ -66,6 +69,7 @@ impl ModuleContexts {
             by_path,
             empty: ModuleContext::default(),
             sdk_identities,
+            census,
         }
     }
 
@@ -73,6 +77,18 @@ impl ModuleContexts {
     /// no SDK source or not read).
     pub(super) fn sdk_identity(&self, path: &str, identity: &str) -> Option<&SdkIdentity> {
         self.sdk_identities.get(path)?.get(identity)
+    }
+
+    /// The side's census (`reach::Census`), taken on first use.
+    pub(super) fn census(&self, modules: &ModuleSet<'_>) -> &crate::reach::Census {
+        self.census
+            .get_or_init(|| crate::reach::Census::of(modules))
+    }
+
+    /// The cell the side's census is taken into, for readers that take it
+    /// only when they need it.
+    pub(super) fn census_cell(&self) -> &std::cell::OnceCell<crate::reach::Census> {
+        &self.census
     }
 
     /// The context of `path` (empty for a module the side does not read).

@@ -318,11 +318,19 @@ impl<'r> ModuleReader<'r, '_> {
                     })?;
                 openai::default_as_tool_name(&agent_name)
             }
-            Some(_) => {
-                return Err(format!(
-                    "binds {spelled}.as_tool(...), whose tool_name is not a literal"
-                ))
-            }
+            // A string constant (`tool_name=REFUND_TOOL`, `names.REFUND`)
+            // read as `name=` is (`eval::name_constants`).
+            Some(other) => super::eval::name_constants::constant_string_at(
+                self.modules,
+                self.contexts.census_cell(),
+                site.path,
+                &built.scope,
+                other,
+                built.line,
+            )
+            .ok_or_else(|| {
+                format!("binds {spelled}.as_tool(...), whose tool_name is not a literal or a constant this reader names")
+            })?,
         };
         let description = match literal("tool_description") {
             Some(Value::Str(text)) => Some(text.clone()),

@@ -178,24 +178,25 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
     };
     // Past the helper bound, the call itself is named as a limit.
     let past_bound = frame.depth >= MAX_HELPER_DEPTH;
+    let module = frame.at_module(path);
+    // `return _pool`: a lazily built module global, returned by every
+    // return, the last unconditional (double-checked locking returns it
+    // early too: `if _pool is not None: return _pool`). Whichever return
+    // runs, the value is that global's.
+    if let Some(global) = returned_global(function) {
+        return lazy_global(&module, global).map(|role| {
+            Role::Elsewhere(
+                Box::new(role),
+                callee.dotted().unwrap_or_default(),
+                past_bound,
+            )
+        });
+    }
     let [only] = function.body().returns_found.as_slice() else {
         return None;
     };
     if only.conditional {
         return None;
-    }
-    let module = frame.at_module(path);
-    // `return _pool`: a lazily built module global.
-    if let Some(Value::Name(global)) = &only.value {
-        if !function.binds_local(global) || function.globals.contains(global) {
-            return lazy_global(&module, global).map(|role| {
-                Role::Elsewhere(
-                    Box::new(role),
-                    callee.dotted().unwrap_or_default(),
-                    past_bound,
-                )
-            });
-        }
     }
     let Some(Value::Call {
         callee: inner,
@@ -214,6 +215,29 @@ fn returned_role(frame: &Frame<'_>, callee: &Value) -> Option<Role> {
             past_bound,
         )),
     }
+}
+
+/// The module global every return of `function` returns, when the last
+/// return is unconditional and the function does not bind that name as a
+/// local of its own (or declares it `global`).
+fn returned_global(function: &crate::python::FunctionFact) -> Option<&str> {
+    let returns = &function.body().returns_found;
+    if returns.last().is_none_or(|last| last.conditional) {
+        return None;
+    }
+    let mut global = None;
+    for found in returns {
+        let Some(Value::Name(name)) = &found.value else {
+            return None;
+        };
+        if global.is_some_and(|g: &str| g != name.as_str()) {
+            return None;
+        }
+        global = Some(name.as_str());
+    }
+    let global = global?;
+    (!function.binds_local(global) || function.globals.iter().any(|g| g == global))
+        .then_some(global)
 }
 
 /// The name a subscript or attribute chain starts from (`client` in

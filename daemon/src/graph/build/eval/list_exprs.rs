@@ -266,6 +266,25 @@ impl ModuleReader<'_, '_> {
                 }
                 self.list_expression(iter, scope, depth + 1, &kept)?
             }
+            // `[handoff(agent=a) for a in (b, c)]`: each member built from
+            // one item written in place (`comprehensions.rs`), kept under
+            // the filters' source text.
+            Value::ListComprehension(comprehension) => {
+                let Some(mapped) = super::comprehensions::mapped_members(comprehension) else {
+                    return Err(describe(value));
+                };
+                let mut kept = when.to_vec();
+                kept.extend(comprehension.conditions.iter().map(|condition| {
+                    format!(
+                        "the filter `{}` keeps it",
+                        crate::graph::schema::unparse(condition)
+                    )
+                }));
+                mapped
+                    .iter()
+                    .flat_map(|member| self.element(member, scope, depth + 1, &kept))
+                    .collect()
+            }
             // `filter(keep, L)`: the same, with the filter named.
             Value::Call {
                 callee,

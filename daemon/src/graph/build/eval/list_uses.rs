@@ -107,7 +107,18 @@ pub(in crate::graph::build) fn list_reads_within(
             .filter(|a| within(&a.scope, scope) && matches!(a.how.as_str(), "extend" | "+="))
             .map(|a| mentions(&a.value, name, true))
             .sum();
-        in_calls + in_bindings + in_additions
+        // `agent.handoffs = X` at module level: the field holds `X`
+        // itself, which the rewire reader reads as the agent's list.
+        let in_replacements: u32 = facts
+            .module_stores
+            .iter()
+            .filter(|_| scope.is_empty())
+            .filter(|s| {
+                matches!(&s.under, crate::python::StoredUnder::Attribute(field) if LIST_KEYWORDS.contains(&field.as_str()))
+            })
+            .map(|s| mentions(&s.value, name, true))
+            .sum();
+        in_calls + in_bindings + in_additions + in_replacements
     }
 }
 

@@ -45,6 +45,7 @@ pub(super) mod branch_lists;
 pub(super) mod builder_callers;
 pub(super) mod built_agents;
 pub(super) mod call_frames;
+pub(super) mod comprehensions;
 pub(super) mod dict_entries;
 pub(super) mod factory_agents;
 pub(super) mod list_exprs;
