@@ -269,3 +269,56 @@ fn a_tool_reached_through_two_test_like_modules_is_followed() {
     );
     assert_eq!(row["after"]["definition"]["line"], 5, "{row}");
 }
+
+/// Issue 40, item 8: a package whose `__getattr__` answers the names of a
+/// module dict and raises `AttributeError` for the rest (KEN-E's
+/// `app/adk/agents/__init__.py`): `from .crew import scorer` falls back
+/// to the submodule `scorer`, so its tools are read. A hook that may
+/// answer the name otherwise stays the named stop.
+#[test]
+fn a_name_the_package_hook_refuses_is_its_submodule() {
+    let init = |raise: &str| {
+        format!("from .registry import get_registry\n\n_EXPORTS = {{\"root_agent\": \"root\"}}\n\n\ndef __getattr__(name: str):\n    target = _EXPORTS.get(name)\n    if target is not None:\n        return get_registry().get(target)\n    {raise}\n")
+    };
+    let scorer = |body: &str| {
+        format!("from agents import function_tool\n\n\n@function_tool\ndef score(text: str) -> str:\n    return {body}\n")
+    };
+    let agent = "from agents import Agent\n\nfrom .crew import scorer\n\nsupport = Agent(name=\"support\", tools=[scorer.score])\n";
+    let files = |raise: &str, body: &str| {
+        vec![
+            ("app/__init__.py", String::new()),
+            ("app/crew/__init__.py", init(raise)),
+            (
+                "app/crew/registry.py",
+                "def get_registry():\n    return {}\n".to_string(),
+            ),
+            ("app/crew/scorer.py", scorer(body)),
+            ("app/agent.py", agent.to_string()),
+        ]
+    };
+    let run = |raise: &str| {
+        let base = files(raise, "text");
+        let head = files(raise, "text.strip()");
+        let base: Vec<(&str, &str)> = base.iter().map(|(p, c)| (*p, c.as_str())).collect();
+        let head: Vec<(&str, &str)> = head.iter().map(|(p, c)| (*p, c.as_str())).collect();
+        compare_branches(&base, &head, "app").0
+    };
+    let doc = run("raise AttributeError(f\"module {__name__!r} has no attribute {name!r}\")");
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:#?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("support", "score", "changed")]);
+    // Any other end of the hook may answer `scorer` with something else.
+    let doc = run("return _fallback(name)");
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l.contains("past the module-level __getattr__")),
+        "{:#?}",
+        limits(&doc, "head")
+    );
+}

@@ -113,3 +113,53 @@ fn a_copy_whose_original_is_a_parameter_is_a_limit_and_a_literal_is_not() {
         "the dict's copy is proven not an agent's"
     );
 }
+
+/// Issue 40, item 6: a list handed to a function of the repository that
+/// only reads it (its length, iteration, formatting, a standard logger) is
+/// still read, at module level and in a builder. The edges keep the limit:
+/// the function changes it, keeps it in a closure, is decorated, takes it
+/// through `*args`, or hands it to a logger that is not the standard one.
+#[test]
+fn a_list_handed_to_a_function_that_only_reads_it_is_read() {
+    let describe = "import logging\n\nlogger = logging.getLogger(__name__)\n\n\ndef describe(ts):\n    logger.info(\"tools: %d\", len(ts))\n    for t in ts:\n        logger.info(\"tool %s\", t)\n    names = \", \".join(str(t) for t in ts)\n    logger.debug(\"all: %s\", ts)\n    print(f\"loaded {names} from {ts}\")\n\n\n";
+    let module_level = |list: &str, body: &str| {
+        format!("{TOOLS}{body}TOOLS = {list}\ndescribe(TOOLS)\nsupport = Agent(name=\"support\", tools=TOOLS)\n")
+    };
+    let in_builder = |list: &str, body: &str| {
+        format!("{TOOLS}{body}def build():\n    tools = {list}\n    describe(tools)\n    return Agent(name=\"support\", tools=tools)\n\n\nsupport = build()\n")
+    };
+    for shape in [module_level, in_builder] {
+        let doc = compare(
+            &shape("[lookup]", describe),
+            &shape("[lookup, refund]", describe),
+        );
+        assert_eq!(limits(&doc, "head"), Vec::<String>::new());
+        assert_eq!(rows(&doc), vec![row("support", "refund", "added")]);
+    }
+    for (name, body) in [
+        ("it changes it", "def describe(ts):\n    ts.append(refund)\n\n\n"),
+        (
+            "a closure keeps it",
+            "def describe(ts):\n    def later():\n        return len(ts)\n    return later\n\n\n",
+        ),
+        (
+            "it is decorated",
+            "def traced(f):\n    return f\n\n\n@traced\ndef describe(ts):\n    return len(ts)\n\n\n",
+        ),
+        ("it takes it through *args", "def describe(*ts):\n    return len(ts)\n\n\n"),
+        (
+            "its logger is not the standard one",
+            "from .log import make_logger\n\nlogger = make_logger()\n\n\ndef describe(ts):\n    logger.info(ts)\n\n\n",
+        ),
+    ] {
+        for shape in [module_level, in_builder] {
+            let doc = compare(&shape("[lookup]", body), &shape("[lookup, refund]", body));
+            assert_eq!(doc["comparison_status"], "partial", "{name}");
+            assert!(
+                rows(&doc).iter().all(|r| r.2 == "not_established"),
+                "{name}: {:?}",
+                rows(&doc)
+            );
+        }
+    }
+}

@@ -100,8 +100,12 @@ CATALOGUE: list[Shape] = [
     # A copy of the list passed to a function only reads it (issue 40).
     Shape("passed_copy", "tools_list", (SDK, ADK),
           "X_TOOLS = [a, b]; describe_tools(list(X_TOOLS)) (or tuple(...); sorted(...) of a one-member list); tools=X_TOOLS"),
+    # The list itself passed to a function that only reads it (issue 40, item 6).
+    Shape("passed_itself", "tools_list", (SDK, ADK),
+          "X_TOOLS = [a, b]; describe_tools(X_TOOLS) where describe_tools takes len(), iterates and logs it; tools=X_TOOLS"),
     # Edge: the function may change the list itself.
-    Shape("passed_itself", "tools_list", (SDK, ADK), "X_TOOLS = [a, b]; describe_tools(X_TOOLS); tools=X_TOOLS (edge)",
+    Shape("passed_and_sorted", "tools_list", (SDK, ADK),
+          "X_TOOLS = [a, b]; sort_tools(X_TOOLS) where sort_tools calls items.sort(key=str); tools=X_TOOLS (edge)",
           unreadable=True, weight=1),
     # An imported list is read by its own module's reader, its spreads included (issue 40).
     Shape("imported_spread_list", "tools_list", (SDK, ADK),
@@ -264,7 +268,7 @@ APPEND_LISTS = ("conditional_append", "conditional_append_function")
 READABLE_LISTS = ("literal", "spread", "shared_spread", "module_constant", "imported_constant", "list_call",
                   "concatenated", "passed_copy", "imported_spread_list") + APPEND_LISTS
 IMPORTED_LISTS = ("imported_constant", "imported_spread_list", "imported_shared_appended")
-PASSED_LISTS = ("passed_copy", "passed_itself")
+PASSED_LISTS = ("passed_copy", "passed_itself", "passed_and_sorted")
 APPEND_EDGES = ("append_in_loop", "append_in_try", "append_after_construction", "append_in_function")
 MODULE_LEVEL_LISTS = ("append_after_construction", "append_in_function")  # the list is a module's, whoever builds
 # List shapes that spell the members of the agent's lists in the construction's own scope (a builder's

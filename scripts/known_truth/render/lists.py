@@ -185,20 +185,34 @@ def imported_list(w: Writer, app: App, agent: AgentSpec, members: Members, lists
 
 def passed_list(w: Writer, agent: AgentSpec, items: list[str], names: list[str], before: list[list[str]],
                 ctx: AgentContext) -> Optional[str]:
-    """X_TOOLS passed to a repository function: a copy of it (`passed_copy`), or itself (`passed_itself`)."""
+    """X_TOOLS passed to a repository function: a copy of it (`passed_copy`), or itself to one that only
+    reads it (`passed_itself`) or sorts it (`passed_and_sorted`, an edge)."""
     if not items:
         return None
     constant = f"{constant_stem(agent)}_TOOLS"
-    if "describe_tools" not in w.once:
+    helper = "describe_tools"
+    if agent.tools_list == "passed_and_sorted":
+        helper = "sort_tools"
+        if helper not in w.once:
+            w.once.add(helper)
+            before.append(["def sort_tools(items):", "    items.sort(key=str)", "    return len(items)"])
+    elif "describe_tools" not in w.once:
         w.once.add("describe_tools")
-        before.append(["def describe_tools(items):", "    return len(items)"])
-    if agent.tools_list == "passed_itself":
+        w.imports.module("logging")
+        before.append(["def describe_tools(items):",
+                       "    for item in items:",
+                       "        logging.debug(\"tool %s\", item)",
+                       "    logging.info(\"tools: %s\", items)",
+                       "    return len(items)"])
+    if agent.tools_list == "passed_and_sorted":
         argument = constant
         ctx.unreadable |= set(names)
+    elif agent.tools_list == "passed_itself":
+        argument = constant
     else:  # sorted() of tools compares them: only a list of one member is sorted
         copies = ["list", "tuple"] + (["sorted"] if len(items) == 1 else [])
         argument = f"{copies[stable_hash(agent.key, 'copy') % len(copies)]}({constant})"
-    before.append([f"{constant} = {w.seq(items, '')}", f"describe_tools({argument})"])
+    before.append([f"{constant} = {w.seq(items, '')}", f"{helper}({argument})"])
     return constant
 
 

@@ -97,6 +97,7 @@ pub(super) fn sole_parameter(def: &ast::StmtFunctionDef) -> Option<&str> {
 }
 
 mod bindings;
+mod lookups;
 mod registry;
 #[cfg(test)]
 mod tests;
@@ -111,6 +112,9 @@ use trust::{package_trusts_hooks, read_only_containers};
 enum Given {
     /// The submodule of the name asked for.
     AskedSubmodule,
+    /// `raise AttributeError(...)`: the name is refused, so `from package
+    /// import name` falls back to its submodule (`lookups.rs`).
+    Refused,
     /// The submodule of this literal name.
     Submodule(String),
     /// `importlib` (or its `import_module`), bound by importing it.
@@ -192,6 +196,12 @@ struct HookReader<'s> {
     module_importlib: bool,
     module_import_module: bool,
     mentioned: BTreeSet<String>,
+    /// Hook locals bound to `D.get(name)` of a dict of truthy literals,
+    /// with `D`'s keys (`lookups.rs`).
+    lookups: Vec<(String, BTreeSet<String>)>,
+    /// Whether the module binds `AttributeError` itself (then a raise of
+    /// it is no refusal).
+    binds_attribute_error: bool,
 }
 
 impl<'s> HookReader<'s> {
@@ -223,9 +233,12 @@ impl<'s> HookReader<'s> {
                 .iter()
                 .map(|r| (r.name.clone(), r.entries.keys().cloned().collect())),
         );
+        let lookups = lookups::lookups(def, param, suite, facts);
         let mut reader = HookReader {
             def,
             param,
+            lookups,
+            binds_attribute_error: lookups::binds_attribute_error(facts),
             containers,
             registries,
             binds_getattr: facts.module_bindings.iter().any(|b| b.name == "getattr"),
@@ -286,7 +299,7 @@ impl<'s> HookReader<'s> {
             && !flow.falls
             && !flow.returns.is_empty()
             && flow.returns.iter().all(|given| match given {
-                Given::AskedSubmodule => true,
+                Given::AskedSubmodule | Given::Refused => true,
                 // A literal submodule is one of the names singled out, so
                 // never a name none of the tests singles out.
                 Given::Submodule(name) => asked == Some(name.as_str()),

@@ -39,13 +39,13 @@ fn a_local_result_and_the_idioms_own_cache_are_the_idiom() {
 #[test]
 fn per_name_branches_give_only_the_names_they_reach() {
     let src = "def __getattr__(name):\n    if name == 'agent':\n        from . import agent\n        return agent\n    if name == 'store':\n        from . import store\n        return store\n    raise AttributeError(name)\n";
-    assert_eq!(
-        gives(src, &["agent", "store", "other"]),
-        [true, true, false]
-    );
-    // A branch that returns another submodule for the name.
+    // `other` is refused (`raise AttributeError`): `from package import
+    // other` falls back to its submodule (issue 40, item 8).
+    assert_eq!(gives(src, &["agent", "store", "other"]), [true, true, true]);
+    // A branch that returns another submodule for the name; `store`
+    // itself is refused, so it is its submodule.
     let src = "def __getattr__(name):\n    if name == 'agent':\n        from . import store\n        return store\n    raise AttributeError(name)\n";
-    assert_eq!(gives(src, &["agent", "store"]), [false, false]);
+    assert_eq!(gives(src, &["agent", "store"]), [false, true]);
     // One under `if name == "other":` cannot be reached for `agent`.
     let src = format!(
             "{IMPORT}def __getattr__(name):\n    if name == 'other':\n        return 42\n    return importlib.import_module(f'.{{name}}', __name__)\n"
@@ -90,10 +90,14 @@ fn membership_guards_read_literals_only_ever_read() {
         ),
         [false, false]
     );
-    // A name with no reachable return is not taken; a raise is no
-    // return.
+    // A name the hook refuses with `AttributeError` is its submodule
+    // (issue 40, item 8); any other raise is no return.
     let src = format!(
             "{IMPORT}def __getattr__(name):\n    if name not in ('agent',):\n        raise AttributeError(name)\n    return importlib.import_module(f'.{{name}}', __name__)\n"
+        );
+    assert_eq!(gives(&src, &["agent", "x"]), [true, true]);
+    let src = format!(
+            "{IMPORT}def __getattr__(name):\n    if name not in ('agent',):\n        raise KeyError(name)\n    return importlib.import_module(f'.{{name}}', __name__)\n"
         );
     assert_eq!(gives(&src, &["agent", "x"]), [true, false]);
 }
@@ -160,4 +164,88 @@ fn a_registry_hook_reexports_each_entry() {
         .expect("a hook");
     let names: Vec<&str> = hook.reexports.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["fetch"]);
+}
+
+/// Issue 40, item 8: a hook that answers the names of a module dict and
+/// raises `AttributeError` for the rest refuses those: `from . import
+/// scorer` falls back to the submodule. The dict's own names stay the
+/// hook's; the edges keep every name unknown.
+#[test]
+fn a_hook_that_refuses_other_names_gives_their_submodules() {
+    let hook = |dict: &str, lookup: &str, test: &str, raise: &str, extra: &str| {
+        format!(
+            "from .registry import get_registry\n\n_EXPORTS = {dict}\n{extra}\n\ndef __getattr__(name):\n    target = {lookup}\n    if {test}:\n        return get_registry().get(target)\n    {raise}\n"
+        )
+    };
+    let plain = hook(
+        "{'root_agent': 'root'}",
+        "_EXPORTS.get(name)",
+        "target is not None",
+        "raise AttributeError(f'module {__name__!r} has no attribute {name!r}')",
+        "",
+    );
+    assert_eq!(gives(&plain, &["scorer", "root_agent"]), [true, false]);
+    // The truth test of the lookup, and a bare `raise AttributeError`.
+    let truthy = hook(
+        "{'root_agent': 'root'}",
+        "_EXPORTS.get(name)",
+        "target",
+        "raise AttributeError",
+        "",
+    );
+    assert_eq!(gives(&truthy, &["scorer", "root_agent"]), [true, false]);
+    for (why, src) in [
+        (
+            "another exception",
+            hook(
+                "{'root_agent': 'root'}",
+                "_EXPORTS.get(name)",
+                "target is not None",
+                "raise KeyError(name)",
+                "",
+            ),
+        ),
+        (
+            "a value that is None",
+            hook(
+                "{'root_agent': None}",
+                "_EXPORTS.get(name)",
+                "target is not None",
+                "raise AttributeError(name)",
+                "",
+            ),
+        ),
+        (
+            "a default that is not None",
+            hook(
+                "{'root_agent': 'root'}",
+                "_EXPORTS.get(name, 'x')",
+                "target is not None",
+                "raise AttributeError(name)",
+                "",
+            ),
+        ),
+        (
+            "a dict the module changes",
+            hook(
+                "{'root_agent': 'root'}",
+                "_EXPORTS.get(name)",
+                "target is not None",
+                "raise AttributeError(name)",
+                "_EXPORTS['scorer'] = 'x'",
+            ),
+        ),
+        (
+            "AttributeError rebound",
+            hook(
+                "{'root_agent': 'root'}",
+                "_EXPORTS.get(name)",
+                "target is not None",
+                "raise AttributeError(name)",
+                "AttributeError = KeyError",
+            ),
+        ),
+    ] {
+        assert_eq!(gives(&src, &["scorer"]), [false], "{why}");
+    }
 }

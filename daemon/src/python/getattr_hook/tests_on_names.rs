@@ -55,6 +55,11 @@ impl HookReader<'_> {
 
     pub(super) fn test_mentions(&self, test: &Expr, out: &mut BTreeSet<String>) {
         match test {
+            Expr::Name(n) => {
+                if let Some(keys) = self.lookup_keys(n.id.as_str()) {
+                    out.extend(keys.iter().cloned());
+                }
+            }
             Expr::BoolOp(b) => b.values.iter().for_each(|v| self.test_mentions(v, out)),
             Expr::UnaryOp(u) => self.test_mentions(&u.operand, out),
             Expr::Compare(_) => {
@@ -82,6 +87,13 @@ impl HookReader<'_> {
             Expr::StringLiteral(s) => Some(s.value.to_str().to_string()),
             _ => None,
         };
+        // `target is not None` of `target = D.get(name)` (`lookups.rs`).
+        if let (ast::CmpOp::Is | ast::CmpOp::IsNot, Expr::Name(local), Expr::NoneLiteral(_)) =
+            (op, left, right)
+        {
+            let keys = self.lookup_keys(local.id.as_str())?;
+            return Some((*op == ast::CmpOp::IsNot, keys.clone()));
+        }
         match op {
             ast::CmpOp::Eq | ast::CmpOp::NotEq => {
                 let name = if is_param(left) {
@@ -127,6 +139,11 @@ impl HookReader<'_> {
                 }
             }
             Expr::UnaryOp(u) if u.op == ast::UnaryOp::Not => self.test(&u.operand, asked).not(),
+            // `if target:` of `target = D.get(name)` (`lookups.rs`).
+            Expr::Name(n) if self.lookup_keys(n.id.as_str()).is_some() => {
+                let keys = self.lookup_keys(n.id.as_str());
+                Tri::of(asked.is_some_and(|a| keys.is_some_and(|k| k.contains(a))))
+            }
             _ => match self.comparison(test) {
                 Some((holds_when_in, names)) => {
                     let is_in = asked.is_some_and(|a| names.contains(a));
@@ -153,7 +170,10 @@ impl HookReader<'_> {
                     flow.falls = false;
                     return flow;
                 }
-                Stmt::Raise(_) => {
+                Stmt::Raise(raise) => {
+                    if super::lookups::refuses(raise, self.binds_attribute_error) {
+                        flow.returns.push(Given::Refused);
+                    }
                     flow.falls = false;
                     return flow;
                 }

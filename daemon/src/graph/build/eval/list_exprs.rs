@@ -550,9 +550,15 @@ impl ModuleReader<'_, '_> {
         // what is nested in it): no other code can name it.
         // So is an argument a followed call only reads (`_pick(TOOLS,
         // ...)`, `passed_list`).
-        let reads =
+        let mut reads =
             list_reads_within(facts, name, &binding_scope) + added + returned + u32::from(passing);
         let uses = other_uses_within(facts, name, &binding_scope);
+        // And a call of a repository function that only reads what it is
+        // handed (`_log_tools(tools)`, `read_only_calls.rs`), asked only
+        // when the other reads do not account for every use.
+        if uses != reads {
+            reads += self.read_only_passes(name, &binding_scope);
+        }
         let rebound_globally = facts.functions.iter().any(|f| {
             f.globals.iter().any(|g| g == name)
                 || (!binding_scope.is_empty()

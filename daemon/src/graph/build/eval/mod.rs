@@ -51,3 +51,4 @@ pub(super) mod factory_agents;
 pub(super) mod list_exprs;
 pub(super) mod list_uses;
 pub(super) mod name_constants;
+pub(super) mod read_only_calls;
