@@ -324,6 +324,10 @@ fn every_lazy_getattr_shape_gives_the_names_it_reaches() {
         "import importlib\n\n\ndef __getattr__(name):\n    module = importlib.import_module(f\".{name}\", __name__)\n    globals()[name] = module\n    return module\n",
         "def __getattr__(name):\n    if name == \"impl\":\n        from . import impl\n\n        return impl\n    raise AttributeError(name)\n",
         "import importlib\n\n_LAZY = {\"impl\", \"models\"}\n\n\ndef __getattr__(name):\n    if name in _LAZY:\n        return importlib.import_module(\".\" + name, __name__)\n    return _legacy(name)\n",
+        // Issue 40, item 8: the branch that imports `impl` is for another
+        // name, and `impl` is refused with `AttributeError`, so `from
+        // .toolpkg import impl` falls back to the submodule.
+        "def __getattr__(name):\n    if name == \"models\":\n        from . import impl\n\n        return impl\n    raise AttributeError(name)\n",
     ];
     for hook in followed {
         let doc = added_through(
@@ -340,8 +344,9 @@ fn every_lazy_getattr_shape_gives_the_names_it_reaches() {
         assert_eq!(step["lazy_submodule"], true, "{hook}");
     }
     let not_reached = [
-        // The branch that imports `impl` is for another name.
-        "def __getattr__(name):\n    if name == \"models\":\n        from . import impl\n\n        return impl\n    raise AttributeError(name)\n",
+        // The branch that imports `impl` is for another name, and any
+        // other name is refused with an error other than `AttributeError`.
+        "def __getattr__(name):\n    if name == \"models\":\n        from . import impl\n\n        return impl\n    raise KeyError(name)\n",
         // `impl` is outside the guard, where another value is returned.
         "import importlib\n\n_LAZY = (\"models\",)\n\n\ndef __getattr__(name):\n    if name in _LAZY:\n        return importlib.import_module(f\".{name}\", __name__)\n    return _legacy(name)\n",
         // The package stores into `sys.modules`.
