@@ -166,3 +166,69 @@ fn a_vendored_google_package_is_not_adk_at_any_depth() {
         "{doc:#}"
     );
 }
+
+/// Issue 40, item 9: framework names the repository re-exports. `from
+/// .lib import Agent, function_tool`, where `app/lib/__init__.py` binds
+/// them once by `from agents import …` and never rebinds them, are the
+/// SDK's (the same for ADK's `from google.adk.agents import Agent`). The
+/// edges keep them the repository's: a rebinding, a conditional import, a
+/// store of the attribute, a class of its own.
+#[test]
+fn framework_names_the_repository_re_exports_are_the_frameworks() {
+    let imports = "from .lib import Agent, function_tool";
+    for lib in [
+        "from agents import Agent, function_tool\n",
+        "from agents import function_tool\nfrom agents.agent import Agent\n\n__all__ = [\"Agent\", \"function_tool\"]\n",
+    ] {
+        let doc = compare_sdk(imports, "@function_tool", "Agent", &[("app/lib/__init__.py", lib)]);
+        assert_refund_added(&doc);
+    }
+    let adk = "from google.adk.agents import Agent\n";
+    let adk_agent = |tools: &str| {
+        format!("from .lib import Agent\n\n\ndef lookup(q: str) -> str:\n    return q\n\n\ndef refund(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", model=\"gemini-2.0-flash\", tools=[{tools}])\n")
+    };
+    let doc = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/lib/__init__.py", adk),
+            ("app/agent.py", &adk_agent("lookup")),
+        ],
+        &[("app/agent.py", &adk_agent("lookup, refund"))],
+        "app",
+    )
+    .0;
+    assert_refund_added(&doc);
+
+    for (why, lib, extra) in [
+        (
+            "rebound",
+            "from agents import Agent, function_tool\n\nAgent = dict\n",
+            None,
+        ),
+        (
+            "conditional",
+            "try:\n    from agents import Agent, function_tool\nexcept ImportError:\n    Agent = function_tool = None\n",
+            None,
+        ),
+        (
+            "stored",
+            "from agents import Agent, function_tool\n",
+            Some(("app/patch.py", "from . import lib\n\nlib.Agent = dict\n")),
+        ),
+        (
+            "its own class",
+            "from agents import function_tool\n\n\nclass Agent:\n    def __init__(self, **kwargs):\n        self.kwargs = kwargs\n",
+            None,
+        ),
+    ] {
+        let mut extra_files = vec![("app/lib/__init__.py", lib)];
+        extra_files.extend(extra);
+        let doc = compare_sdk(imports, "@function_tool", "Agent", &extra_files);
+        assert_ne!(doc["comparison_status"], "compared", "{why}: {doc:#}");
+        assert!(
+            !rows(&doc).iter().any(|r| r.2 == "added"),
+            "{why}: {:?}",
+            rows(&doc)
+        );
+    }
+}

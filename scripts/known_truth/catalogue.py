@@ -199,6 +199,9 @@ CATALOGUE: list[Shape] = [
     Shape("class_alias", "class_spelling", (SDK, ADK), "from agents import Agent as SdkAgent; SdkAgent(...)"),
     Shape("class_module_qualified", "class_spelling", (SDK, ADK), "import agents; agents.Agent(...)"),
     Shape("class_generic", "class_spelling", (SDK,), "Agent[dict](...) (ADK files spell the plain class)"),
+    # Issue 40, item 9: the framework's class re-exported by a module of the repository.
+    Shape("class_reexported", "class_spelling", (SDK, ADK),
+          "app/<fw>_framework.py: from agents import Agent; from .<fw>_framework import Agent; Agent(...)"),
     # Where an MCP server is built.
     Shape("server_in_agent_module", "server_home", (SDK, ADK), "the server is built beside its agents", base=True),
     Shape("server_imported", "server_home", (SDK, ADK), "the server is built in app/<fw>_servers.py and imported"),

@@ -132,10 +132,15 @@ pub fn adk_value(facts: &ModuleFacts, value: &Value, scope: &str) -> Option<AdkN
 
 /// Whether the module imports ADK at all (a `sources[]` entry).
 pub fn is_adk_source(facts: &ModuleFacts) -> bool {
-    facts.imports.iter().any(|import| {
-        import.level == 0
-            && (import.module == ADK_PACKAGE || import.module.starts_with("google.adk."))
-    })
+    facts
+        .imports
+        .iter()
+        .any(|import| import.level == 0 && is_adk_module(&import.module))
+}
+
+/// Whether a dotted module name is ADK's package or one of its submodules.
+pub fn is_adk_module(dotted: &str) -> bool {
+    dotted == ADK_PACKAGE || dotted.starts_with("google.adk.")
 }
 
 /// `mcp.StdioServerParameters(command=…, args=…)`, the MCP package's own

@@ -36,6 +36,7 @@ mod messages;
 mod module_contexts;
 mod name_filters;
 mod object_members;
+mod reexports;
 mod rewires;
 mod sdk_agents;
 mod sites;
@@ -133,7 +134,7 @@ pub fn build_side(mut input: SideInput) -> SideGraph {
 
 /// The graph, and the unread modules it asked for; its agents cost at
 /// most `budget_steps` (`work_budget.rs`).
-fn build(input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
+fn build(mut input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
     let mut graph = SideGraph {
         absent: input.absent,
         limits: input.limits,
@@ -145,6 +146,25 @@ fn build(input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
         ..SideGraph::default()
     };
     let mut gaps: BTreeSet<Gap> = input.gaps.into_iter().collect();
+    // Framework names a module of the scope re-exports are read as the
+    // framework imports they forward (`reexports.rs`): the files that
+    // import them are read with those imports in their place.
+    let forwarded = {
+        let modules = ModuleSet::new(
+            input
+                .files
+                .iter()
+                .map(|f| (f.path.as_str(), f.facts.as_ref())),
+            input.linked.iter().map(String::as_str),
+            &input.context,
+        );
+        reexports::read_through(&modules, &input.files)
+    };
+    for file in forwarded {
+        if let Some(slot) = input.files.iter_mut().find(|f| f.path == file.path) {
+            *slot = file;
+        }
+    }
     let modules = ModuleSet::new(
         input
             .files

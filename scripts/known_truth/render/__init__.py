@@ -72,6 +72,10 @@ def render(app: App) -> Rendered:
         for stem in stems:
             if app.agents_in(stem):
                 files[f"{SCOPE}/{module_path(stem)}"] = render_agent_module(state, app, stem, unreadable)
+    if any(app.style(stem).class_spelling == "class_reexported" for stems in app.agent_files.values() for stem in stems):
+        # The modules the `class_reexported` spelling imports the agent classes through.
+        files[f"{SCOPE}/sdk_framework.py"] = "from agents import Agent\n"
+        files[f"{SCOPE}/adk_framework.py"] = "from google.adk.agents import Agent, LlmAgent\n"
     for stem, writer in sorted(state.modules.items()):
         files[f"{SCOPE}/{module_path(stem)}"] = assemble(writer, writer.blocks)
         if "/" in stem and not stem.endswith("/__init__"):

@@ -83,6 +83,9 @@ def agent_class(w: Writer, agent: AgentSpec) -> str:
     if spelling == "class_generic" and agent.framework == SDK:
         w.imports.name("agents", "Agent")
         return "Agent[dict]"
+    if spelling == "class_reexported":  # app/<fw>_framework.py forwards the framework's classes
+        w.imports.name(f".{agent.framework}_framework", cls)
+        return cls
     if spelling == "class_module_qualified":
         if agent.framework == SDK:
             w.imports.module("agents")
