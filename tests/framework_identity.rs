@@ -183,6 +183,27 @@ fn framework_names_the_repository_re_exports_are_the_frameworks() {
         let doc = compare_sdk(imports, "@function_tool", "Agent", &[("app/lib/__init__.py", lib)]);
         assert_refund_added(&doc);
     }
+    // Without `--scope`: the importing module is an agent file, so the
+    // derived scope holds it.
+    let repo = support::Repo::new();
+    let lib = "from agents import Agent, function_tool\n";
+    let base_agent = sdk_module(imports, "@function_tool", "Agent", "lookup");
+    let head_agent = sdk_module(imports, "@function_tool", "Agent", "lookup, refund");
+    repo.commit(
+        &[
+            ("app/__init__.py", Some("")),
+            ("app/lib/__init__.py", Some(lib)),
+            ("app/agent.py", Some(&base_agent)),
+        ],
+        "base",
+    );
+    repo.git(&["checkout", "-q", "-b", "head"]);
+    repo.commit(&[("app/agent.py", Some(&head_agent))], "head");
+    let place = support::Place::new();
+    let _daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &["--base", "main", "--head", "head"]);
+    assert_refund_added(&doc);
+
     let adk = "from google.adk.agents import Agent\n";
     let adk_agent = |tools: &str| {
         format!("from .lib import Agent\n\n\ndef lookup(q: str) -> str:\n    return q\n\n\ndef refund(q: str) -> str:\n    return q\n\n\nsupport = Agent(name=\"support\", model=\"gemini-2.0-flash\", tools=[{tools}])\n")

@@ -13,6 +13,7 @@ pub mod mcp_servers;
 pub mod module_context;
 pub mod names;
 pub mod openai;
+pub mod reexports;
 mod signatures;
 pub mod tool_classes;
 pub mod wrapper_classes;

@@ -39,11 +39,12 @@ impl<'a> Side<'a> {
             .iter()
             .map(|(p, _, f)| (p.as_str(), f.as_ref()))
             .collect();
-        let builders: BTreeSet<&str> = facts
+        let mut builders: BTreeSet<&str> = facts
             .iter()
             .filter(|(_, f)| builds_agent(f) || mcp_servers::declares_effects(f))
             .map(|(p, _)| *p)
             .collect();
+        builders.extend(builds_through_reexports(&graph, &facts, &builders));
         let mut agent_files = builders.clone();
         let mut rewirers = BTreeSet::new();
         for (path, module) in &facts {
@@ -162,4 +163,54 @@ impl<'a> Side<'a> {
         }
         (reached, beyond)
     }
+}
+
+/// Modules that build an agent once their imports of framework names
+/// another module re-exports (`from .lib import Agent`,
+/// `frameworks::reexports`) are read as the framework imports they
+/// forward; the graph layer reads them so (`graph/build/reexports.rs`).
+/// A name is matched against every module the module imports, so this may
+/// count a module the graph layer does not read as one: a wider scope,
+/// never a narrower one.
+fn builds_through_reexports<'a>(
+    graph: &ImportGraph,
+    facts: &BTreeMap<&'a str, &'a ModuleFacts>,
+    builders: &BTreeSet<&str>,
+) -> Vec<&'a str> {
+    use crate::frameworks::reexports::{forwarded_names, forwarding};
+    let forwarders: BTreeMap<&str, BTreeMap<&str, &crate::python::ImportFact>> = facts
+        .iter()
+        .map(|(path, module)| (*path, forwarded_names(module)))
+        .filter(|(_, names)| !names.is_empty())
+        .collect();
+    if forwarders.is_empty() {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for (path, module) in facts {
+        if builders.contains(path) {
+            continue;
+        }
+        let forwarded: BTreeMap<&str, &crate::python::ImportFact> = graph
+            .imports_of(path)
+            .filter_map(|imported| forwarders.get(imported.as_str()))
+            .flat_map(|names| names.iter().map(|(name, import)| (*name, *import)))
+            .collect();
+        if forwarded.is_empty() {
+            continue;
+        }
+        let mut read = (*module).clone();
+        let mut changed = false;
+        for import in &mut read.imports {
+            let Some(framework) = import.name.as_deref().and_then(|n| forwarded.get(n)) else {
+                continue;
+            };
+            *import = forwarding(import, framework);
+            changed = true;
+        }
+        if changed && builds_agent(&read) {
+            found.push(*path);
+        }
+    }
+    found
 }

@@ -16,8 +16,8 @@
 //! name is not the framework's, and a construction of it is no agent.
 
 use super::SourceFile;
-use crate::frameworks::{adk, openai};
-use crate::python::{BindingKind, ImportFact, ModuleFacts};
+use crate::frameworks::reexports::{forwarded_names, forwarding};
+use crate::python::{ImportFact, ModuleFacts};
 use crate::resolve::{ModuleSet, Resolver};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -68,17 +68,10 @@ pub(super) fn read_through(modules: &ModuleSet<'_>, files: &[SourceFile]) -> Vec
             else {
                 continue;
             };
-            let mut forwarded = (*framework).clone();
-            // The importing module's own spelling of the local name.
-            forwarded.asname = Some(import.bound_name().into());
-            forwarded.line = import.line;
-            forwarded.scope = import.scope.clone();
-            forwarded.conditional = import.conditional;
-            forwarded.type_checking = import.type_checking;
             found.push(Forwarded {
                 file: index,
                 import: position,
-                framework: forwarded,
+                framework: forwarding(import, framework),
             });
         }
     }
@@ -105,45 +98,12 @@ pub(super) fn read_through(modules: &ModuleSet<'_>, files: &[SourceFile]) -> Vec
         .collect()
 }
 
-/// Each module that binds framework names once, by an unconditional
-/// absolute import at module level, and never rebinds them: path → the
-/// name it binds → that import.
+/// Each module that forwards framework names: path → name → the framework
+/// import (`frameworks::reexports::forwarded_names`).
 fn forwarders(files: &[SourceFile]) -> BTreeMap<&str, BTreeMap<&str, &ImportFact>> {
-    let mut out: BTreeMap<&str, BTreeMap<&str, &ImportFact>> = BTreeMap::new();
-    for file in files {
-        let facts = &file.facts;
-        for import in &facts.imports {
-            let framework = import.level == 0
-                && (openai::is_sdk_module(&import.module) || adk::is_adk_module(&import.module));
-            if !framework
-                || import.name.is_none()
-                || !import.scope.is_empty()
-                || import.conditional
-                || import.type_checking
-            {
-                continue;
-            }
-            let name = import.bound_name();
-            if binds_once_by_import(facts, name) {
-                out.entry(file.path.as_str())
-                    .or_default()
-                    .insert(name, import);
-            }
-        }
-    }
-    out
-}
-
-/// Whether the module binds `name` exactly once, by an import, and no
-/// function of it declares the name `global`.
-fn binds_once_by_import(facts: &ModuleFacts, name: &str) -> bool {
-    let mut bindings = facts.module_bindings_named(name).filter(|b| b.name == name);
-    let once = matches!(
-        (bindings.next(), bindings.next()),
-        (Some(b), None) if b.kind == BindingKind::Import && !b.conditional && !b.type_checking
-    );
-    once && !facts
-        .functions
+    files
         .iter()
-        .any(|f| f.globals.iter().any(|g| g == name))
+        .map(|file| (file.path.as_str(), forwarded_names(&file.facts)))
+        .filter(|(_, names)| !names.is_empty())
+        .collect()
 }
