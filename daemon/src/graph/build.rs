@@ -132,6 +132,19 @@ pub fn build_side(mut input: SideInput) -> SideGraph {
     build(input, work_budget::GRAPH_WORK_BUDGET).0
 }
 
+/// The side's modules as the resolver reads them: its files and links.
+fn side_modules<'a>(
+    files: &'a [SourceFile],
+    linked: &'a [String],
+    context: &'a ScopeContext,
+) -> ModuleSet<'a> {
+    ModuleSet::new(
+        files.iter().map(|f| (f.path.as_str(), f.facts.as_ref())),
+        linked.iter().map(String::as_str),
+        context,
+    )
+}
+
 /// The graph, and the unread modules it asked for; its agents cost at
 /// most `budget_steps` (`work_budget.rs`).
 fn build(mut input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
@@ -149,37 +162,23 @@ fn build(mut input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
     // Framework names a module of the scope re-exports are read as the
     // framework imports they forward (`reexports.rs`): the files that
     // import them are read with those imports in their place.
-    let forwarded = {
-        let modules = ModuleSet::new(
-            input
-                .files
-                .iter()
-                .map(|f| (f.path.as_str(), f.facts.as_ref())),
-            input.linked.iter().map(String::as_str),
-            &input.context,
-        );
-        reexports::read_through(&modules, &input.files)
-    };
+    let forwarded = reexports::read_through(
+        &side_modules(&input.files, &input.linked, &input.context),
+        &input.files,
+    );
     for file in forwarded {
         if let Some(slot) = input.files.iter_mut().find(|f| f.path == file.path) {
             *slot = file;
         }
     }
-    let modules = ModuleSet::new(
-        input
-            .files
-            .iter()
-            .map(|f| (f.path.as_str(), f.facts.as_ref())),
-        input.linked.iter().map(String::as_str),
-        &input.context,
-    )
-    .with_imported_only(
-        input
-            .test_files
-            .iter()
-            .map(|f| (f.path.as_str(), f.facts.as_ref())),
-    )
-    .with_unread(input.unread_tests.iter().map(String::as_str));
+    let modules = side_modules(&input.files, &input.linked, &input.context)
+        .with_imported_only(
+            input
+                .test_files
+                .iter()
+                .map(|f| (f.path.as_str(), f.facts.as_ref())),
+        )
+        .with_unread(input.unread_tests.iter().map(String::as_str));
     // A repository that holds its own `google` package shadows the
     // framework: its `google.adk` is not Google ADK.
     let vendored_adk = input.context.outside_modules.contains("google")

@@ -284,14 +284,7 @@ impl<'m> ModuleReader<'m, '_> {
             // The input's schema class by its code and bases
             // (`objects/callables.rs`), as the model's arguments are.
             ("input_type", Value::Name(_) | Value::Attribute(_)) => {
-                let text = self
-                    .object_site(module, self.modules.facts(module)?, scope)
-                    .canonical(value, 0)?;
-                Some(format!(
-                    "{} {}",
-                    crate::graph::schema::unparse(value),
-                    short_digest(&text)
-                ))
+                self.digested(module, scope, value, crate::graph::schema::unparse(value))
             }
             (
                 "is_enabled" | "on_handoff" | "input_filter",
@@ -300,18 +293,24 @@ impl<'m> ModuleReader<'m, '_> {
             // A call (`functools.partial(apply_filters, [...])`) by what
             // its callee is and its arguments' values, as an object's
             // argument is digested (`objects/callables.rs`).
-            ("is_enabled" | "on_handoff" | "input_filter", Value::Call { callee, .. }) => {
-                let text = self
-                    .object_site(module, self.modules.facts(module)?, scope)
-                    .canonical(value, 0)?;
-                Some(format!(
-                    "{}(…) {}",
-                    crate::graph::schema::unparse(callee),
-                    short_digest(&text)
-                ))
-            }
+            ("is_enabled" | "on_handoff" | "input_filter", Value::Call { callee, .. }) => self
+                .digested(
+                    module,
+                    scope,
+                    value,
+                    format!("{}(…)", crate::graph::schema::unparse(callee)),
+                ),
             _ => None,
         }
+    }
+
+    /// `value` as the object reader's canonical text digests it, shown as
+    /// `shown` and the digest's first twelve hex digits.
+    fn digested(&self, module: &str, scope: &str, value: &Value, shown: String) -> Option<String> {
+        let text = self
+            .object_site(module, self.modules.facts(module)?, scope)
+            .canonical(value, 0)?;
+        Some(format!("{shown} {}", short_digest(&text)))
     }
 
     /// A function reference by what runs: a function of the scope by its
