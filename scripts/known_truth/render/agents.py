@@ -56,7 +56,9 @@ def name_argument(w: Writer, agent: AgentSpec, before: list[list[str]], state: R
         holder.blocks.append([f"{constant} = {holder.q(agent.name)}"])
         # Imported in the body, after any wildcard import of the module (which the readers take
         # as possibly rebinding every name bound before it).
-        before.append([f"from . import {module}"])
+        if f"import {module}" not in w.once:  # bound once, as the readers take a constant's module
+            w.once.add(f"import {module}")
+            before.append([f"from . import {module}"])
         if agent.construction == "builder_name_attribute_stored":
             before.append([f"def _rename_{agent.list_name or agent.var}(suffix):",
                            f"    {module}.{constant} = {module}.{constant} + suffix"])
