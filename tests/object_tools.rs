@@ -573,3 +573,68 @@ fn a_server_path_made_from_the_modules_file_is_read() {
         )]
     );
 }
+
+/// Issue 40: a hosted tool's argument chosen on module-level branches
+/// (adk-python's BigQuery sample, an insurance sample's API key from the
+/// environment or a secret manager): each binding before the toolset is
+/// built, under its tests, is the argument's value, so a change to one
+/// branch is a `changed` row and nothing is left unread. A method called
+/// on a client used nowhere else is that client's. The edges stay unread:
+/// a binding in a loop, a client changed before the call. A rebinding
+/// after the toolset is built is not its value.
+#[test]
+fn an_argument_chosen_on_module_level_branches_is_read() {
+    let module = |branch: &str, extra: &str| {
+        format!(
+            "import os\n\nimport google.auth\nfrom google.adk.agents import Agent\nfrom google.adk.tools.bigquery import BigQueryCredentialsConfig, BigQueryToolset\nfrom google.adk.tools.apihub_tool.clients.secret_client import SecretManagerClient\n\nMODE = \"oauth\"\nkey = os.getenv(\"KEY\")\nif key:\n    secret = key\nelse:\n    client = SecretManagerClient()\n    secret = client.get_secret(\"projects/p/secrets/k\")\nif MODE == \"oauth\":\n    credentials_config = BigQueryCredentialsConfig(client_id=os.getenv(\"CID\"), client_secret=secret)\nelse:\n{branch}\n{extra}toolset = BigQueryToolset(credentials_config=credentials_config)\nroot = Agent(name=\"root\", model=\"gemini-2.0-flash\", tools=[toolset])\ncredentials_config = None\n"
+        )
+    };
+    let adc = "    creds, _ = google.auth.default()\n    credentials_config = BigQueryCredentialsConfig(credentials=creds)\n";
+    let from_file = "    creds, _ = google.auth.load_credentials_from_file(\"key.json\")\n    credentials_config = BigQueryCredentialsConfig(credentials=creds)\n";
+    let (doc, _) = compare(
+        &[("app/agent.py", &module(adc, ""))],
+        &[("app/agent.py", &module(from_file, ""))],
+    );
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:#?}",
+        support::limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![("root".into(), "toolset".into(), "changed".into())]
+    );
+    // Unchanged: no row, nothing unread.
+    let (doc, _) = compare(
+        &[("app/agent.py", &module(adc, ""))],
+        &[("app/agent.py", &module(adc, "MODE2 = 1\n"))],
+    );
+    assert_eq!(rows(&doc), vec![]);
+    assert_eq!(doc["comparison_status"], "compared");
+    for (why, branch, extra) in [
+        (
+            "a binding in a loop",
+            "    for _ in range(1):\n        credentials_config = BigQueryCredentialsConfig()\n",
+            "",
+        ),
+        (
+            "a client changed before the call",
+            adc,
+            "client.region = \"eu\"\n",
+        ),
+    ] {
+        let (doc, _) = compare(
+            &[("app/agent.py", &module(adc, ""))],
+            &[("app/agent.py", &module(branch, extra))],
+        );
+        assert_eq!(doc["comparison_status"], "partial", "{why}");
+        assert!(
+            support::limits(&doc, "head")
+                .iter()
+                .any(|l| l.contains("whose argument credentials_config is not read")),
+            "{why}: {:#?}",
+            support::limits(&doc, "head")
+        );
+    }
+}

@@ -70,6 +70,10 @@ CATALOGUE: list[Shape] = [
     # ... and an SDK agent tool's name spelled by a module constant (a neutral spelling).
     Shape("tool_name_constant", "spelling", (SDK,), "ASK_X_TOOL = 'ask_x'; x.as_tool(tool_name=ASK_X_TOOL, ...)",
           weight=1),
+    # Issue 40: a hosted tool's argument bound on module-level if/else branches before the agents.
+    Shape("hosted_argument_branches", "spelling", (SDK,),
+          "if os.getenv('WIDE_SEARCH') == '1': SEARCH_SIZE_X = 'high' else: SEARCH_SIZE_X = 'x'; "
+          "WebSearchTool(search_context_size=SEARCH_SIZE_X) (fixed per file)", weight=1),
     # Edge: a decorated builder is not a builder (the decorator may return anything).
     Shape("builder_decorated", "construction", (SDK, ADK),
           "@functools.lru_cache(maxsize=None) def build_x(): return Agent(...) (edge: a reference by build_x() expects a limit)",

@@ -225,6 +225,21 @@ pub struct ObjectSite<'a, 'm> {
     /// call passes its parameters (the value reader's frame), which a name
     /// of the site reads as Python binds them.
     pub params: std::collections::BTreeMap<String, crate::python::Value>,
+    /// The line a module-level read is made at (a module-level
+    /// construction's): a name bound on branches before it is read as the
+    /// branches' values under their tests (`values.rs`, `branch_bound`).
+    /// `None` when not known: such a name is not read.
+    pub line: Option<u32>,
+}
+
+impl ObjectSite<'_, '_> {
+    /// The same site, its module-level reads made at `line`.
+    pub fn at_line(self, line: u32) -> Self {
+        ObjectSite {
+            line: Some(line),
+            ..self
+        }
+    }
 }
 
 #[cfg(test)]

@@ -50,7 +50,8 @@ def render_agent_module(state: RenderState, app: App, stem: str, unreadable: dic
         blocks += agent_blocks
         if names:
             unreadable[agent_ident(agent)] = names
-    return assemble(w, blocks)
+    # Module-level statements the members need before any agent (a hosted tool's branches).
+    return assemble(w, w.blocks + blocks)
 
 
 def render(app: App) -> Rendered:

@@ -35,6 +35,15 @@ class Members:
 def hosted_expression(w: Writer, cls: str, argument: str) -> str:
     if cls == "WebSearchTool":
         w.imports.name("agents", "WebSearchTool")
+        if argument and w.style.hosted_branches:
+            # The argument bound on module-level branches before any agent (issue 40).
+            name = "SEARCH_SIZE_" + "".join(c if c.isalnum() else "_" for c in argument).upper()
+            if name not in w.once:
+                w.once.add(name)
+                w.imports.module("os")
+                w.blocks.append([f"if os.getenv({w.q('WIDE_SEARCH')}) == {w.q('1')}:", f"    {name} = {w.q('high')}",
+                                 "else:", f"    {name} = {w.q(argument)}"])
+            return f"WebSearchTool(search_context_size={name})"
         return f"WebSearchTool(search_context_size={w.q(argument)})" if argument else "WebSearchTool()"
     w.imports.name("google.adk.tools", cls)
     return cls

@@ -473,7 +473,9 @@ impl ModuleReader<'_, '_> {
                 }
             }
             Some(AdkName::Toolset(class)) => {
-                let site = self.object_site(built.path(), facts, built.scope());
+                let site = self
+                    .object_site(built.path(), facts, built.scope())
+                    .at_line(built.line());
                 let mut object = site.adk_toolset(class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());
                 object.gates = site.object_gates(class, args, keywords);
@@ -487,7 +489,9 @@ impl ModuleReader<'_, '_> {
             // of its arguments, as a hosted tool's; a toolset's row is
             // named like an MCP toolset's.
             Some(kind @ (AdkName::ShippedTool(class) | AdkName::ShippedToolset(class))) => {
-                let site = self.object_site(built.path(), facts, built.scope());
+                let site = self
+                    .object_site(built.path(), facts, built.scope())
+                    .at_line(built.line());
                 let mut object =
                     site.hosted_tool(&format!("google.adk.{class}"), class, args, keywords);
                 object.built_at = (built.path().to_string(), built.line());

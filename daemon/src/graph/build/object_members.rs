@@ -166,6 +166,7 @@ impl<'r> ModuleReader<'r, '_> {
                     facts: arg_facts,
                     scope: argument.scope.clone(),
                     params: Default::default(),
+                    line: None,
                 };
                 if let Some(value) = caller.literal(&argument.value) {
                     params.insert(argument.param.clone(), value);
@@ -178,6 +179,7 @@ impl<'r> ModuleReader<'r, '_> {
             facts,
             scope: scope.to_string(),
             params,
+            line: None,
         }
     }
 
@@ -198,7 +200,9 @@ impl<'r> ModuleReader<'r, '_> {
         else {
             return Ok(None);
         };
-        let site = self.object_site(&built.path, built.facts, &built.scope);
+        let site = self
+            .object_site(&built.path, built.facts, &built.scope)
+            .at_line(built.line);
         let (name, mut object) = match openai::object_class(built.facts, callee, &built.scope) {
             Some(ObjectClass::Hosted(class)) if list == ObjectList::Tools => {
                 let mut object =

@@ -119,6 +119,7 @@ impl<'a> ObjectSite<'a, '_> {
             facts,
             scope: enclosing.to_string(),
             params: frame,
+            line: None,
         };
         for name in free_names(facts, function) {
             if !enclosing_binds(facts, enclosing, &name) {

@@ -16,6 +16,7 @@ fn read_server(source: &str) -> ObjectTool {
         facts: &facts,
         scope: String::new(),
         params: Default::default(),
+        line: None,
     };
     let call = facts
         .module_bindings

@@ -13,6 +13,9 @@ use crate::resolve::{Resolver, Target};
 /// How many names a value is followed through (`URL = BASE`, imports).
 const MAX_VALUE_HOPS: usize = 8;
 
+/// How many bindings of one name a branch read takes.
+const MAX_BRANCHES: usize = 16;
+
 /// How deep a value's structure is walked (the facts bound it as well).
 pub(super) const MAX_VALUE_DEPTH: usize = 64;
 
@@ -102,7 +105,12 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
             return Some("__file__".to_string());
         }
         let Some(followed) = self.follow_binding(value, hops) else {
-            // A name no value follows from may name a definition.
+            // A name bound on branches before a module-level read is the
+            // branches' values under their tests; any other may name a
+            // definition.
+            if let Some(text) = self.branch_bound(value, hops) {
+                return Some(text);
+            }
             return self.callable_identity(value, hops);
         };
         if followed.module.is_some() || followed.item.is_some() {
@@ -166,15 +174,115 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
                         self.canonical(value, hops + 1)?
                     ));
                 }
-                format!(
-                    "{}({})",
-                    self.callable_identity(callee, hops)?,
-                    parts.join(",")
-                )
+                let callee = self
+                    .callable_identity(callee, hops)
+                    .or_else(|| self.method_of_single_use(callee, hops))?;
+                format!("{callee}({})", parts.join(","))
             }
+            // A test on branches (`CREDENTIALS_TYPE == Types.OAUTH2`).
+            Value::Compare { left, op, right } => format!(
+                "({} {op:?} {})",
+                self.canonical(left, hops + 1)?,
+                self.canonical(right, hops + 1)?
+            ),
             Value::Attribute(_) => self.callable_identity(value, hops)?,
             _ => return None,
         })
+    }
+
+    /// A module-level name bound, before the read's line, on branches of
+    /// `if`/`elif`/`else` (issue 40: a credential chosen by a setting):
+    /// every binding before the line with its tests, in order, read at its
+    /// own line. Sound as a digest because module-level code runs once, top
+    /// to bottom: the value the read sees is one of those bindings', chosen
+    /// by those tests, and a change to any of them changes the text. Not
+    /// read when the line is not known, the read is in a function, a
+    /// binding is in a loop or handler (no test decides how often it runs)
+    /// or is not an assignment, or a function rebinds the name (`global`).
+    fn branch_bound(&self, value: &Value, hops: usize) -> Option<String> {
+        let Value::Name(name) = value else {
+            return None;
+        };
+        let line = self.line?;
+        if hops > MAX_VALUE_HOPS
+            || !self.scope.is_empty()
+            || self.params.contains_key(name.as_str())
+            || self
+                .facts
+                .functions
+                .iter()
+                .any(|f| f.globals.iter().any(|g| g == name))
+        {
+            return None;
+        }
+        let mut bindings: Vec<_> = self
+            .facts
+            .module_bindings_named(name)
+            .filter(|b| b.name == *name && b.line < line)
+            .collect();
+        if bindings.is_empty() || bindings.len() > MAX_BRANCHES {
+            return None;
+        }
+        bindings.sort_by_key(|b| b.line);
+        let mut parts = Vec::new();
+        for binding in bindings {
+            if binding.type_checking {
+                return None;
+            }
+            let guard = binding.guard.as_ref()?;
+            let item = bound_item(binding.kind)?;
+            let here = ObjectSite {
+                modules: self.modules,
+                path: self.path,
+                facts: self.facts,
+                scope: String::new(),
+                params: Default::default(),
+                line: Some(binding.line),
+            };
+            let mut tests = Vec::new();
+            for condition in guard {
+                let test = here.canonical(&condition.test, hops + 1)?;
+                tests.push(if condition.holds {
+                    test
+                } else {
+                    format!("not {test}")
+                });
+            }
+            let mut text = here.canonical(binding.value.as_ref()?, hops + 1)?;
+            if let Some((index, of)) = item {
+                text = format!("{text}[{index}/{of}]");
+            }
+            parts.push(format!("when [{}] {text}", tests.join(" and ")));
+        }
+        Some(format!("one of [{}]", parts.join("; ")))
+    }
+
+    /// `client.get_secret(…)` where `client` is bound to a value the read
+    /// names and used nowhere else in its module: no other code can change
+    /// the object before the call, so the call is its value's method.
+    fn method_of_single_use(&self, callee: &Value, hops: usize) -> Option<String> {
+        let Value::Attribute(parts) = callee else {
+            return None;
+        };
+        let [base, method] = parts.as_slice() else {
+            return None;
+        };
+        let used_once = self.facts.name_uses.get(base).copied() == Some(1)
+            && self
+                .facts
+                .functions
+                .iter()
+                .all(|f| f.body().name_uses.get(base).is_none())
+            && !self
+                .facts
+                .attribute_stores
+                .iter()
+                .any(|s| s.target.first().is_some_and(|root| root == base));
+        if !used_once || self.params.contains_key(base.as_str()) {
+            return None;
+        }
+        let object = self.canonical(&Value::Name(base.clone()), hops + 1)?;
+        Some(format!("{object}.{method}"))
     }
 
     /// Follows a plain name to the one value its scope binds it to, as
@@ -298,6 +406,7 @@ impl<'a, 'm> ObjectSite<'a, 'm> {
             facts,
             scope: String::new(),
             params: std::collections::BTreeMap::new(),
+            line: None,
         }
     }
 }

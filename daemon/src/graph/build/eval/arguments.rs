@@ -38,6 +38,7 @@ impl ModuleReader<'_, '_> {
             facts,
             scope: scope.to_string(),
             params: Default::default(),
+            line: None,
         };
         if let Some(text) = site.canonical(value, 0) {
             return Ok(text);
