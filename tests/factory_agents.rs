@@ -266,3 +266,77 @@ fn an_object_a_called_function_builds_reads_what_the_call_passes() {
         vec!["OpenAI Agents SDK agent 'shop-sales' at agent.py:11 binds the MCP server 'desk', whose host is not read (url); a change to it is not established.".to_string()]
     );
 }
+
+#[test]
+fn a_call_whose_name_is_not_read_leaves_the_other_calls_their_own_agents() {
+    // Issue 40, item 5: `support`'s name comes from the environment. The
+    // readable call stays the agent `shop-sales`; the other is the agent
+    // the spec's source label names (`support@agent.py`), its list read
+    // in its own call's frame. Before, one unreadable name made the whole
+    // construction one agent, `make_specialist@agent.py`, with the union.
+    let base = format!(
+        "import os\n{}",
+        SDK_FACTORY.replace(
+            "make_specialist(\"support\", [lookup])",
+            "make_specialist(os.environ[\"KIND\"], [lookup])"
+        )
+    );
+    let head = base.replace("\"sales\", [lookup]", "\"sales\", [lookup, refund]");
+    let doc = compare(SDK_TOOLS, &base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(rows(&doc), vec![row("shop-sales", "refund", "added")]);
+    let head = base.replace("KIND\"], [lookup]", "KIND\"], [lookup, refund]");
+    let doc = compare(SDK_TOOLS, &base, &head);
+    assert_eq!(
+        rows(&doc),
+        vec![row("support@agent.py", "refund", "added")],
+        "{doc:#}"
+    );
+    // The same in the ADK, where the root's sub-agent is the labelled one.
+    let base = format!(
+        "import os\n{}",
+        ADK_FACTORY.replace("kind=\"support\"", "kind=os.getenv(\"KIND\")")
+    );
+    let head = base.replace("tools=[lookup])\nroot", "tools=[lookup, refund])\nroot");
+    let doc = compare(ADK_TOOLS, &base, &head);
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("support@agent.py", "refund", "added")],
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn a_call_whose_name_becomes_unreadable_is_not_an_established_removal() {
+    // Edge: the call's agent changes identity (`shop-support` to its label)
+    // in the same file. The spec: a source identity that disappears while
+    // another appears in that file is an ambiguous correspondence, its rows
+    // not established — never `removed` plus `added`.
+    let head = format!(
+        "import os\n{}",
+        SDK_FACTORY.replace(
+            "make_specialist(\"support\", [lookup])",
+            "make_specialist(os.environ[\"KIND\"], [lookup])"
+        )
+    );
+    let doc = compare(SDK_TOOLS, SDK_FACTORY, &head);
+    let established: Vec<_> = doc["rows"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["status"] == "established")
+        .collect();
+    assert!(established.is_empty(), "{doc:#}");
+    assert_ne!(doc["comparison_status"], "compared", "{doc:#}");
+}

@@ -55,6 +55,12 @@ CATALOGUE: list[Shape] = [
           "(edge: a handoff, sub-agent or AgentTool written as build_x() expects a limit)", unreadable=True, weight=1),
     # Issue 40, item 2: a builder named by a string constant nothing can rebind is named by its
     # value; where a function may rebind it (`global`), the agent is named by its builder.
+    # Issue 40, item 5: a factory called twice, one call's name not read (it comes from the
+    # environment): the readable call is the agent its name spells, the other the agent the spec's
+    # source label of that call names (`x_preview@<file>`), binding what its call's frame gives.
+    Shape("factory_two_calls", "construction", (SDK, ADK),
+          "def build_x(agent_name): return Agent(name=agent_name, ...); x = build_x('x'); "
+          "x_preview = build_x(os.environ.get('X_PREVIEW_NAME', 'x_preview'))", weight=2),
     Shape("builder_name_constant", "construction", (SDK, ADK),
           "X_NAME = 'x'; def build_x(): return Agent(name=X_NAME, ...); x = build_x()", weight=2),
     Shape("builder_name_rebound", "construction", (SDK, ADK),
@@ -297,7 +303,8 @@ NAME_CONSTANTS = ("name_constant", "builder_name_constant", "builder_name_reboun
 NAMED_BY_LOCAL = ("builder_returns_local", "nested_local")  # an SDK agent a function's local holds: named by it
 BUILT_IN_FUNCTIONS = BUILDERS + ("builder_two_returns", "builder_decorated")
 OPEN_BUILDERS = ("builder_two_returns", "builder_decorated")  # a call of them is not known to be the agent
-NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held",)  # no module-level variable holds the agent
+FACTORY_CALLS = ("factory_two_calls",)  # a factory called twice: two agents, neither a target
+NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held",) + FACTORY_CALLS  # no module-level variable holds the agent
 IN_FUNCTION = NOT_AT_MODULE_LEVEL  # the construction's statements run in a function
 TARGET_REFS = ("target_builder_call", "target_builder_local", "target_module_variable", "target_branch_local")
 DECORATOR_KINDS = {  # tool_wrapper shape -> the decorator function it applies (its code is one variant)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .catalogue import (
-    APPEND_EDGES, APPEND_LISTS, BUILDERS, BUILT_IN_FUNCTIONS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS,
+    APPEND_EDGES, APPEND_LISTS, BUILDERS, FACTORY_CALLS, BUILT_IN_FUNCTIONS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS,
     NAMED_BY_LOCAL, READABLE_LISTS, REWIRES
 )
 from .model import AgentSpec, App, SDK, Tool
@@ -122,7 +122,7 @@ def nested_host(app: App, agent: AgentSpec) -> Optional[AgentSpec]:
     if len(referrers) != 1:
         return None
     host = referrers[0]
-    if (host.file != agent.file or host.construction not in IN_FUNCTION or host.tools_list not in IN_SCOPE_LISTS
+    if (host.file != agent.file or host.construction not in IN_FUNCTION or host.construction in FACTORY_CALLS or host.tools_list not in IN_SCOPE_LISTS
             or host.construction == "nested_local"):
         return None
     return host

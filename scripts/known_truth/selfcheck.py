@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 
+from .catalogue import FACTORY_CALLS
 from .draw import TOOL_WORDS
 from .engine import write_files
 from .model import App, SDK, negated
@@ -187,6 +188,8 @@ def expected_runtime(app: App) -> dict[str, dict]:
         if agent.framework == SDK:
             entry["settings"] = list(settings[agent_ident(agent)][0][1:])
         out[agent.name] = entry
+        if agent.construction in FACTORY_CALLS:  # the second call, named (unset env) by its default
+            out[f"{agent.var}_preview"] = entry
     return out
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .catalogue import DECORATOR_KINDS, IN_OTHER_MODULE, LABELLED_WRAPPERS, NAMED_BY_LOCAL, NOT_AT_MODULE_LEVEL, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS
+from .catalogue import DECORATOR_KINDS, FACTORY_CALLS, IN_OTHER_MODULE, LABELLED_WRAPPERS, NAMED_BY_LOCAL, NOT_AT_MODULE_LEVEL, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS
 from .model import ADK, AgentSpec, App, SDK, Server, Tool, flag_name, negated
 from .naming import builder_name, module_path, wiring_module
 
@@ -28,6 +28,14 @@ def agent_identity(agent: AgentSpec) -> str:
     if agent.framework == ADK or agent.construction in NOT_AT_MODULE_LEVEL + ("clone",):
         return agent.name
     return agent.var
+
+
+def shadow_ident(agent: AgentSpec) -> Optional[tuple[str, str]]:
+    """The second agent a `factory_two_calls` agent's factory makes (its call's name is not read):
+    named by the spec's source label of that call, binding what the agent binds."""
+    if agent.construction not in FACTORY_CALLS:
+        return None
+    return agent_source(agent), f"{agent.var}_preview@{agent_source(agent)}"
 
 
 def agent_ident(agent: AgentSpec) -> tuple[str, str]:
@@ -80,6 +88,9 @@ def expected_bindings(app: App, renamed: Optional[dict[str, str]] = None) -> dic
         for key in agent.handoffs:
             target = app.agents[key]
             out[ident + (f"handoff:{agent_source(target)}:{identity(target)}",)] = ("handoff",)
+        shadow = shadow_ident(agent)
+        if shadow is not None:
+            out.update({shadow + key[2:]: meaning for key, meaning in list(out.items()) if key[:2] == ident})
     settings = agent_settings(app)
     return {key: meaning + settings.get(key[:2], ()) for key, meaning in out.items()}
 
@@ -93,8 +104,9 @@ def agent_settings(app: App) -> dict[tuple[str, str], tuple]:
             source = agent
             while source.construction == "clone" and source.clone_of in app.agents:
                 source = app.agents[source.clone_of]
-            out[agent_ident(agent)] = (
-                ("settings", source.tool_choice, source.tool_use_behavior or "run_llm_again"),)
+            for ident in (agent_ident(agent), shadow_ident(agent)):
+                if ident is not None:
+                    out[ident] = (("settings", source.tool_choice, source.tool_use_behavior or "run_llm_again"),)
     return out
 
 
@@ -128,6 +140,9 @@ def expected_bound_when(app: App, renamed: Optional[dict[str, str]] = None) -> d
         ident = (agent_source(agent), renamed.get(agent.key, agent_identity(agent)))
         for tid in agent.tools:
             out[ident + (tool_row_name(app.tools[tid]),)] = bound_when(agent, tid)
+            shadow = shadow_ident(agent)
+            if shadow is not None:
+                out[shadow + (tool_row_name(app.tools[tid]),)] = bound_when(agent, tid)
     return out
 
 

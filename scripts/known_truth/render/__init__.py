@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..model import AgentSpec, App
 from ..naming import DECORATORS_MODULE, SCOPE, module_path
 from ..rules import dependencies, nested_host
-from ..truth import agent_ident
+from ..truth import agent_ident, shadow_ident
 from .agents import render_agent
 from .members import render_common_tools
 from .tools import (
@@ -50,6 +50,9 @@ def render_agent_module(state: RenderState, app: App, stem: str, unreadable: dic
         blocks += agent_blocks
         if names:
             unreadable[agent_ident(agent)] = names
+            shadow = shadow_ident(agent)
+            if shadow is not None:
+                unreadable[shadow] = names
     # Module-level statements the members need before any agent (a hosted tool's branches).
     return assemble(w, w.blocks + blocks)
 

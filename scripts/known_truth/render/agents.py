@@ -202,6 +202,13 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
             flag = f"FAST_{agent.var.upper()}"
             before.append([f"def {builder}():"] + body + [f"    if os.getenv({w.q(flag)}) == {w.q('1')}:",
                                                           f"        return {fast}", f"    return {call}"])
+        elif agent.construction == "factory_two_calls":
+            w.imports.module("os")
+            arguments = head_arguments(w, agent, "agent_name") + [f"{k}={v}" for k, v in values.items() if v is not None]
+            before.append([f"def {builder}(agent_name):"] + body + [f"    return {w.call(cls, arguments, indent)}"])
+            flag = f"{agent.var.upper()}_PREVIEW_NAME"
+            construction = [f"{agent.var} = {builder}({name})",
+                            f"{agent.var}_preview = {builder}(os.environ.get({w.q(flag)}, {w.q(agent.var + '_preview')}))"]
         elif agent.construction == "builder_local_list":
             before.append(local_list_builder(agent, cls, head, values, body))
         elif agent.construction == "class_held":
@@ -209,7 +216,7 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
             before.append([f"class {holder}:", "    def __init__(self):"] + body + [f"        self.agent = {call}"])
         else:
             construction = [f"{agent.var} = {call}"]
-        if agent.construction in IN_FUNCTION and agent.construction != "class_held":
+        if agent.construction in IN_FUNCTION and agent.construction not in ("class_held", "factory_two_calls"):
             construction = [f"{agent.var} = {builder}()"]
     ctx.unreadable |= tool_opacity(app, agent)
     blocks = before + ([construction + after] if construction + after else [])

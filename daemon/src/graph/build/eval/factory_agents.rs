@@ -20,8 +20,18 @@
 //! - the names are distinct, and no other agent of the module has one.
 //!
 //! Each agent's lists are then read in the frame of its call, with the
-//! factory's parameters bound to that call's arguments. Anything else
-//! leaves the construction one agent, as before.
+//! factory's parameters bound to that call's arguments. A call whose name
+//! the read cannot spell (`make_specialist(os.environ["KIND"], [...])`)
+//! does not undo the others (issue 40, item 5): its agent is identified by
+//! the spec's source label of the call (its enclosing functions, its
+//! assignment target and its file, `billing@app/main.py`: no line, no
+//! ordinal; the wrapper classes name an instantiation so), as the spec
+//! identifies any construction whose name it does not evaluate, and its
+//! lists are read in its own frame like the others'. Sound for the same reasons: every call
+//! is known and read on its own; only the name the runtime gives that
+//! agent is not read, and no identity depends on it. A label colliding
+//! with another identity, or no readable call at all, leaves the
+//! construction one agent, as before.
 
 use super::call_frames::CallFrame;
 use crate::frameworks::{adk, openai};
@@ -227,6 +237,7 @@ impl<'m> ModuleReader<'_, 'm> {
         }
         let mut agents = Vec::new();
         let mut names = BTreeSet::new();
+        let mut unread = 0;
         for site in calls {
             let unconditional = site.call.guard.as_ref().is_some_and(|g| g.is_empty());
             let unpacks = site
@@ -249,7 +260,14 @@ impl<'m> ModuleReader<'_, 'm> {
                     .find(|a| a.param == param)
                     .map(|a| &a.value)
             };
-            let agent_name = spelled_name(name, &passed, &unchanged)?;
+            let (agent_name, labelled) = match spelled_name(name, &passed, &unchanged) {
+                Some(spelled) => (spelled, false),
+                None => {
+                    let facts = self.modules.facts(site.path)?;
+                    (openai::source_label(facts, site.call, site.path), true)
+                }
+            };
+            unread += usize::from(labelled);
             if taken.contains(&agent_name) || !names.insert(agent_name.clone()) {
                 return None;
             }
@@ -267,7 +285,8 @@ impl<'m> ModuleReader<'_, 'm> {
                 frame,
             });
         }
-        Some(agents)
+        // With no name read, the spec's one agent by its label stands.
+        (unread < agents.len()).then_some(agents)
     }
 
     /// The frame of one call of a repository function, written in `path`.
