@@ -35,6 +35,16 @@ def refund(order: str) -> str:
     return order
 "#;
 
+/// The answer is `compared`, its head's limits printed when not.
+fn assert_compared(doc: &Value) {
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(doc, "head")
+    );
+}
+
 fn compare(tools: &str, base: &str, head: &str) -> Value {
     compare_branches(
         &[
@@ -65,12 +75,7 @@ triage = Agent(name="triage", handoffs=[sales, support])
 fn each_call_of_an_sdk_factory_is_the_agent_its_name_spells() {
     let head = SDK_FACTORY.replace("\"sales\", [lookup]", "\"sales\", [lookup, refund]");
     let doc = compare(SDK_TOOLS, SDK_FACTORY, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("shop-sales", "refund", "added")]);
     let after = &doc["rows"][0]["after"];
     assert_eq!(after["agent_source"], "app/agent.py");
@@ -145,12 +150,7 @@ root_agent = Agent(model="gemini-2.0-flash", name="root", sub_agents=[sales, sup
 fn each_call_of_an_adk_factory_is_a_sub_agent_by_the_name_it_spells() {
     let head = ADK_FACTORY.replace("\"sales\", [lookup]", "\"sales\", [lookup, refund]");
     let doc = compare(ADK_TOOLS, ADK_FACTORY, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("shop_sales", "refund", "added")]);
     assert!(
         limits(&doc, "head").is_empty(),
@@ -238,12 +238,7 @@ support = make_specialist("support", "https://support.example.com/sse")
 fn an_object_a_called_function_builds_reads_what_the_call_passes() {
     let head = SERVERS.replace("support.example.com", "evil.example.com");
     let doc = compare("", SERVERS, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("shop-support", "desk", "changed")]);
     assert_eq!(
         doc["rows"][0]["after"]["object"]["host"], "evil.example.com",
@@ -283,12 +278,7 @@ fn a_call_whose_name_is_not_read_leaves_the_other_calls_their_own_agents() {
     );
     let head = base.replace("\"sales\", [lookup]", "\"sales\", [lookup, refund]");
     let doc = compare(SDK_TOOLS, &base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("shop-sales", "refund", "added")]);
     let head = base.replace("KIND\"], [lookup]", "KIND\"], [lookup, refund]");
     let doc = compare(SDK_TOOLS, &base, &head);
@@ -304,12 +294,7 @@ fn a_call_whose_name_is_not_read_leaves_the_other_calls_their_own_agents() {
     );
     let head = base.replace("tools=[lookup])\nroot", "tools=[lookup, refund])\nroot");
     let doc = compare(ADK_TOOLS, &base, &head);
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(&doc, "head")
-    );
+    assert_compared(&doc);
     assert_eq!(
         rows(&doc),
         vec![row("support@agent.py", "refund", "added")],
