@@ -12,7 +12,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{compare_branches, limits, row, rows};
+use support::{assert_compared, compare_branches, limits, row, rows};
 
 const SDK_TOOLS: &str = r#"from agents import function_tool
 
@@ -34,16 +34,6 @@ const ADK_TOOLS: &str = r#"def lookup(q: str) -> str:
 def refund(order: str) -> str:
     return order
 "#;
-
-/// The answer is `compared`, its head's limits printed when not.
-fn assert_compared(doc: &Value) {
-    assert_eq!(
-        doc["comparison_status"],
-        "compared",
-        "{:?}",
-        limits(doc, "head")
-    );
-}
 
 fn compare(tools: &str, base: &str, head: &str) -> Value {
     compare_branches(

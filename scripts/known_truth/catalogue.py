@@ -37,7 +37,13 @@ CATALOGUE: list[Shape] = [
     # Edge: a repository class deriving from ADK's BaseAgent runs code of its own; what a construction
     # of it binds is not read (issue 39's last silent hide: it was neither read nor named).
     Shape("adk_base_agent_subclass", "construction", (ADK,),
-          "class XFlowAgent(BaseAgent): pass; x = XFlowAgent(name='x', ...) (edge)", unreadable=True, weight=1),
+          "class XFlowAgent(BaseAgent): its _run_async_impl runs self.sub_agents; x = XFlowAgent(name='x', ...) (edge)",
+          unreadable=True, weight=1),
+    # Issue 41, item 2: a BaseAgent subclass whose code runs nothing (its run yields an Event) is read
+    # as a workflow agent binding its sub_agents; passed tools= (which BaseAgent refuses), a limit.
+    Shape("adk_inert_custom_agent", "construction", (ADK,),
+          "class XSpikeAgent(BaseAgent): async def _run_async_impl(self, ctx): yield Event(author=self.name); "
+          "x = XSpikeAgent(name='x', sub_agents=[...]) (with tools=: a limit)", weight=2),
     # Builders as issue 40 reads them (a module-level undecorated sync function whose one
     # unconditional last statement returns the construction, a local bound once to it, or another
     # builder's call): the agent they build may be referenced by a call of the builder (`target_ref`).

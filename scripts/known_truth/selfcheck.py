@@ -82,6 +82,11 @@ class LlmAgent:
 Agent = LlmAgent
 BaseAgent = LlmAgent
 """,
+    "google/adk/events/__init__.py": """
+class Event:
+    def __init__(self, author=None, content=None):
+        self.author, self.content = author, content
+""",
     "google/adk/tools/__init__.py": """
 class FunctionTool:
     def __init__(self, func):

@@ -227,10 +227,13 @@ pub fn agent_constructions<'f>(
         .filter_map(|(index, call)| {
             let (kind, call) = match adk_value(facts, &call.callee, &call.scope) {
                 Some(kind) => (kind, context.wrapper_call(index).unwrap_or(call)),
-                None => (
-                    AdkName::LlmAgent,
-                    context.subclass_call(index, AgentBase::Adk)?,
-                ),
+                None => match context.subclass_call(index, AgentBase::Adk) {
+                    Some(base) => (AdkName::LlmAgent, base),
+                    None => (
+                        AdkName::WorkflowAgent("BaseAgent"),
+                        context.subclass_call(index, AgentBase::AdkCustom)?,
+                    ),
+                },
             };
             matches!(
                 kind,
@@ -269,6 +272,11 @@ pub fn identity(facts: &ModuleFacts, construction: &AdkConstruction<'_>, path: &
 /// the ones a pass-through subclass may be.
 pub fn llm_agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
     super::imports::classes_deriving(facts, |name| adk_name(name) == Some(AdkName::LlmAgent))
+}
+
+/// Classes the module derives from ADK's `BaseAgent` (directly).
+pub fn base_agent_subclasses(facts: &ModuleFacts) -> Vec<&crate::python::ClassFact> {
+    super::imports::classes_deriving(facts, |name| adk_name(name) == Some(AdkName::AgentBase))
 }
 
 /// Classes the module derives from an ADK agent class (directly).

@@ -7,6 +7,7 @@ pub mod adk;
 pub mod agent_classes;
 pub mod arguments;
 pub mod class_rules;
+pub mod custom_agents;
 mod exports;
 pub mod imports;
 pub mod mcp_servers;

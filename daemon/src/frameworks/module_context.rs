@@ -17,6 +17,9 @@ pub enum AgentBase {
     Sdk,
     /// Google ADK's `LlmAgent` (`Agent`).
     Adk,
+    /// Google ADK's `BaseAgent`, by a class whose code runs nothing
+    /// (`custom_agents.rs`): read as a workflow agent binding `sub_agents=`.
+    AdkCustom,
 }
 
 /// One call of a module that constructs a pass-through subclass.

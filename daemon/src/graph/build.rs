@@ -241,7 +241,9 @@ fn build(mut input: SideInput, budget_steps: u64) -> (SideGraph, Vec<String>) {
         // source (it imports no framework).
         let context = contexts.of(&file.path);
         let adk_source = adk::is_adk_source(&file.facts);
-        if (adk_source || context.builds(AgentBase::Adk)) && !vendored_adk {
+        if (adk_source || context.builds(AgentBase::Adk) || context.builds(AgentBase::AdkCustom))
+            && !vendored_adk
+        {
             if adk_source {
                 graph
                     .sources

@@ -174,9 +174,20 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
     elif agent.construction == "adk_base_agent_subclass":
         w.imports.name("google.adk.agents", "BaseAgent")
         flow = f"{(agent.list_name or agent.var).title().replace('_', '')}FlowAgent"
-        before.append([f"class {flow}(BaseAgent):", '    """Runs its sub-agents in an order of its own."""'])
+        before.append([f"class {flow}(BaseAgent):", '    """Runs its sub-agents in an order of its own."""',
+                       "    async def _run_async_impl(self, ctx):", "        for agent in self.sub_agents:",
+                       "            async for event in agent.run_async(ctx):", "                yield event"])
         construction = [f"{agent.var} = {w.call(flow, head[:1] + [f'{k}={v}' for k, v in values.items() if v is not None], '')}"]
         ctx.unreadable |= set(binding_names(app, agent))
+    elif agent.construction == "adk_inert_custom_agent":
+        w.imports.name("google.adk.agents", "BaseAgent")
+        w.imports.name("google.adk.events", "Event")
+        spike = f"{(agent.list_name or agent.var).title().replace('_', '')}SpikeAgent"
+        before.append([f"class {spike}(BaseAgent):", '    """Yields one event and exits."""',
+                       "    async def _run_async_impl(self, ctx):", "        yield Event(author=self.name)"])
+        construction = [f"{agent.var} = {w.call(spike, head[:1] + [f'{k}={v}' for k, v in values.items() if v is not None], '')}"]
+        if any(k != "sub_agents" and v is not None for k, v in values.items()):
+            ctx.unreadable |= set(binding_names(app, agent))  # BaseAgent takes no tools=: the call is a limit
     else:
         arguments = head + [f"{k}={v}" for k, v in values.items() if v is not None]
         cls = agent_class(w, agent)

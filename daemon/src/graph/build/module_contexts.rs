@@ -10,9 +10,9 @@
 //! that define such a class pay for the lookups.
 
 use super::{chains, eval, SourceFile};
-use crate::frameworks::agent_classes;
 use crate::frameworks::module_context::{AgentBase, ModuleContext, SubclassConstruction};
 use crate::frameworks::{adk, openai};
+use crate::frameworks::{agent_classes, custom_agents};
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, ClassFact, ModuleFacts, Value};
 use crate::resolve::{ImportStep, ModuleSet, Resolver, Target};
@@ -205,7 +205,10 @@ impl AgentClasses {
             let adk = adk::llm_agent_subclasses(&file.facts)
                 .into_iter()
                 .map(|c| (c, AgentBase::Adk));
-            for (class, base) in sdk.chain(adk) {
+            let custom = adk::base_agent_subclasses(&file.facts)
+                .into_iter()
+                .map(|c| (c, AgentBase::AdkCustom));
+            for (class, base) in sdk.chain(adk).chain(custom) {
                 by_site.insert(
                     (file.path.clone(), class.name.to_string()),
                     (class.line, base),
@@ -250,10 +253,24 @@ fn subclass_calls(
         let read = match class.filter(|_| line == class_line) {
             Some(class) => match chains::reassignment(modules, &steps) {
                 Some(why) => Err(why),
-                None => agent_classes::pass_through(facts, class).and_then(|pass| {
-                    pass.base_call(call)
-                        .map_err(|why| format!("at this call, {why}"))
-                }),
+                None => agent_classes::pass_through(facts, class)
+                    .and_then(|pass| match base {
+                        AgentBase::AdkCustom => {
+                            custom_agents::runs_nothing(facts, class).map(|()| pass)
+                        }
+                        _ => Ok(pass),
+                    })
+                    .and_then(|pass| {
+                        let made = pass
+                            .base_call(call)
+                            .map_err(|why| format!("at this call, {why}"))?;
+                        match base {
+                            AgentBase::AdkCustom => custom_agents::takes_only_sub_agents(&made)
+                                .map(|()| made)
+                                .map_err(|why| format!("at this call, {why}")),
+                            _ => Ok(made),
+                        }
+                    }),
             },
             None => Err("its one definition is not established".to_string()),
         };
