@@ -95,3 +95,25 @@ fn a_base_agent_subclass_that_can_run_something_stays_a_named_limit() {
         limits(&doc, "head")
     );
 }
+
+#[test]
+fn a_custom_agent_built_as_a_functions_local_is_the_sub_agent_it_names() {
+    // The spike's shape: each experiment builds its agents in a function,
+    // the root naming the custom agent through the local that holds it.
+    let experiment = |nested: &str| {
+        spike("", "").replace(
+            "first = SpikeAgent(name=\"first\", description=\"a no-op agent\")\nsecond = SpikeAgent(name=\"second\")\nroot_agent = SequentialAgent(name=\"root\", sub_agents=[first, second])\n",
+            &format!("async def experiment():\n    nested = SpikeAgent(name=\"nested\"{nested})\n    root = SequentialAgent(name=\"root\", sub_agents=[nested])\n    return root\n"),
+        )
+    };
+    let (doc, _) = compare_app(
+        &experiment(""),
+        &experiment(", sub_agents=[SpikeAgent(name=\"leaf\")]"),
+    );
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("nested", "handoff:agent.py:leaf", "added")],
+        "{doc:#}"
+    );
+}

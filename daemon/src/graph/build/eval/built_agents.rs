@@ -232,10 +232,11 @@ impl ModuleReader<'_, '_> {
             .modules
             .facts(built.path)
             .ok_or("the module is not read")?;
-        let constructions = adk::agent_constructions(facts, self.contexts.of(built.path));
+        let context = self.contexts.of(built.path);
+        let constructions = adk::agent_constructions(facts, context);
         let index = constructions
             .iter()
-            .position(|c| std::ptr::eq(c.call, built.construction))
+            .position(|c| context.constructs(facts, built.construction, c.call))
             .ok_or_else(|| not_an_agent(built))?;
         let construction = &constructions[index];
         match &construction.name {
@@ -258,11 +259,11 @@ impl ModuleReader<'_, '_> {
         if !openai::is_sdk_source(facts) {
             return Err(not_an_agent(built));
         }
-        let constructions =
-            openai::agent_constructions(facts, built.path, self.contexts.of(built.path));
+        let context = self.contexts.of(built.path);
+        let constructions = openai::agent_constructions(facts, built.path, context);
         let index = constructions
             .iter()
-            .position(|c| std::ptr::eq(c.call, built.construction))
+            .position(|c| context.constructs(facts, built.construction, c.call))
             .ok_or_else(|| not_an_agent(built))?;
         if let Some(name) = self.per_call_name(built, index) {
             return Ok(name);
