@@ -310,3 +310,49 @@ fn a_shared_list_changed_through_one_agent_is_a_limit_on_every_agent() {
     assert!(gaps[0]["reason"].as_str().is_some_and(|r| r
         .contains("'b' at agent.py:16 has its tools changed after construction at agent.py:17")));
 }
+
+/// ADK: the documentation's shape, `main_agent.sub_agents = [support]`
+/// below both constructions. The replacement is the field's whole value
+/// (the new members are not given their parent, but the parent's transfer
+/// targets and a workflow agent's run read the field as it is). An
+/// addition (`.append`) stays the limit it was.
+#[test]
+fn an_adk_sub_agents_replacement_is_the_whole_field() {
+    let agent = |wiring: &str| {
+        format!(
+            "from google.adk.agents import Agent\n\n\ndef escalate(q: str) -> str:\n    return q\n\n\nmain_agent = Agent(model=\"m\", name=\"main_agent\", instruction=\"i\", tools=[escalate])\nsupport = Agent(model=\"m\", name=\"support_agent\", instruction=\"i\")\nbilling = Agent(model=\"m\", name=\"billing_agent\", instruction=\"i\")\n\n{wiring}\n"
+        )
+    };
+    let files = |wiring: &str| {
+        vec![
+            ("app/__init__.py", String::new()),
+            ("app/agent.py", agent(wiring)),
+        ]
+    };
+    let doc = compare(
+        &files("main_agent.sub_agents = [support]"),
+        &files("main_agent.sub_agents = [support, billing]"),
+    );
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        limits(&doc, "head")
+    );
+    assert_eq!(
+        rows(&doc),
+        vec![row("main_agent", "handoff:agent.py:billing_agent", "added")],
+        "{doc:#}"
+    );
+    let doc = compare(
+        &files("main_agent.sub_agents = [support]"),
+        &files("main_agent.sub_agents = [support]\nmain_agent.sub_agents.append(billing)"),
+    );
+    assert_eq!(doc["comparison_status"], "partial", "{doc:#}");
+    assert!(
+        rows(&doc)
+            .iter()
+            .all(|(_, _, change)| change == "not_established"),
+        "{doc:#}"
+    );
+}

@@ -253,7 +253,8 @@ CATALOGUE: list[Shape] = [
     Shape("mcp_tool_filter", "binding", (SDK, ADK), "an MCP server's tool_filter (SDK create_static_tool_filter, ADK a list)"),
     Shape("agent_as_tool", "binding", (SDK, ADK), "SDK x.as_tool(tool_name=...); ADK AgentTool(agent=x)"),
     # known_wrong until 73f8024: the change was neither read nor named (silent, `compared`).
-    Shape("rewire_sub_agents", "binding", (ADK,), "an ADK rewire shape also moves the last sub-agent: x.sub_agents.append(y)"),
+    Shape("rewire_sub_agents", "binding", (ADK,), "an ADK rewire shape also moves the last sub-agent: x.sub_agents.append(y) "
+          "(a replacement shape replaces x.sub_agents too, read since issue 40)"),
 ]
 
 SHAPES = {s.name: s for s in CATALOGUE}

@@ -104,7 +104,7 @@ def rewired_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, too
 
 def replaced_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, tools: list[str],
                    handoffs: list[str], ctx: AgentContext) -> tuple[Optional[str], list[str]]:
-    """`x.tools = [<all>]` (and, SDK, `x.handoffs = [<all>]`) in the package's `__init__.py`
+    """`x.tools = [<all>]` (and `x.handoffs = [<all>]`, ADK `x.sub_agents` with `rewire_sub_agents`) in the package's `__init__.py`
     (`rewire_replace_package`) or in app/<fw>_wiring.py (`rewire_replace_other_module`), the members
     spelled there; the construction keeps all but the last tool and handoff and lists a decoy tool
     the agent does not bind, which the replacement discards. The construction's tools value and
@@ -115,7 +115,7 @@ def replaced_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, to
     spelled = agent_members(where, app, agent, None, ctx, spell_conditions=True)
     handoff_field, _ = list_fields(agent)
     replaced = [f"{agent.var}.tools = {where.seq(spelled.movable + spelled.fixed, '', '[]')}"]
-    if agent.framework == SDK and agent.handoffs:
+    if agent.handoffs and (agent.framework == SDK or agent.rewire_handoffs):  # ADK: `rewire_sub_agents`
         replaced.append(f"{agent.var}.{handoff_field} = {where.seq(spelled.handoffs, '', '[]')}")
         handoffs = handoffs[:-1]
     where.blocks.append(replaced)

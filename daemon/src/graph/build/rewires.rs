@@ -17,9 +17,10 @@
 //! in another module only once that module runs, so its members carry
 //! `bound_when` "when `<module>` is imported".
 //!
-//! A replacement (`triage.handoffs = [billing]`, [`replacement_of`]) is
-//! read as the field's whole value where it runs before any request, every
-//! time the agent exists, and nothing else writes the field:
+//! A replacement (`triage.handoffs = [billing]`, ADK's
+//! `root.sub_agents = [a, b]` too, [`replacement_of`]) is read as the
+//! field's whole value where it runs before any request, every time the
+//! agent exists, and nothing else writes the field:
 //! - the agent is bound as above (the list it was built with need not be
 //!   a display: the replacement discards it);
 //! - the assignment is at module level and unconditional, either in the
@@ -46,6 +47,14 @@ use crate::resolve::Resolver;
 /// The fields a rewire is read for. ADK's `sub_agents` is not: a
 /// sub-agent appended after construction is not given its parent.
 const REWIRED_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers"];
+
+/// The fields a replacement is read for: ADK's `sub_agents` too. Its new
+/// members are not given their parent either (only construction does
+/// that), but what the agent reaches is its `sub_agents`: an LLM agent's
+/// transfer targets and a workflow agent's run read the field as it is
+/// when the request comes, and the root finds agents by walking it. What
+/// a member no longer reaches (its parent) is the member's, not a row.
+const REPLACED_FIELDS: &[&str] = &["tools", "handoffs", "mcp_servers", "sub_agents"];
 
 /// One rewire of an agent's field, in the module that makes it.
 pub(super) struct Rewire<'m> {
@@ -131,7 +140,7 @@ fn imported_once(facts: &ModuleFacts, name: &str) -> bool {
 pub(super) struct RewireIndex<'m> {
     additions: Vec<(&'m str, &'m ModuleFacts, &'m ListAddition)>,
     /// `x.field = value` at module level, unconditional, for a field a
-    /// rewire is read for.
+    /// replacement is read for.
     replacements: Vec<(&'m str, &'m ModuleFacts, &'m ValueStore)>,
 }
 
@@ -157,7 +166,7 @@ impl<'m> RewireIndex<'m> {
                     .filter(|s| {
                         s.object.len() == 1
                             && !s.conditional
-                            && matches!(&s.under, StoredUnder::Attribute(field) if REWIRED_FIELDS.contains(&field.as_str()))
+                            && matches!(&s.under, StoredUnder::Attribute(field) if REPLACED_FIELDS.contains(&field.as_str()))
                     })
                     .map(|s| (path, facts, s)),
             );
@@ -250,7 +259,7 @@ pub(super) fn replacement_of<'m>(
     call: &CallFact,
     field: &str,
 ) -> Option<Replacement<'m>> {
-    if !REWIRED_FIELDS.contains(&field) {
+    if !REPLACED_FIELDS.contains(&field) {
         return None;
     }
     let variable = bound_once(facts, call)?;
