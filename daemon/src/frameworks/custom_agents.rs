@@ -22,7 +22,10 @@
 use super::class_rules::methods;
 use super::imports::imported_name;
 use crate::pyrepr::str_repr;
-use crate::python::{BindingKind, BodyCall, CallFact, ClassFact, FunctionFact, ModuleFacts, Value};
+use crate::python::{
+    BindingKind, BodyCall, CallFact, ClassFact, FunctionFact, ModuleFacts, Value,
+    CAPABILITY_KEYWORDS,
+};
 
 /// Framework callables that build a value and run nothing.
 const INERT_FRAMEWORK_CALLS: &[&str] = &[
@@ -106,7 +109,7 @@ pub fn takes_only_sub_agents(call: &CallFact) -> Result<(), String> {
     match call.keywords.iter().find_map(|k| {
         k.name
             .as_deref()
-            .filter(|name| ["tools", "handoffs", "mcp_servers"].contains(name))
+            .filter(|name| *name != "sub_agents" && CAPABILITY_KEYWORDS.contains(name))
     }) {
         Some(field) => Err(format!("it passes {field}=, which BaseAgent does not take")),
         None => Ok(()),

@@ -74,24 +74,16 @@ impl ModuleContext {
             .map(|c| &c.call)
     }
 
-    /// Whether `construction` (one of a reader's constructions) is what the
-    /// module's `call` (one of `facts.calls`) builds: the call itself, or
-    /// the base-class construction a read subclass call makes.
-    pub fn constructs(
-        &self,
-        facts: &ModuleFacts,
-        call: &CallFact,
-        construction: &CallFact,
-    ) -> bool {
-        if std::ptr::eq(call, construction) {
-            return true;
-        }
-        let Some(index) = facts.calls.iter().position(|c| std::ptr::eq(c, call)) else {
-            return false;
-        };
-        self.subclass_calls
-            .get(&index)
-            .is_some_and(|made| std::ptr::eq(&made.call, construction))
+    /// The construction the module's `call` (one of `facts.calls`) stands
+    /// for among a reader's constructions: the base-class construction a
+    /// read subclass call makes, else the call itself.
+    pub fn construction_of<'c>(&'c self, facts: &ModuleFacts, call: &'c CallFact) -> &'c CallFact {
+        facts
+            .calls
+            .iter()
+            .position(|c| std::ptr::eq(c, call))
+            .and_then(|index| self.subclass_calls.get(&index))
+            .map_or(call, |made| &made.call)
     }
 
     /// The construction the module's call `index` makes as its wrapper

@@ -253,24 +253,23 @@ fn subclass_calls(
         let read = match class.filter(|_| line == class_line) {
             Some(class) => match chains::reassignment(modules, &steps) {
                 Some(why) => Err(why),
-                None => agent_classes::pass_through(facts, class)
-                    .and_then(|pass| match base {
-                        AgentBase::AdkCustom => {
-                            custom_agents::runs_nothing(facts, class).map(|()| pass)
+                None => agent_classes::pass_through(facts, class).and_then(|pass| {
+                    // A `BaseAgent` subclass runs code of its own: read
+                    // only when that code runs nothing, and when the call
+                    // passes only what `BaseAgent` takes.
+                    let custom = base == AgentBase::AdkCustom;
+                    if custom {
+                        custom_agents::runs_nothing(facts, class)?;
+                    }
+                    let made = pass.base_call(call);
+                    let made = match made {
+                        Ok(made) if custom => {
+                            custom_agents::takes_only_sub_agents(&made).map(|()| made)
                         }
-                        _ => Ok(pass),
-                    })
-                    .and_then(|pass| {
-                        let made = pass
-                            .base_call(call)
-                            .map_err(|why| format!("at this call, {why}"))?;
-                        match base {
-                            AgentBase::AdkCustom => custom_agents::takes_only_sub_agents(&made)
-                                .map(|()| made)
-                                .map_err(|why| format!("at this call, {why}")),
-                            _ => Ok(made),
-                        }
-                    }),
+                        other => other,
+                    };
+                    made.map_err(|why| format!("at this call, {why}"))
+                }),
             },
             None => Err("its one definition is not established".to_string()),
         };

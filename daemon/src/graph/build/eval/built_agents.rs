@@ -234,9 +234,10 @@ impl ModuleReader<'_, '_> {
             .ok_or("the module is not read")?;
         let context = self.contexts.of(built.path);
         let constructions = adk::agent_constructions(facts, context);
+        let made = context.construction_of(facts, built.construction);
         let index = constructions
             .iter()
-            .position(|c| context.constructs(facts, built.construction, c.call))
+            .position(|c| std::ptr::eq(c.call, made))
             .ok_or_else(|| not_an_agent(built))?;
         let construction = &constructions[index];
         match &construction.name {
@@ -261,9 +262,10 @@ impl ModuleReader<'_, '_> {
         }
         let context = self.contexts.of(built.path);
         let constructions = openai::agent_constructions(facts, built.path, context);
+        let made = context.construction_of(facts, built.construction);
         let index = constructions
             .iter()
-            .position(|c| context.constructs(facts, built.construction, c.call))
+            .position(|c| std::ptr::eq(c.call, made))
             .ok_or_else(|| not_an_agent(built))?;
         if let Some(name) = self.per_call_name(built, index) {
             return Ok(name);

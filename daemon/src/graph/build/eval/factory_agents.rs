@@ -27,9 +27,9 @@
 //! assignment target and its file, `billing@app/main.py`: no line, no
 //! ordinal; the wrapper classes name an instantiation so), as the spec
 //! identifies any construction whose name it does not evaluate, and its
-//! lists are read in its own frame like the others'. Sound for the same reasons: every call
-//! is known and read on its own; only the name the runtime gives that
-//! agent is not read, and no identity depends on it. A label colliding
+//! lists are read in its own frame like the others'. Sound for the same
+//! reasons: every call is known and read on its own; only the name the
+//! runtime gives that agent is not read, and no identity depends on it. A label colliding
 //! with another identity, or no readable call at all, leaves the
 //! construction one agent, as before.
 
