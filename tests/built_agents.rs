@@ -293,6 +293,74 @@ fn an_addition_under_a_test_is_bound_when_it_holds() {
     }
 }
 
+/// Issue 40, item 11: a loop over a literal sequence that appends each
+/// item is that sequence's `extend`, placed where the loop is (under its
+/// tests); a loop that can skip or change its item, or over anything but a
+/// display, stays a limit.
+#[test]
+fn a_loop_appending_each_item_of_a_literal_sequence_is_read() {
+    const LOOPED: &str = "    for tool in (google_maps_grounding, load_memory):\n        logger.info(tool)\n        tools.append(tool)\n";
+    let base = GROUNDING.replace(
+        "    if is_vertexai_enabled():\n        tools.append(google_maps_grounding)\n",
+        "",
+    );
+    let head = base
+        .replace(
+            "google_maps_grounding\n",
+            "google_maps_grounding, load_memory\nimport logging\n\nlogger = logging.getLogger(__name__)\n",
+        )
+        .replace("    return tools\n", &format!("{LOOPED}    return tools\n"));
+    let compare_head = |head: &str| {
+        compare_branches(
+            &[("app/__init__.py", ""), ("app/agent.py", base.as_str())],
+            &[("app/agent.py", head)],
+            "app",
+        )
+        .0
+    };
+    let doc = compare_head(&head);
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            row("root", "google_maps_grounding", "added"),
+            row("root", "load_memory", "added"),
+        ]
+    );
+    // Under a test, each item is bound when it holds.
+    let tested = head.replace(
+        LOOPED,
+        &format!(
+            "    if is_vertexai_enabled():\n{}",
+            LOOPED.replace("\n    ", "\n        ").replacen("    for", "        for", 1)
+        ),
+    );
+    let doc = compare_head(&tested);
+    assert_compared(&doc);
+    assert_eq!(
+        doc["rows"][1]["after"]["bound_when"],
+        serde_json::json!(["`is_vertexai_enabled()`"]),
+        "{tested}"
+    );
+    // Edges: an iteration that can end early, an item rebound, a sequence
+    // that is not a display.
+    for edge in [
+        LOOPED.replace("        logger.info(tool)\n", "        if tool is load_memory:\n            continue\n"),
+        LOOPED.replace("        logger.info(tool)\n", "        tool = wrap(tool)\n"),
+        LOOPED.replace("(google_maps_grounding, load_memory)", "EXTRA_TOOLS"),
+    ] {
+        let doc = compare_head(&head.replace(LOOPED, &edge));
+        assert_eq!(doc["comparison_status"], "partial", "{edge}");
+        assert!(
+            limits(&doc, "head")
+                .iter()
+                .any(|l| l.contains("is added to under a condition or in a loop")),
+            "{edge}: {:?}",
+            limits(&doc, "head")
+        );
+    }
+}
+
 const MODULE_LIST: &str = "from google.adk.agents import Agent\nfrom app.tools import lookup, refund, extra_tools\n\ntools = [lookup]\n\nif extra_tools:\n    tools.extend(extra_tools)\n\nroot_agent = Agent(name=\"root\", model=\"m\", tools=tools)\n";
 
 /// A module-level list the module adds to before a module-level agent

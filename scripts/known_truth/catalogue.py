@@ -140,7 +140,12 @@ CATALOGUE: list[Shape] = [
     Shape("conditional_append_function", "tools_list", (SDK, ADK),
           "def x_tools(): tools = [a]; if os.getenv('ENABLE_B') == '1': tools.extend([b]); return tools; tools=x_tools()"),
     # Edges: the last function tool added where no test decides it.
-    Shape("append_in_loop", "tools_list", (SDK, ADK), "tools = [a]; for _item in [b]: tools.append(_item) (edge)",
+    # A loop over a display that appends each item is that display's `extend` (issue 40, item 11);
+    # its edge, a loop whose iteration may end before its append.
+    Shape("loop_append", "tools_list", (SDK, ADK),
+          "tools = [a]; for _item in (b, c): logging.debug(...); tools.append(_item) (the last two function tools)"),
+    Shape("append_in_loop", "tools_list", (SDK, ADK),
+          "tools = [a]; for _item in [b]: if _item is None: continue; tools.append(_item) (edge)",
           unreadable=True, weight=1),
     Shape("append_in_try", "tools_list", (SDK, ADK), "tools = [a]; try: tools.append(b) except Exception: pass (edge)",
           unreadable=True, weight=1),
@@ -290,10 +295,11 @@ READABLE_LISTS = ("literal", "spread", "shared_spread", "module_constant", "impo
 IMPORTED_LISTS = ("imported_constant", "imported_spread_list", "imported_shared_appended")
 PASSED_LISTS = ("passed_copy", "passed_itself", "passed_and_sorted")
 APPEND_EDGES = ("append_in_loop", "append_in_try", "append_after_construction", "append_in_function")
+LOOP_APPENDS = ("loop_append",)  # read: each item of a display appended in a loop
 MODULE_LEVEL_LISTS = ("append_after_construction", "append_in_function")  # the list is a module's, whoever builds
 # List shapes that spell the members of the agent's lists in the construction's own scope (a builder's
 # function, where `target_builder_local` may bind its targets to locals).
-IN_SCOPE_LISTS = ("literal", "shared_spread", "conditional_append", "append_in_loop", "append_in_try") + IMPORTED_LISTS
+IN_SCOPE_LISTS = ("literal", "shared_spread", "conditional_append", "loop_append", "append_in_loop", "append_in_try") + IMPORTED_LISTS
 # What a `nested_local` agent's own lists may be when it is built inside another agent's function:
 # nothing written in that function's scope but the construction.
 DYNAMIC_LISTS = ("dynamic_getattr", "dynamic_importlib")

@@ -208,6 +208,8 @@ def draw_bindings(gen: Generation, app: App, agent: AgentSpec):
         agent.conditions[agent.tools[-1]] = draw_condition(gen, agent.tools[-1])
     if len(agent.tools) > 2 and agent.tools_list in APPEND_LISTS and rng.random() < 0.3:
         agent.conditions[agent.tools[0]] = draw_condition(gen, agent.tools[0])
+    if agent.tools_list == "loop_append":
+        agent.conditions.clear()  # a loop's display holds plain items (a starred one is not read)
     builder_targets = any(gen.on(s) for s in TARGET_REFS)
     targets = eligible_targets(app, agent, gen.on("cross_module_agents"), "handoffs", builder_targets)
     if gen.on("handoffs") and targets and rng.random() < 0.5:

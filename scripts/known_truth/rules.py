@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .catalogue import (
-    APPEND_EDGES, APPEND_LISTS, BUILDERS, FACTORY_CALLS, BUILT_IN_FUNCTIONS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS,
+    APPEND_EDGES, APPEND_LISTS, LOOP_APPENDS, BUILDERS, FACTORY_CALLS, BUILT_IN_FUNCTIONS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS,
     NAMED_BY_LOCAL, READABLE_LISTS, REWIRES
 )
 from .model import AgentSpec, App, SDK, Tool
@@ -116,7 +116,7 @@ def nested_host(app: App, agent: AgentSpec) -> Optional[AgentSpec]:
     """The agent in whose function a `nested_local` agent is built: the one agent that references
     it, when that one is built in a function of the same module and spells its lists there; None
     (the agent is built by its own builder, as `builder_returns_local`) otherwise."""
-    if agent.construction != "nested_local" or agent.tools_list in APPEND_LISTS + APPEND_EDGES + REWIRES:
+    if agent.construction != "nested_local" or agent.tools_list in APPEND_LISTS + APPEND_EDGES + LOOP_APPENDS + REWIRES:
         return None
     referrers = [a for a in app.agents.values() if agent.key in a.handoffs + a.agent_tools or a.clone_of == agent.key]
     if len(referrers) != 1:

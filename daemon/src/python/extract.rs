@@ -12,6 +12,7 @@ use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::Ranged;
 use sha2::{Digest, Sha256};
 
+mod literal_loops;
 mod read_only;
 mod records;
 mod values;
@@ -81,6 +82,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
         pending_target: None,
         guards: Vec::new(),
         callables: top_level_callables(parsed.suite()),
+        loop_extends: Default::default(),
     };
     collector.walk_body(parsed.suite());
     let mut facts = collector.facts;
@@ -139,6 +141,18 @@ struct Collector<'a> {
     /// Names the module defines or imports by name at top level: calls to
     /// them are kept, so a builder's callers can all be found.
     callables: std::collections::HashSet<String>,
+    /// The appends of a loop over a literal sequence that are its
+    /// `extend` (`literal_loops.rs`), with where the loop itself stands.
+    loop_extends: std::collections::HashMap<*const ast::ExprCall, LoopExtend>,
+}
+
+/// A loop's `append` read as one `extend` of its literal sequence, placed
+/// where the loop statement is (its condition, guard and protection).
+struct LoopExtend {
+    sequence: Value,
+    conditional: bool,
+    guard: Option<Vec<Condition>>,
+    protected: bool,
 }
 
 impl Collector<'_> {

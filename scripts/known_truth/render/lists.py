@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..catalogue import (
-    APPEND_EDGES, APPEND_LISTS, DYNAMIC_LISTS, IMPORTED_LISTS, IN_OTHER_MODULE, MODULE_LEVEL_LISTS, PASSED_LISTS, REPLACEMENTS,
+    APPEND_EDGES, APPEND_LISTS, LOOP_APPENDS, DYNAMIC_LISTS, IMPORTED_LISTS, IN_OTHER_MODULE, MODULE_LEVEL_LISTS, PASSED_LISTS, REPLACEMENTS,
     REWIRES
 )
 from ..model import AgentSpec, App, SDK, Tool
@@ -227,6 +227,8 @@ def appended_list(w: Writer, app: App, agent: AgentSpec, members: Members, items
     added: list[tuple[str, Optional[str]]] = []  # (expression, condition)
     if shape in APPEND_LISTS:
         added = [(e, members.conditions[e]) for e in items if e in members.conditions]
+    elif shape in LOOP_APPENDS:
+        added = [(e, None) for _, e in members.function_refs[-2:]]
     elif members.function_refs:
         added = [(members.function_refs[-1][1], None)]
         ctx.unreadable.add(tool_row_name(members.function_refs[-1][0]))
@@ -244,8 +246,13 @@ def appended_list(w: Writer, app: App, agent: AgentSpec, members: Members, items
         lines += tested_additions(w, agent, name, added)
     elif not added:
         pass  # no function tool to add
+    elif shape == "loop_append":
+        w.imports.module("logging")
+        lines += [f"for _item in ({''.join(e + ', ' for e, _ in added).rstrip()}):",
+                  '    logging.debug("adding %s", _item)', f"    {name}.append(_item)"]
     elif shape == "append_in_loop":
-        lines += [f"for _item in [{added[0][0]}]:", f"    {name}.append(_item)"]
+        lines += [f"for _item in [{added[0][0]}]:", "    if _item is None:", "        continue",
+                  f"    {name}.append(_item)"]
     elif shape == "append_in_try":
         lines += ["try:", f"    {addition(agent, name, added[0][0])}", "except Exception:", "    pass"]
     elif shape == "append_after_construction":
@@ -289,7 +296,7 @@ def rendered_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, be
     """The list arguments of the construction (the binding names it leaves unreadable go to `ctx`)."""
     imported = agent.tools_list in IMPORTED_LISTS
     lists = state.side_module(lists_module(agent)) if imported else None
-    appended = agent.tools_list in APPEND_LISTS + APPEND_EDGES
+    appended = agent.tools_list in APPEND_LISTS + APPEND_EDGES + LOOP_APPENDS
     members = agent_members(w, app, agent, lists, ctx, spell_conditions=not appended)
     handoff_field, server_field = list_fields(agent)
     tools = members.movable + members.fixed

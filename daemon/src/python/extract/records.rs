@@ -123,7 +123,19 @@ impl Collector<'_> {
                 ("insert", [_, value]) | ("append" | "extend", [value]) => Some(value),
                 _ => None,
             };
-            if let Some(value) = added.filter(|_| call.arguments.keywords.is_empty()) {
+            let extend = self.loop_extends.remove(&(call as *const ast::ExprCall));
+            if let Some(extend) = extend {
+                self.facts.list_additions.push(ListAddition {
+                    target: target.into(),
+                    how: "extend".into(),
+                    value: extend.sequence,
+                    line: self.line_of(call),
+                    scope: self.scope_name().into(),
+                    conditional: extend.conditional,
+                    guard: extend.guard,
+                    protected: extend.protected,
+                });
+            } else if let Some(value) = added.filter(|_| call.arguments.keywords.is_empty()) {
                 let addition = ListAddition {
                     target: target.into(),
                     how: method.attr.id.as_str().into(),

@@ -211,3 +211,16 @@ fn a_class_keeps_decorators_keywords_and_the_attributes_its_code_spells() {
     let plain = facts.classes.iter().find(|c| c.name == "Plain");
     assert_eq!(plain.map(|c| c.attribute_names.len()), Some(0));
 }
+
+#[test]
+fn a_loop_appending_each_item_of_a_display_is_recorded_as_its_extend() {
+    let source = "def get_tools():\n    tools = [a]\n    for tool in (b, c):\n        log(tool)\n        tools.append(tool)\n    return tools\n";
+    let facts = extract_facts(source.as_bytes());
+    let [addition] = facts.list_additions.as_slice() else {
+        panic!("one addition: {:?}", facts.list_additions);
+    };
+    assert_eq!(addition.how, "extend");
+    assert_eq!(addition.line, 5);
+    assert!(!addition.conditional, "{addition:?}");
+    assert_eq!(addition.guard, Some(Vec::new()));
+}

@@ -5,7 +5,7 @@
 
 use super::records::list_target;
 use super::values::value_of;
-use super::Collector;
+use super::{Collector, LoopExtend};
 use crate::python::facts::*;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -44,6 +44,29 @@ impl Collector<'_> {
             self.walk_guarded(guards, &clause.body);
         }
         self.conditional_depth -= 1;
+    }
+
+    /// The appends of a loop over a literal sequence, each recorded as
+    /// that sequence's `extend` where the loop stands (`literal_loops.rs`).
+    /// Called with the loop's own depth already counted.
+    fn note_loop_extends(&mut self, for_stmt: &ast::StmtFor) {
+        let appends = super::literal_loops::appends_of_each_element(for_stmt);
+        if appends.is_empty() {
+            return;
+        }
+        self.conditional_depth -= 1;
+        let (conditional, guard, protected) =
+            (self.conditional(), self.guard(), self.protected());
+        self.conditional_depth += 1;
+        for call in appends {
+            let extend = LoopExtend {
+                sequence: value_of(&for_stmt.iter, 0),
+                conditional,
+                guard: guard.clone(),
+                protected,
+            };
+            self.loop_extends.insert(call as *const ast::ExprCall, extend);
+        }
     }
 
     fn visit_class(&mut self, class: &ast::StmtClassDef) {
@@ -326,6 +349,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                     self.record_truth_tests(&while_stmt.test);
                 }
                 if let Stmt::For(for_stmt) = stmt {
+                    self.note_loop_extends(for_stmt);
                     if let Expr::Name(name) = for_stmt.iter.as_ref() {
                         let scope = self.function_scope();
                         self.facts.read_only_uses.push(ReadOnlyUse {
