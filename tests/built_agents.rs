@@ -332,7 +332,9 @@ fn a_loop_appending_each_item_of_a_literal_sequence_is_read() {
         LOOPED,
         &format!(
             "    if is_vertexai_enabled():\n{}",
-            LOOPED.replace("\n    ", "\n        ").replacen("    for", "        for", 1)
+            LOOPED
+                .replace("\n    ", "\n        ")
+                .replacen("    for", "        for", 1)
         ),
     );
     let doc = compare_head(&tested);
@@ -345,7 +347,10 @@ fn a_loop_appending_each_item_of_a_literal_sequence_is_read() {
     // Edges: an iteration that can end early, an item rebound, a sequence
     // that is not a display.
     for edge in [
-        LOOPED.replace("        logger.info(tool)\n", "        if tool is load_memory:\n            continue\n"),
+        LOOPED.replace(
+            "        logger.info(tool)\n",
+            "        if tool is load_memory:\n            continue\n",
+        ),
         LOOPED.replace("        logger.info(tool)\n", "        tool = wrap(tool)\n"),
         LOOPED.replace("(google_maps_grounding, load_memory)", "EXTRA_TOOLS"),
     ] {

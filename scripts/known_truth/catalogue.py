@@ -155,6 +155,14 @@ CATALOGUE: list[Shape] = [
     Shape("append_in_function", "tools_list", (SDK, ADK),
           "X_TOOLS = [a]; def _register_x(): X_TOOLS.append(b); _register_x(); x = Agent(tools=X_TOOLS) (edge)",
           unreadable=True, weight=1),
+    # Registries filled at import (issue 40, item 12; render/registries.py).
+    Shape("registry_values", "tools_list", (SDK, ADK),
+          "app/registry_<key>.py: _TOOLS = {}; def register_<key>(key) (or (fn)); def <key>_tools(): return "
+          "list(_TOOLS.values()); import <each tool module>; @register_<key>('t') on each function tool; "
+          "tools=[*<key>_tools(), ...]"),
+    Shape("registry_unimported", "tools_list", (SDK, ADK),
+          "... the registry does not import the last tool's module, the agent's module does (edge: every "
+          "registered tool expects a limit)", unreadable=True, weight=1),
     # The next two were known_wrong until 73f8024 (the rewire was silent; the limit landed on the
     # wiring module only, so the agent's rows were established: a false `added`).
     Shape("adk_rewire_factory_result", "tools_list", (ADK,),

@@ -126,3 +126,30 @@ def nested_host(app: App, agent: AgentSpec) -> Optional[AgentSpec]:
             or host.construction == "nested_local"):
         return None
     return host
+
+
+REGISTRY_LISTS = ("registry_values", "registry_unimported")
+REGISTERED_DEFINITIONS = ("sdk_decorator", "sdk_decorator_call", "adk_plain")
+
+
+def registry_agents(app: App) -> dict[str, AgentSpec]:
+    """Which registry agent registers each tool (by tid): agents in key order claim their tools
+    when every one of them can be registered (a decorated definition in a tool module, no
+    condition) and none is claimed yet; the others' lists are spelled literally."""
+    agent_files = {stem for stems in app.agent_files.values() for stem in stems}
+    owners: dict[str, AgentSpec] = {}
+    for agent in sorted(app.agents.values(), key=lambda a: a.key):
+        if agent.tools_list not in REGISTRY_LISTS or not agent.tools:
+            continue
+        tools = [app.tools[tid] for tid in agent.tools]
+        if all(t.definition in REGISTERED_DEFINITIONS and t.module not in agent_files
+               and t.tid not in owners and t.tid not in agent.conditions for t in tools):
+            owners.update({t.tid: agent for t in tools})
+    return owners
+
+
+def plain_decorator(app: App, agent: AgentSpec) -> bool:
+    """An ADK agent whose tools have no same-named twin may register by the definition's name
+    (`@register_<key>`); the others pass a literal key (`@register_<key>("tid")`)."""
+    return (agent.framework != SDK and sum(map(ord, agent.key)) % 2 == 0
+            and not any(has_twin(app, app.tools[tid]) for tid in agent.tools))

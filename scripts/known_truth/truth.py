@@ -10,6 +10,7 @@ from typing import Optional
 from .catalogue import DECORATOR_KINDS, FACTORY_CALLS, IN_OTHER_MODULE, LABELLED_WRAPPERS, NAMED_BY_LOCAL, NOT_AT_MODULE_LEVEL, READABLE_LISTS, RENAMEABLE, SDK_DECORATORS
 from .model import ADK, AgentSpec, App, SDK, Server, Tool, flag_name, negated
 from .naming import builder_name, module_path, wiring_module
+from .rules import plain_decorator, registry_agents
 
 
 def agent_source(agent: AgentSpec) -> str:
@@ -188,8 +189,16 @@ def decorator_of(tool: Tool) -> tuple:
 
 
 def wrapper_of(app: App, tool: Tool) -> tuple:
-    """The repository decorator under the framework's: part of the implementation digest (its
-    code's variant, and the factory's argument); the tool is still the function."""
+    """The repository decorators around the framework's: part of the implementation digest (its
+    code's variant, and the factory's argument; a registry's registration as spelled, its code
+    not: it only stores the function); the tool is still the function."""
+    owner = registry_agents(app).get(tool.tid)
+    registration = (() if owner is None else
+                    ("registered", owner.key) + (() if plain_decorator(app, owner) else (tool.tid,)))
+    return wrapper_spelled(app, tool) + registration
+
+
+def wrapper_spelled(app: App, tool: Tool) -> tuple:
     if tool.wrapper not in DECORATOR_KINDS:
         return ("wrapper",)
     kind = DECORATOR_KINDS[tool.wrapper]

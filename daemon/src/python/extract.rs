@@ -97,6 +97,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     facts.shrink_to_fit();
     // Read against the whole module: what the package binds and stores.
     facts.getattr_hook = super::getattr_hook::read(parsed.suite(), &facts, &lines);
+    facts.registries = super::registries::read(parsed.suite(), &lines);
     // Last: each body is encoded, and decoded again only where it is read.
     let imports = super::function_body::ImportsByName::of(&facts.imports);
     for function in &mut facts.functions {

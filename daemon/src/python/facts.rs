@@ -38,6 +38,9 @@ pub struct ModuleFacts {
     pub source_sha256: String,
     /// A module-level `__getattr__`, which can answer for any missing name.
     pub getattr_hook: Option<GetattrHook>,
+    /// Module-level dicts a registration function fills (`registries.rs`).
+    #[serde(default)]
+    pub registries: Vec<RegistryFact>,
     /// How often each name is read (or deleted) anywhere in the module: a
     /// list bound to a name is only known when every use is accounted for.
     pub name_uses: super::NameCounts,
@@ -265,6 +268,42 @@ pub struct ListAddition {
     /// it.
     #[serde(default)]
     pub protected: bool,
+}
+
+/// A module-level dict that only registration functions fill (`_TOOLS =
+/// {}` with `def register(fn): _TOOLS[fn.__name__] = fn; return fn`): every
+/// use of its name in its module is such a store, a `.values()` call or a
+/// read by a literal key (`registries.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistryFact {
+    pub name: Text,
+    pub line: u32,
+    /// One per store, in source order.
+    pub registrars: Vec<Registrar>,
+    /// The functions that read it (qualified names; empty: module level).
+    pub readers: Vec<Text>,
+}
+
+/// A module-level function that stores the object it is applied to in a
+/// registry and returns it unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Registrar {
+    pub function: Text,
+    /// `register("key")` gives the decorator (a factory); else `register`
+    /// is the decorator.
+    pub factory: bool,
+    pub key: RegistryKey,
+}
+
+/// What a registration stores its object under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RegistryKey {
+    /// `fn.__name__`: the decorated definition's name.
+    DefName,
+    /// A literal key.
+    Literal(Text),
+    /// The factory's positional argument at this index.
+    FactoryArgument(u32),
 }
 
 /// A module-level `def __getattr__(name)`, read name by name

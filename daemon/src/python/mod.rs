@@ -12,6 +12,8 @@ mod lines;
 mod name_counts;
 pub mod nesting;
 pub mod operator;
+mod rebinding;
+mod registries;
 pub mod stdlib;
 
 pub use extract::extract_facts;

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..catalogue import IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, NAME_CONSTANTS, READABLE_LISTS, REWIRES, WRAPPER_EDGES
+from ..catalogue import (
+    IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, NAME_CONSTANTS, READABLE_LISTS, REPLACEMENTS, REWIRES, WRAPPER_EDGES
+)
 from ..model import AgentSpec, App, SDK
 from ..rules import nested_host
 from ..truth import agent_ident, binding_names, condition_of, tool_row_name
 from .lists import constant_stem, rendered_lists
-from ..naming import builder_name
+from ..naming import builder_name, wiring_module
 from .tools import reference_opaque
 from .writer import AgentContext, RenderState, Writer
 
@@ -128,10 +130,15 @@ def tool_opacity(app: App, agent: AgentSpec) -> set[str]:
     """The agent's function tools the readers cannot decide: under a decorator edge, or reached
     through a name the package's lazy registry leaves open."""
     out = set()
+    # A replaced list is the one its replacement spells, in the replacement's module.
+    spelled_in = agent.file
+    if agent.tools_list in REPLACEMENTS:
+        package = agent.tools_list == "rewire_replace_package"
+        spelled_in = "__init__" if package else wiring_module(agent.framework)
     for tid in agent.tools:
         tool = app.tools[tid]
         if tool.wrapper in WRAPPER_EDGES or (references_in_own_file(app, agent, tid)
-                                             and reference_opaque(app, agent.file, tool)):
+                                             and reference_opaque(app, spelled_in, tool)):
             out.add(tool_row_name(tool))
     return out
 

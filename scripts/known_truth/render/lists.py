@@ -12,6 +12,8 @@ from ..catalogue import (
 from ..model import AgentSpec, App, SDK, Tool
 from ..naming import dotted, lists_module, relative_module, wiring_module
 from ..truth import binding_names, tool_row_name
+from ..rules import REGISTRY_LISTS
+from .registries import registry_list
 from .members import Members, agent_members, common_tools, condition_test, handoff_expression
 from .tools import module_alias, tool_bound_name, tool_reference
 from .writer import AgentContext, RenderState, Writer, stable_hash
@@ -321,6 +323,9 @@ def rendered_lists(state: RenderState, w: Writer, app: App, agent: AgentSpec, be
         tools_value = passed_list(w, agent, tools, names, before, ctx)
     elif appended:
         tools_value = appended_list(w, app, agent, members, tools, names, before, after, ctx)
+    elif (agent.tools_list in REGISTRY_LISTS
+          and (registered := registry_list(state, w, agent, tools, members.function_refs, before, ctx)) is not None):
+        tools_value = registered
     else:
         tools_value = spelled_list(w, agent, "tools", tools, before)
     values = {"tools": tools_value}

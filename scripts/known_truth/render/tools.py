@@ -9,6 +9,7 @@ from ..model import App, SDK, Server, Tool
 from ..naming import DECORATORS_MODULE, dotted, module_alias_name, relative_module
 from ..rules import has_twin
 from ..truth import param_type
+from .registries import registration_decorator
 from .writer import Writer, stable_hash
 
 DOCSTRINGS = ["", "Do the work.", "Do the work for the caller.", "Return a short note.", "A tool."]
@@ -49,15 +50,20 @@ def wrapper_decorator(w: Writer, tool: Tool) -> list[str]:
 
 def render_tool_definition(w: Writer, tool: Tool) -> list[str]:
     lines = []
+    registration = registration_decorator(w, tool)  # outermost, when a registry registers it
     if tool.definition in SDK_DECORATORS:
         w.imports.name("agents", "function_tool")
         bare = tool.definition == "sdk_decorator" and not tool.override
         if tool.override and tool.override_constant:
             constant = f"{tool.name.upper()}_TOOL_NAME"
             lines.append(f"{constant} = {w.q(tool.override)}")
+            lines += registration
             lines.append(f"@function_tool(name_override={constant})")
         else:
+            lines += registration
             lines.append("@function_tool" if bare else f"@function_tool({override_argument(w, tool)})")
+    else:
+        lines += registration
     lines += wrapper_decorator(w, tool)
     lines.append(render_signature(tool))
     if tool.doc:

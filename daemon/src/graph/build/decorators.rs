@@ -6,7 +6,9 @@
 //! then carries the function's name, docstring and signature (`inspect`
 //! follows `__wrapped__`), so the tool is the function, and the digest
 //! covers the decorator's code (the wrapper's with it) and the function's.
-//! A decorator that returns its argument unchanged is read through too.
+//! A decorator that returns its argument unchanged is read through too;
+//! a registration function of a registry (`python/registries.rs`), which
+//! only stores it, adds nothing to the digest.
 //! Any other repository decorator is a named stop on the tool. A
 //! decorator the scope does not hold (a library's) is read as before: its
 //! spelling is part of the definition's digest.
@@ -59,6 +61,20 @@ impl ModuleReader<'_, '_> {
             else {
                 continue;
             };
+            // A registration (`@register`, `@register("key")` of a
+            // registry its module fills, `python/registries.rs`) stores
+            // the object and hands it back untouched: no part of what the
+            // tool is.
+            let registers = self.modules.facts(path).is_some_and(|facts| {
+                facts.registries.iter().any(|registry| {
+                    registry.registrars.iter().any(|registrar| {
+                        registrar.function == decorator_fn.qualname && registrar.factory == factory
+                    })
+                })
+            });
+            if registers {
+                continue;
+            }
             let spelled = callee.dotted().unwrap_or_default();
             let at = format!("{path}:{}", decorator_fn.line);
             if factory {

@@ -28,15 +28,11 @@ pub(super) fn appends_of_each_element(for_stmt: &ast::StmtFor) -> Vec<&ast::Expr
     if for_stmt.is_async || elements.iter().any(Expr::is_starred_expr) {
         return Vec::new();
     }
-    let mut scan = BodyScan {
-        item: item.id.as_str(),
-        ends_early: false,
-        rebinds_item: false,
-    };
+    let mut ends_early = EndsEarly(false);
     for stmt in &for_stmt.body {
-        scan.visit_stmt(stmt);
+        ends_early.visit_stmt(stmt);
     }
-    if scan.ends_early || scan.rebinds_item {
+    if ends_early.0 || crate::python::rebinding::binds_in(&for_stmt.body, item.id.as_str()) {
         return Vec::new();
     }
     for_stmt
@@ -63,61 +59,19 @@ fn appends_item(call: &ast::ExprCall, item: &str) -> bool {
         && matches!(call.arguments.args.as_ref(), [Expr::Name(name)] if name.id.as_str() == item)
 }
 
-/// What in a loop's body could make an iteration skip its append or append
-/// something else: a statement that leaves the loop or the function, or a
-/// binding of the item's name (an assignment, a nested loop's target, a
-/// `with … as`, a walrus, a `del`, an import, a definition, a handler's
-/// name). Nested functions and classes are scanned too: their statements do
-/// not run here, but a `global`/`nonlocal` in them could rebind the item.
-struct BodyScan<'n> {
-    item: &'n str,
-    ends_early: bool,
-    rebinds_item: bool,
-}
+/// Whether a loop's body holds a statement that leaves the loop or the
+/// function (`break`, `continue`, `return`), so an iteration could end
+/// before its append. Nested definitions and loops are scanned too: a
+/// nested loop's `break` is harmless, but a conservative scan costs
+/// nothing here.
+struct EndsEarly(bool);
 
-impl<'a> Visitor<'a> for BodyScan<'_> {
+impl<'a> Visitor<'a> for EndsEarly {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
-        match stmt {
-            Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(_) => self.ends_early = true,
-            Stmt::FunctionDef(def) => self.rebinds_item |= def.name.id.as_str() == self.item,
-            Stmt::ClassDef(class) => self.rebinds_item |= class.name.id.as_str() == self.item,
-            Stmt::Import(import) => {
-                self.rebinds_item |= import.names.iter().any(|alias| {
-                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                    bound.id.as_str().split('.').next() == Some(self.item)
-                })
-            }
-            Stmt::ImportFrom(import) => {
-                self.rebinds_item |= import.names.iter().any(|alias| {
-                    let bound = alias.asname.as_ref().unwrap_or(&alias.name);
-                    bound.id.as_str() == self.item || bound.id.as_str() == "*"
-                })
-            }
-            Stmt::Global(ast::StmtGlobal { names, .. })
-            | Stmt::Nonlocal(ast::StmtNonlocal { names, .. }) => {
-                self.rebinds_item |= names.iter().any(|n| n.id.as_str() == self.item)
-            }
-            Stmt::Try(try_stmt) => {
-                for handler in &try_stmt.handlers {
-                    let ast::ExceptHandler::ExceptHandler(handler) = handler;
-                    self.rebinds_item |= handler
-                        .name
-                        .as_ref()
-                        .is_some_and(|n| n.id.as_str() == self.item);
-                }
-            }
-            _ => {}
+        if matches!(stmt, Stmt::Break(_) | Stmt::Continue(_) | Stmt::Return(_)) {
+            self.0 = true;
         }
         visitor::walk_stmt(self, stmt);
-    }
-
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if let Expr::Name(name) = expr {
-            if !name.ctx.is_load() && name.id.as_str() == self.item {
-                self.rebinds_item = true;
-            }
-        }
-        visitor::walk_expr(self, expr);
     }
 }
 
@@ -152,15 +106,26 @@ mod tests {
             appends("for t in (b, c):\n    if t is b:\n        continue\n    tools.append(t)\n"),
             0
         );
-        assert_eq!(appends("for t in (b, c):\n    tools.append(t)\n    break\n"), 0);
-        // The item is rebound before the append.
-        assert_eq!(appends("for t in (b, c):\n    t = wrap(t)\n    tools.append(t)\n"), 0);
         assert_eq!(
-            appends("for t in (b, c):\n    if (t := wrap(t)):\n        pass\n    tools.append(t)\n"),
+            appends("for t in (b, c):\n    tools.append(t)\n    break\n"),
+            0
+        );
+        // The item is rebound before the append.
+        assert_eq!(
+            appends("for t in (b, c):\n    t = wrap(t)\n    tools.append(t)\n"),
+            0
+        );
+        assert_eq!(
+            appends(
+                "for t in (b, c):\n    if (t := wrap(t)):\n        pass\n    tools.append(t)\n"
+            ),
             0
         );
         // The append is under a condition, or appends something else.
-        assert_eq!(appends("for t in (b, c):\n    if t:\n        tools.append(t)\n"), 0);
+        assert_eq!(
+            appends("for t in (b, c):\n    if t:\n        tools.append(t)\n"),
+            0
+        );
         assert_eq!(appends("for t in (b, c):\n    tools.append(wrap(t))\n"), 0);
         // A tuple target.
         assert_eq!(appends("for t, u in ((b, c),):\n    tools.append(t)\n"), 0);

@@ -55,8 +55,7 @@ impl Collector<'_> {
             return;
         }
         self.conditional_depth -= 1;
-        let (conditional, guard, protected) =
-            (self.conditional(), self.guard(), self.protected());
+        let (conditional, guard, protected) = (self.conditional(), self.guard(), self.protected());
         self.conditional_depth += 1;
         for call in appends {
             let extend = LoopExtend {
@@ -65,7 +64,8 @@ impl Collector<'_> {
                 guard: guard.clone(),
                 protected,
             };
-            self.loop_extends.insert(call as *const ast::ExprCall, extend);
+            self.loop_extends
+                .insert(call as *const ast::ExprCall, extend);
         }
     }
 

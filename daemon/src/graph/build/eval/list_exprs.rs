@@ -316,9 +316,17 @@ impl ModuleReader<'_, '_> {
                 Some(read) => self.dict_entry(read, scope, depth, when)?,
                 None => return Err(describe(value)),
             },
-            // The SDK's `tool_namespace(...)`, `d.get("k", default)`, or a
-            // call of the repository's own function.
-            Value::Call { .. } => self.call_members(value, scope, depth, when)?,
+            // `_TOOLS.values()` of a registry filled at import
+            // (`registries.rs`); the SDK's `tool_namespace(...)`,
+            // `d.get("k", default)`, or a call of the repository's own
+            // function.
+            Value::Call { .. } => match super::registries::values_read(value) {
+                Some(registry) => match self.registry_values(registry, None, scope, depth, when) {
+                    Some(read) => read?,
+                    None => return Err(describe(value)),
+                },
+                None => self.call_members(value, scope, depth, when)?,
+            },
             other => return Err(describe(other)),
         };
         if members.len() > MAX_MEMBERS {
@@ -382,6 +390,13 @@ impl ModuleReader<'_, '_> {
         if depth > MAX_DEPTH {
             let why = format!("nesting deeper than {MAX_DEPTH} levels");
             return vec![Member::unread(why, scope, when)];
+        }
+        // `_TOOLS["search"]`: the one definition a registry holds under
+        // that key (`registries.rs`).
+        if let Some((registry, key)) = super::registries::entry_read(item) {
+            if let Some(read) = self.registry_values(registry, Some(key), scope, depth, when) {
+                return read.unwrap_or_else(|why| vec![Member::unread(why, scope, when)]);
+            }
         }
         if let Value::Name(name) = item {
             if let Some(members) = self.passed_element(scope, name, depth, when) {

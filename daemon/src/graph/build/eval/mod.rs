@@ -52,3 +52,4 @@ pub(super) mod list_exprs;
 pub(super) mod list_uses;
 pub(super) mod name_constants;
 pub(super) mod read_only_calls;
+pub(super) mod registries;
