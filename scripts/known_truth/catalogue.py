@@ -32,6 +32,10 @@ CATALOGUE: list[Shape] = [
     Shape("builder", "construction", (SDK, ADK), "def build_x(): return Agent(...); x = build_x()"),
     Shape("builder_local_list", "construction", (SDK, ADK), "def build_x(): tools = [a]; tools.append(b); return Agent(tools=tools)"),
     Shape("class_held", "construction", (SDK, ADK), "class XHolder: def __init__(self): self.agent = Agent(name='x', ...)"),
+    # An instance's agent (issue 41, item 4): instantiated once at module level, referenced through it.
+    Shape("class_instance", "construction", (SDK, ADK),
+          "class XHolder: def __init__(self): self.agent = Agent(name='x', ...); x_holder = XHolder(); "
+          "others hand off to (or wrap) x_holder.agent"),
     Shape("clone", "construction", (SDK,), "x = other.clone(name='x', tools=[...]) (fields equal to the source's are inherited)"),
     Shape("kwargs_unpack", "construction", (SDK, ADK), "X_OPTIONS = {'tools': [...]}; Agent(name='x', **X_OPTIONS)", unreadable=True, weight=1),
     # Edge: a repository class deriving from ADK's BaseAgent runs code of its own; what a construction
@@ -325,7 +329,7 @@ NAMED_BY_LOCAL = ("builder_returns_local", "nested_local")  # an SDK agent a fun
 BUILT_IN_FUNCTIONS = BUILDERS + ("builder_two_returns", "builder_decorated")
 OPEN_BUILDERS = ("builder_two_returns", "builder_decorated")  # a call of them is not known to be the agent
 FACTORY_CALLS = ("factory_two_calls",)  # a factory called twice: two agents, neither a target
-NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held",) + FACTORY_CALLS  # no module-level variable holds the agent
+NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held", "class_instance") + FACTORY_CALLS  # no module-level variable holds the agent
 IN_FUNCTION = NOT_AT_MODULE_LEVEL  # the construction's statements run in a function
 TARGET_REFS = ("target_builder_call", "target_builder_local", "target_module_variable", "target_branch_local")
 DECORATOR_KINDS = {  # tool_wrapper shape -> the decorator function it applies (its code is one variant)

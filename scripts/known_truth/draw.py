@@ -168,7 +168,7 @@ def fit_rewire_to_construction(gen: Generation, agent: AgentSpec):
     """A rewire of an agent a builder makes is `rewire_factory_result_other_module` (from another
     module) or, for ADK, `adk_rewire_factory_result` (in its own module), and those two shapes only
     go with builders; a pair the enabled shapes cannot spell falls back to a literal list."""
-    if agent.construction in ("class_held", "factory_two_calls", "adk_inert_custom_agent") and agent.tools_list in REWIRES:
+    if agent.construction in ("class_held", "class_instance", "factory_two_calls", "adk_inert_custom_agent") and agent.tools_list in REWIRES:
         agent.tools_list = "literal"  # no module-level name to rewire through
     if agent.construction in OPEN_BUILDERS and agent.tools_list in REWIRES:
         agent.tools_list = "literal"  # which construction the module variable holds is open

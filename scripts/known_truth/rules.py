@@ -32,7 +32,7 @@ def builder_made(agent: AgentSpec) -> bool:
 def can_be_target(agent: AgentSpec, field_name: str = "handoffs") -> bool:
     """An agent another one may hand off to or wrap as a tool: one its variable names, or one a
     builder builds (SDK as_tool is called on a variable only)."""
-    if agent.construction in IDENTITY_BY_VARIABLE:
+    if agent.construction in IDENTITY_BY_VARIABLE + ("class_instance",):
         return True
     return builder_made(agent) and not (agent.framework == SDK and field_name == "agent_tools")
 
@@ -73,7 +73,7 @@ def eligible_targets(app: App, agent: AgentSpec, cross_module: bool, field_name:
     builder-made ones only when a `target_ref` shape is enabled."""
     return [t for t in app.agents.values() if target_allowed(app, agent, t, field_name)
             and (cross_module or t.file == agent.file)
-            and (builder_targets or t.construction in IDENTITY_BY_VARIABLE)]
+            and (builder_targets or t.construction in IDENTITY_BY_VARIABLE + ("class_instance",))]
 
 
 def module_allowed(app: App, tool: Tool, stem: str) -> bool:
@@ -104,6 +104,8 @@ def has_twin(app: App, tool: Tool) -> bool:
 def identity_preserving(agent: AgentSpec) -> tuple[str, ...]:
     """Construction shapes that keep the agent's identity and its eligibility as a target: the ones
     named by the variable, or builders (named by name=; an SDK builder's local is named by itself)."""
+    if agent.construction == "class_instance":
+        return ("class_instance",)
     if agent.construction in BUILDERS:
         if agent.framework == SDK:
             local = agent.construction in NAMED_BY_LOCAL

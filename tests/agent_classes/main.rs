@@ -51,6 +51,7 @@ fn compare_agent(tools: &str, base: &str, head: &str) -> serde_json::Value {
 }
 
 mod custom_agents;
+mod instance_agents;
 mod pass_through;
 mod renames;
 mod tool_classes;

@@ -30,6 +30,7 @@ mod follow;
 mod gates;
 mod handoffs;
 mod imported_tools;
+mod instance_agents;
 mod list_args;
 mod mcp;
 mod messages;

@@ -162,7 +162,7 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
     name = name_argument(w, agent, before, state)
     instruction = w.q(INSTRUCTIONS[agent.instruction % len(INSTRUCTIONS)])
     head = head_arguments(w, agent, name)
-    indent = {"class_held": "        "}.get(agent.construction, "    " if ctx.in_function else "")
+    indent = {"class_held": "        ", "class_instance": "        "}.get(agent.construction, "    " if ctx.in_function else "")
     body = indented(ctx.prelude, indent)
     if ctx.prelude and not ctx.in_function:
         before.append(list(ctx.prelude))
@@ -229,12 +229,14 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
                             f"{agent.var}_preview = {builder}(os.environ.get({w.q(flag)}, {w.q(agent.var + '_preview')}))"]
         elif agent.construction == "builder_local_list":
             before.append(local_list_builder(agent, cls, head, values, body))
-        elif agent.construction == "class_held":
+        elif agent.construction in ("class_held", "class_instance"):
             holder = f"{(agent.list_name or agent.var).title().replace('_', '')}Holder"
             before.append([f"class {holder}:", "    def __init__(self):"] + body + [f"        self.agent = {call}"])
+            if agent.construction == "class_instance":
+                construction = [f"{agent.var}_holder = {holder}()"]
         else:
             construction = [f"{agent.var} = {call}"]
-        if agent.construction in IN_FUNCTION and agent.construction not in ("class_held", "factory_two_calls"):
+        if agent.construction in IN_FUNCTION and agent.construction not in ("class_held", "class_instance", "factory_two_calls"):
             construction = [f"{agent.var} = {builder}()"]
     ctx.unreadable |= tool_opacity(app, agent)
     blocks = before + ([construction + after] if construction + after else [])

@@ -566,6 +566,20 @@ impl ModuleReader<'_, '_> {
         scope: &str,
         reference: &Value,
     ) -> Result<(String, (Option<String>, AdkName)), String> {
+        // An instance's agent (`instance_agents.rs`).
+        if let Some(held) = self.instance_agent(path, scope, reference) {
+            let held = held?;
+            let facts = self
+                .modules
+                .facts(held.path)
+                .ok_or("the module is not read")?;
+            let kind =
+                match adk::adk_value(facts, &held.construction.callee, &held.construction.scope) {
+                    Some(kind @ (AdkName::LlmAgent | AdkName::WorkflowAgent(_))) => kind,
+                    _ => return Err(format!("`{}` is not an ADK agent", held.name)),
+                };
+            return Ok((held.path.to_string(), (Some(held.name), kind)));
+        }
         // A builder's call, or a function's local (`eval::built_agents`).
         if let Some(built) = self.built_agent(path, scope, reference)? {
             return Ok((built.path.to_string(), self.adk_built(&built)?));

@@ -104,7 +104,7 @@ fn instances(
     path: &str,
     construction: &WrapperConstruction,
 ) -> Result<Vec<WrapperInstance>, String> {
-    stored_elsewhere(modules, construction)?;
+    stored_elsewhere(modules, &construction.attributes)?;
     let sites = builder_calls(modules, path, &construction.class)?;
     if sites.is_empty() {
         return Err("the scope never instantiates it".into());
@@ -160,9 +160,9 @@ fn instances(
 
 /// Whether anything other than the class's own `__init__` writes an
 /// attribute the construction reads, anywhere in the scope.
-fn stored_elsewhere(
+pub(super) fn stored_elsewhere(
     modules: &ModuleSet<'_>,
-    construction: &WrapperConstruction,
+    attributes: &[impl AsRef<str>],
 ) -> Result<(), String> {
     for module in modules.paths() {
         let Some(facts) = modules.facts(module) else {
@@ -202,10 +202,7 @@ fn stored_elsewhere(
             // half of the rule.
             if object.is_empty()
                 || object == ["self"]
-                || !construction
-                    .attributes
-                    .iter()
-                    .any(|known| known == attribute)
+                || !attributes.iter().any(|known| known.as_ref() == attribute)
             {
                 continue;
             }
@@ -213,7 +210,7 @@ fn stored_elsewhere(
         }
         for addition in &facts.list_additions {
             if let Some((object, attribute)) = addition.target.rsplit_once('.') {
-                if object != "self" && construction.attributes.iter().any(|a| a == attribute) {
+                if object != "self" && attributes.iter().any(|a| a.as_ref() == attribute) {
                     return Err(format!("{module}:{} adds to .{attribute}", addition.line));
                 }
             }

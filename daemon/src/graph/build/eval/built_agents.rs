@@ -314,14 +314,18 @@ fn not_an_agent(built: &BuiltAgent<'_>) -> String {
 
 impl ModuleReader<'_, '_> {
     /// The SDK agent `reference` names through what builds it, as
-    /// `(module, identity)`: `None` when it is neither a builder's call nor
-    /// a function's local.
+    /// `(module, identity)`: `None` when it is neither a builder's call, a
+    /// function's local nor an instance's agent.
     pub(in crate::graph::build) fn sdk_built_reference(
         &self,
         path: &str,
         scope: &str,
         reference: &Value,
     ) -> Option<Result<(String, String), String>> {
+        // An instance's agent (`instance_agents.rs`).
+        if let Some(held) = self.instance_agent(path, scope, reference) {
+            return Some(held.map(|h| (h.path.to_string(), h.name)));
+        }
         match self.built_agent(path, scope, reference) {
             Ok(None) => None,
             Ok(Some(built)) => Some(
