@@ -473,3 +473,50 @@ fn a_list_bound_on_exclusive_branches_is_read_branch_by_branch() {
         );
     }
 }
+
+/// A module-level name rebound only after the construction that lists it
+/// (`helper = instrument(helper)` below the root agent) is, where the
+/// construction reads it, what it was bound to before: Python runs the
+/// module in order. Rebound before the construction, or by a function
+/// declaring it `global`, it stays the named limit.
+#[test]
+fn a_name_rebound_after_the_construction_is_what_it_was_when_read() {
+    const SUBS: &str = "from google.adk.agents import LlmAgent\nfrom app.tools import lookup, refund\n\nhelper = LlmAgent(name=\"helper\", model=\"m\", instruction=\"i\", tools=[lookup])\n";
+    const ROOT: &str = "from google.adk.agents import LlmAgent\n\nfrom app.subs import helper\n\n\ndef instrument(agent):\n    agent.before_model_callback = None\n    return agent\n\n\nroot_agent = LlmAgent(name=\"root\", model=\"m\", instruction=\"i\", sub_agents=[])\n\nhelper = instrument(helper)\n";
+    const TOOLS: &str = "def lookup(q: str) -> str:\n    return q\n\n\ndef refund(order: str) -> str:\n    return order\n";
+    let base = [
+        ("app/__init__.py", ""),
+        ("app/tools.py", TOOLS),
+        ("app/subs.py", SUBS),
+        ("app/agent.py", ROOT),
+    ];
+    let compare_head = |root: &str| compare_branches(&base, &[("app/agent.py", root)], "app").0;
+    let listed = ROOT.replace("sub_agents=[]", "sub_agents=[helper]");
+    let doc = compare_head(&listed);
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("root", "handoff:subs.py:helper", "added")]
+    );
+    // Edges: rebound before the read; a function that may rebind it.
+    for edge in [
+        listed.replace(
+            "\n\nroot_agent = ",
+            "\n\nhelper = instrument(helper)\nroot_agent = ",
+        ),
+        listed.replace(
+            "    return agent\n",
+            "    return agent\n\n\ndef swap():\n    global helper\n    helper = None\n",
+        ),
+    ] {
+        let doc = compare_head(&edge);
+        assert_eq!(doc["comparison_status"], "partial", "{edge}");
+        assert!(
+            limits(&doc, "head")
+                .iter()
+                .any(|l| l.contains("is bound more than once")),
+            "{edge}: {:?}",
+            limits(&doc, "head")
+        );
+    }
+}

@@ -107,6 +107,9 @@ pub struct Resolver<'s, 'a> {
     /// Whether a name imported from a package nothing in the repository
     /// provides is a `Target::External` rather than a stop.
     external: bool,
+    /// Where the reference is read, when that is module-level code of its
+    /// own module: its path and line (`Resolver::reading_at`).
+    read_at: Option<(String, u32)>,
 }
 
 type Found<'a> = Result<Resolved<'a>, String>;
@@ -119,7 +122,17 @@ impl<'s, 'a> Resolver<'s, 'a> {
             following: BTreeSet::new(),
             classes: false,
             external: false,
+            read_at: None,
         }
+    }
+
+    /// A resolver for a reference read by module-level code of `path` at
+    /// `line` (a module-level construction's list): a binding of the name
+    /// in that module after that line is not made yet when it is read
+    /// (`names::before_the_read`).
+    pub fn reading_at(mut self, path: &str, line: u32) -> Self {
+        self.read_at = Some((path.to_string(), line));
+        self
     }
 
     /// A resolver that follows a name to a class definition as a value

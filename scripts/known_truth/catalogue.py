@@ -259,6 +259,10 @@ CATALOGUE: list[Shape] = [
     Shape("function_tool", "binding", (SDK, ADK), "function tools", base=True),
     Shape("handoffs", "binding", (SDK, ADK), "SDK handoffs= and ADK sub_agents=", base=True),
     Shape("cross_module_agents", "binding", (SDK, ADK), "handoffs, sub-agents and agents as tools imported from another agent module"),
+    # A name rebound only after the constructions that read it is, where they read it, what it was.
+    Shape("rebound_after_construction", "binding", (ADK,),
+          "def _instrument(agent): return agent; x = _instrument(x) at the end of an agent module, for each sub-agent "
+          "it imports"),
     Shape("hosted_tool", "binding", (SDK, ADK), "SDK WebSearchTool(...); ADK google_search / load_memory"),
     Shape("mcp_server", "binding", (SDK, ADK), "SDK MCPServerStdio in mcp_servers=; ADK McpToolset in tools="),
     Shape("agent_settings", "binding", (SDK,), "model_settings=ModelSettings(tool_choice=...), tool_use_behavior='stop_on_first_tool' (part of every row's meaning)"),

@@ -288,6 +288,7 @@ def draw_style(gen: Generation, app: App, stem: str):
     style.alias_agents = rng.random() < 0.3
     style.tool_name_constants = gen.on("tool_name_constant") and rng.random() < 0.3
     style.hosted_branches = gen.on("hosted_argument_branches") and rng.random() < 0.4
+    style.rebind_imported_agents = gen.on("rebound_after_construction") and rng.random() < 0.5
     refs = shapes_for(gen.enabled, "tool_ref", SDK)
     for module in sum(TOOL_MODULES.values(), []) + sum(app.agent_files.values(), []):
         style.import_style[module] = rng.choice(refs)

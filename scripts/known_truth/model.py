@@ -104,6 +104,7 @@ class FileStyle:
     alias_agents: bool = False  # import other modules' agents `as x_agent`
     tool_name_constants: bool = False  # SDK as_tool(tool_name=ASK_X_TOOL), the constant bound in this module
     hosted_branches: bool = False  # a hosted tool's argument bound on if/else branches (not neutral: fixed per file)
+    rebind_imported_agents: bool = False  # `x = _instrument(x)` after every construction, for imported ADK sub-agents (neutral)
     import_style: dict[str, str] = field(default_factory=dict)  # tool module -> shape
 
 

@@ -174,6 +174,12 @@ impl<'s, 'a> Resolver<'s, 'a> {
             .module_bindings_named(name)
             .filter(|b| b.name == name && !b.type_checking)
             .collect();
+        let bindings = match &self.read_at {
+            Some((at, line)) if at == path && steps.is_empty() => {
+                before_the_read(facts, name, bindings, *line)
+            }
+            _ => bindings,
+        };
         let bindings = package_imports_as_one(facts, name, bindings);
         let bindings = wrapper_over_own_def(facts, name, bindings);
         let (bindings, beside_none) = beside_none_placeholders(bindings);
@@ -616,6 +622,45 @@ fn beside_none_placeholders(bindings: Vec<&BindingFact>) -> (Vec<&BindingFact>, 
         }
         _ => (bindings, false),
     }
+}
+
+/// The bindings a module-level read at `line` can see: Python runs a
+/// module's statements in order, so a name rebound only after the
+/// statement that reads it (`agent_debugger = emojify_agent(agent_debugger)`
+/// after the root agent's construction) is still bound to what came
+/// before. Only statement bindings may be set aside (an assignment, an
+/// import, a `def` or `class`: none can sit inside the reading
+/// expression, whose statement ends before theirs begins), never a
+/// binding of another kind (a walrus inside the read could rebind it
+/// mid-expression), and not when any function declares the name `global`
+/// (a call before the read could rebind it). Anything else keeps every
+/// binding, as before.
+fn before_the_read<'f>(
+    facts: &ModuleFacts,
+    name: &str,
+    bindings: Vec<&'f BindingFact>,
+    line: u32,
+) -> Vec<&'f BindingFact> {
+    let (before, after): (Vec<&BindingFact>, Vec<&BindingFact>) =
+        bindings.iter().copied().partition(|b| b.line <= line);
+    let statements = after.iter().all(|b| {
+        matches!(
+            b.kind,
+            BindingKind::Assignment
+                | BindingKind::Import
+                | BindingKind::Function
+                | BindingKind::Class
+                | BindingKind::Unpacked { .. }
+        )
+    });
+    let declared_global = facts
+        .functions
+        .iter()
+        .any(|f| f.globals.iter().any(|g| g == name));
+    if after.is_empty() || before.is_empty() || !statements || declared_global {
+        return bindings;
+    }
+    before
 }
 
 /// `def x(...)` followed by `x = FunctionTool(func=x)` (ADK) at module

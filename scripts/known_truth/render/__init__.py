@@ -6,7 +6,8 @@ it spelled in a shape the readers cannot read."""
 
 from __future__ import annotations
 
-from ..model import AgentSpec, App
+from ..catalogue import IDENTITY_BY_VARIABLE
+from ..model import ADK, AgentSpec, App
 from ..naming import DECORATORS_MODULE, SCOPE, module_path
 from ..rules import dependencies, nested_host
 from ..truth import agent_ident, shadow_ident
@@ -53,8 +54,25 @@ def render_agent_module(state: RenderState, app: App, stem: str, unreadable: dic
             shadow = shadow_ident(agent)
             if shadow is not None:
                 unreadable[shadow] = names
+    blocks += rebound_after(app, w, stem)
     # Module-level statements the members need before any agent (a hosted tool's branches).
     return assemble(w, w.blocks + blocks)
+
+
+def rebound_after(app: App, w: Writer, stem: str) -> list[list[str]]:
+    """`x = _instrument(x)` after every construction of the module, for each sub-agent it imports by
+    variable (`rebound_after_construction`): the same object, rebound once the constructions read it."""
+    if not w.style.rebind_imported_agents:
+        return []
+    names = set()
+    for agent in app.agents_in(stem):
+        for key in agent.handoffs:
+            target = app.agents[key]
+            if target.framework == ADK and target.file != stem and target.construction in IDENTITY_BY_VARIABLE:
+                names.add(f"{target.var}_agent" if w.style.alias_agents else target.var)
+    if not names:
+        return []
+    return [["def _instrument(agent):", "    return agent"], [f"{n} = _instrument({n})" for n in sorted(names)]]
 
 
 def render(app: App) -> Rendered:

@@ -527,7 +527,7 @@ impl ModuleReader<'_, '_> {
     fn adk_agent_tool(&self, built: &Built<'_>, wrapped: &Value) -> Result<ReadObject, String> {
         let spelled = crate::graph::schema::unparse(wrapped);
         let (path, target) = self
-            .adk_agent_at(built.path(), built.scope(), wrapped)
+            .adk_agent_at(built.path(), built.scope(), wrapped, None)
             .map_err(|why| format!("binds AgentTool({spelled}), whose agent is not one this reader identifies: {why}"))?;
         let Some(name) = target.0 else {
             return Err(format!(
@@ -565,6 +565,7 @@ impl ModuleReader<'_, '_> {
         path: &str,
         scope: &str,
         reference: &Value,
+        read_line: Option<u32>,
     ) -> Result<(String, (Option<String>, AdkName)), String> {
         // An instance's agent (`instance_agents.rs`).
         if let Some(held) = self.instance_agent(path, scope, reference) {
@@ -598,7 +599,10 @@ impl ModuleReader<'_, '_> {
                 .ok_or_else(|| "it is not an agent construction".to_string());
         }
         let key = self.modules.key(path).ok_or("the module is not read")?;
-        let mut resolver = Resolver::new(self.modules);
+        let mut resolver = match read_line {
+            Some(line) => Resolver::new(self.modules).reading_at(key, line),
+            None => Resolver::new(self.modules),
+        };
         let found = resolver.resolve(key, scope, reference)?;
         let Target::Value { path, name, line } = found.target else {
             return Err(format!(
@@ -660,7 +664,16 @@ impl ModuleReader<'_, '_> {
                 }
             };
             let start = from.as_deref().unwrap_or(self.path).to_string();
-            match self.adk_agent_at(&start, &scope, &value) {
+            // Listed in the construction itself, at module level: read at
+            // its line (a rewire reads at its own, a builder's caller in
+            // its call).
+            let read_line = (from.is_none()
+                && rewired_at.is_none()
+                && caller.is_none()
+                && scope.is_empty()
+                && construction.call.scope.is_empty())
+            .then_some(construction.line);
+            match self.adk_agent_at(&start, &scope, &value, read_line) {
                 Ok((path, (Some(name), _))) => {
                     let edge = Edge::SubAgent {
                         target_source: path.clone(),
