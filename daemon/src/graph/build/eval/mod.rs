@@ -48,6 +48,7 @@ pub(super) mod call_frames;
 pub(super) mod comprehensions;
 pub(super) mod dict_entries;
 pub(super) mod factory_agents;
+pub(super) mod list_additions;
 pub(super) mod list_exprs;
 pub(super) mod list_uses;
 pub(super) mod name_constants;
