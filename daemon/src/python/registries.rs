@@ -272,7 +272,7 @@ fn registrar(suite: &[Stmt], store: &Store<'_>) -> Option<Registrar> {
         if defines != 1
             || !direct
             || !returns_it
-            || returns(&outer.body) != 1
+            || !returns_once(&outer.body)
             || !function.decorator_list.is_empty()
             || function.is_async
         {
@@ -304,7 +304,7 @@ fn stores_and_returns_its_argument<'f>(
     (direct
         && stores_it
         && returns_it
-        && returns(&function.body) == 1
+        && returns_once(&function.body)
         && !super::rebinding::binds_in(&function.body, first))
     .then_some(first)
 }
@@ -320,31 +320,34 @@ fn positional(function: &ast::StmtFunctionDef) -> Vec<&str> {
         .collect()
 }
 
-/// How many `return` statements a body holds (nested definitions aside).
-fn returns(body: &[Stmt]) -> usize {
-    struct Count(usize);
+/// Whether a body returns from exactly one place (nested definitions
+/// aside) and is no generator (a `yield` makes the call return a
+/// generator, never the value of that `return`).
+fn returns_once(body: &[Stmt]) -> bool {
+    #[derive(Default)]
+    struct Count {
+        returns: usize,
+        yields: bool,
+    }
     impl<'a> Visitor<'a> for Count {
         fn visit_stmt(&mut self, stmt: &'a Stmt) {
             match stmt {
-                Stmt::Return(_) => self.0 += 1,
+                Stmt::Return(_) => self.returns += 1,
                 Stmt::FunctionDef(_) | Stmt::ClassDef(_) => return,
                 _ => {}
             }
             visitor::walk_stmt(self, stmt);
         }
         fn visit_expr(&mut self, expr: &'a Expr) {
-            // A `yield` makes a generator, which returns no value of ours.
-            if matches!(expr, Expr::Yield(_) | Expr::YieldFrom(_)) {
-                self.0 += 2;
-            }
+            self.yields |= matches!(expr, Expr::Yield(_) | Expr::YieldFrom(_));
             visitor::walk_expr(self, expr);
         }
     }
-    let mut count = Count(0);
+    let mut count = Count::default();
     for stmt in body {
         count.visit_stmt(stmt);
     }
-    count.0
+    count.returns == 1 && !count.yields
 }
 
 /// How many times a body reads `name` (nested definitions included).

@@ -393,8 +393,10 @@ impl ModuleReader<'_, '_> {
         }
         // `_TOOLS["search"]`: the one definition a registry holds under
         // that key (`registries.rs`).
-        if let Some((registry, key)) = super::registries::entry_read(item) {
-            if let Some(read) = self.registry_values(registry, Some(key), scope, depth, when) {
+        let subscript = super::dict_entries::entry_read(item).filter(|r| r.default.is_none());
+        if let Some(entry) = subscript {
+            let read = self.registry_values(entry.dict, Some(entry.key), scope, depth, when);
+            if let Some(read) = read {
                 return read.unwrap_or_else(|why| vec![Member::unread(why, scope, when)]);
             }
         }

@@ -58,18 +58,6 @@ pub(in crate::graph::build) fn values_read(value: &Value) -> Option<&str> {
     }
 }
 
-/// `NAME["key"]`: the registry's name and the key, when `value` is that
-/// read.
-pub(in crate::graph::build) fn entry_read(value: &Value) -> Option<(&str, &str)> {
-    match value {
-        Value::Subscript { base, index } => match (base.as_ref(), index.as_slice()) {
-            (Value::Name(name), [Value::Str(key)]) => Some((name, key)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// A registry found where a read names it: its module and facts.
 #[derive(Clone, Copy)]
 struct Registry<'f> {
