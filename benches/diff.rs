@@ -182,6 +182,7 @@ fn request(repo: &Repo, base: &str, head: &str) -> DiffRequest {
         max_python_files: Some(MAX_PYTHON_FILES),
         format: shipgate_daemon::render::OutputFormat::Text,
         worktree: false,
+        staged: false,
         ..Default::default()
     }
 }

@@ -38,6 +38,7 @@ fn real_repo_benches(c: &mut Criterion) {
         head: Some(head.clone()),
         format: shipgate_daemon::render::OutputFormat::Text,
         worktree: false,
+        staged: false,
         ..Default::default()
     };
     // Outside the timing: the pair must answer, or this measures an error.

@@ -51,6 +51,7 @@ fn scope_benches(c: &mut Criterion) {
         max_python_files: Some(5000),
         format: shipgate_daemon::render::OutputFormat::Text,
         worktree: false,
+        staged: false,
     };
 
     let store = Store::fresh();

@@ -10,9 +10,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-# cargo reports each built executable as `"executable":"<path>"`.
+# cargo reports each built executable as `"executable":"<path>"` on
+# stdout; its progress (what it compiles) stays on stderr, so a first build
+# shows what it is doing instead of minutes of silence.
+if [ ! -x "$root/target/release/shipgate-client" ] && [ -z "${CARGO_TARGET_DIR:-}" ]; then
+  echo "scripts/diff.sh: building shipgate (release) for the first time: several minutes on 2 cores; later runs start at once. Cargo's progress follows." >&2
+fi
 client="$(
-  cargo build --release --quiet --message-format=json \
+  cargo build --release --message-format=json-render-diagnostics \
     --manifest-path "$root/Cargo.toml" -p shipgate-daemon -p shipgate-client |
     grep -o '"executable":"[^"]*/shipgate-client"' |
     sed 's/^"executable":"//; s/"$//' |
@@ -29,16 +34,7 @@ fi
 
 demo="$(mktemp -d "${TMPDIR:-/tmp}/shipgate-demo.XXXXXX")"
 trap 'rm -rf "$demo"' EXIT
-git -C "$demo" init -q -b main
-git -C "$demo" config user.email demo@example.com
-git -C "$demo" config user.name "shipgate demo"
-mkdir -p "$demo/support_bot"
-touch "$demo/support_bot/__init__.py"
-cp "$root/examples/support-bot/base/agent.py" "$demo/support_bot/agent.py"
-git -C "$demo" add -A && git -C "$demo" -c commit.gpgsign=false commit -q -m "support bot"
-git -C "$demo" checkout -q -b add-refunds
-cp "$root/examples/support-bot/head/agent.py" "$demo/support_bot/agent.py"
-git -C "$demo" add -A && git -C "$demo" -c commit.gpgsign=false commit -q -m "let support refund orders"
+"$root/scripts/demo-repo.sh" "$demo"
 echo "demo repository: $demo (base main, head add-refunds; removed on exit)" >&2
 # Not exec: the trap removes the demo repository once the client is done.
 status=0

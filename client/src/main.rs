@@ -62,7 +62,22 @@ sarif for a code-scanning upload; github for annotations in a GitHub Actions ste
 with --format github: GITHUB_ACTIONS=true changes no output, so a job keeps the text or JSON it parses.
 
 Exit codes: 0 for any comparison (read comparison_status: compared, partial, \
-not_established); 2 for bad input (unknown ref, bad scope, not a repository); 1 when the daemon cannot be reached."
+not_established); 2 for bad input (unknown ref, bad scope, not a repository, a bad policy); 1 when the daemon \
+cannot be reached; 3 when a policy is asked for and the answer fails it.
+
+Policy (off unless asked for): --fail-on added,changed,not_established,gate-loosened,new-reach,partial \
+exits 3 when the answer holds such a change and names each on stderr (`shipgate: policy: ...`); stdout \
+is unchanged. A policy file (--policy FILE, else shipgate.toml at the base commit's root, read from the \
+base so a change cannot loosen its own gate) holds the same in TOML, with allow entries for changes \
+a team reviewed:
+
+  [policy]
+  fail-on = [\"added\", \"gate-loosened\", \"new-reach\"]
+  [[policy.allow]]
+  agent = \"support\"
+  tool = \"refund\"
+  conditions = [\"added\"]
+  reason = \"reviewed in #412\""
     )]
     Diff(DiffArgs),
     /// List the commits of a branch's first-parent history that changed an agent's bindings.
@@ -322,6 +337,9 @@ client: stop it (`shipgate-client shutdown`) and run again"
                     shipgate_proto::timings_line(&response.timings, response.answer_kept)
                 );
             }
+            if let Some(verdict) = &response.policy {
+                eprint!("{}", verdict.report);
+            }
             code
         }
         Err(status) => diff_error(&status),
@@ -345,6 +363,18 @@ fn diff_request(
         format: format as i32,
         timings: args.timings,
         worktree: args.worktree,
+        staged: args.staged,
+        fail_on: args.fail_on.clone(),
+        policy: match &args.policy {
+            Some(path) => shipgate_proto::cli::read_policy_file(path)?,
+            None => String::new(),
+        },
+        policy_source: args
+            .policy
+            .as_ref()
+            .map(|path| path.display().to_string())
+            .unwrap_or_default(),
+        no_policy: args.no_policy,
     };
     check_lengths(&[
         ("--workspace", &request.workspace),

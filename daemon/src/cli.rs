@@ -4,6 +4,7 @@
 
 use crate::engine::DiffRequest;
 use crate::error::{field, DiffError, Reason};
+use crate::policy::{PolicyRequest, PolicyText};
 use crate::render::OutputFormat;
 use shipgate_proto::cli::chosen_format;
 pub use shipgate_proto::cli::DiffArgs;
@@ -47,6 +48,26 @@ pub fn diff_request(args: &DiffArgs) -> Result<DiffRequest, DiffError> {
         max_python_files,
         format,
         worktree: args.worktree,
+        staged: args.staged,
+    })
+}
+
+/// What the flags ask of the policy: `--fail-on`, `--policy FILE` (read
+/// here), `--no-policy`.
+pub fn policy_request(args: &DiffArgs) -> Result<PolicyRequest, DiffError> {
+    let file = match &args.policy {
+        Some(path) => Some(PolicyText {
+            text: shipgate_proto::cli::read_policy_file(path).map_err(|why| {
+                DiffError::usage(Reason::BadPolicy, why).about_field(field::POLICY)
+            })?,
+            source: path.display().to_string(),
+        }),
+        None => None,
+    };
+    Ok(PolicyRequest {
+        fail_on: args.fail_on.clone(),
+        file,
+        off: args.no_policy,
     })
 }
 

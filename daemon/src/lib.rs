@@ -20,6 +20,7 @@ pub mod history;
 pub mod index;
 pub mod packing;
 pub mod paths;
+pub mod policy;
 pub mod pyrepr;
 pub mod python;
 pub mod reach;

@@ -147,8 +147,10 @@ fn main() -> ExitCode {
 /// Runs one comparison against the store; when a daemon holds that store,
 /// against a temporary one instead (same answer, cold).
 fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
-    let request = match shipgate_daemon::cli::diff_request(args) {
-        Ok(request) => request,
+    let (request, policy) = match shipgate_daemon::cli::diff_request(args)
+        .and_then(|request| Ok((request, shipgate_daemon::cli::policy_request(args)?)))
+    {
+        Ok(asked) => asked,
         Err(err) => {
             eprintln!("{}", err.human_line());
             return ExitCode::from(2);
@@ -184,7 +186,12 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
         None => shipgate_daemon::work::Cancel::new(),
     };
     let (outcome, timings) = shipgate_daemon::timings::measured(|| {
-        shipgate_daemon::work::with_cancel(&cancel, || engine.diff(&request))
+        shipgate_daemon::work::with_cancel(&cancel, || {
+            let outcome = engine.diff(&request)?;
+            let verdict =
+                shipgate_daemon::policy::verdict(&policy, &request.workspace, &outcome.document)?;
+            Ok::<_, shipgate_daemon::error::DiffError>((outcome, verdict))
+        })
     });
     if outcome.is_err() && cancel.deadline_passed() {
         let allowed = args.timeout.unwrap_or_default();
@@ -201,7 +208,7 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     // other handle still go the ordinary way.
     std::mem::forget(engine);
     match outcome {
-        Ok(outcome) => {
+        Ok((outcome, verdict)) => {
             print!("{}", outcome.rendered.as_deref().unwrap_or(&outcome.json));
             if args.timings {
                 use std::io::Write;
@@ -215,7 +222,15 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
                     )
                 );
             }
-            ExitCode::SUCCESS
+            match verdict {
+                Some(verdict) => {
+                    use std::io::Write;
+                    let _ = std::io::stdout().flush();
+                    eprint!("{}", verdict.report());
+                    ExitCode::from(verdict.exit_code())
+                }
+                None => ExitCode::SUCCESS,
+            }
         }
         Err(err) => {
             eprintln!("{}", err.human_line());

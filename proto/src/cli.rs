@@ -91,9 +91,51 @@ pub struct DiffArgs {
     /// Compare the working tree (staged, unstaged and untracked .py files) against HEAD, or --base
     #[arg(long, conflicts_with = "head")]
     pub worktree: bool,
+    /// Compare what is staged (the index, as the next commit takes it) against HEAD, or --base: what a pre-commit hook checks
+    #[arg(long, conflicts_with_all = ["head", "worktree"])]
+    pub staged: bool,
+    /// Exit 3 when the answer holds such a change, and name each on stderr (comma-separated: added, changed, not_established, gate-loosened, new-reach, partial) [default: the policy file's fail-on, else none]
+    #[arg(long, value_name = "CONDITIONS", value_delimiter = ',', value_parser = condition_name)]
+    pub fail_on: Vec<String>,
+    /// The policy file (TOML with a [policy] table: fail-on, [[policy.allow]] entries) [default: shipgate.toml at the base commit's root, if it has one]
+    #[arg(long, value_name = "FILE", conflicts_with = "no_policy")]
+    pub policy: Option<PathBuf>,
+    /// Apply no policy: ignore shipgate.toml at the base (and exit 0 for any comparison, as agents-shipgate does)
+    #[arg(long, conflicts_with = "fail_on")]
+    pub no_policy: bool,
     /// Give up after this long (30s, 10m): the daemon stops the comparison and says so (exit 1) [default: the daemon's --request-timeout, 10m]
     #[arg(long, value_parser = parse_duration)]
     pub timeout: Option<std::time::Duration>,
+}
+
+/// One `--fail-on` name, checked as it is parsed (so a typo is a usage
+/// error before any work), kept as spelled: the daemon reads it again.
+fn condition_name(raw: &str) -> Result<String, String> {
+    crate::policy::parse_conditions(&[raw]).map(|_| raw.trim().to_string())
+}
+
+/// The most of a policy file a command line reads and sends: a real one
+/// is a few lines; a larger file is refused, not cut.
+pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
+
+/// A `--policy` file's text, as a command line sends it; a file that
+/// cannot be read, is too large or is not UTF-8 is refused with the path.
+pub fn read_policy_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)
+        .map_err(|err| format!("the policy file {} cannot be read: {err}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_POLICY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| format!("the policy file {} cannot be read: {err}", path.display()))?;
+    if bytes.len() as u64 > MAX_POLICY_BYTES {
+        return Err(format!(
+            "the policy file {} is larger than {MAX_POLICY_BYTES} bytes",
+            path.display()
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| format!("the policy file {} is not UTF-8 text", path.display()))
 }
 
 /// Parses plain seconds or what `humantime` reads (`30s`, `10m`, `2h`,

@@ -42,6 +42,9 @@ pub mod field {
     pub const UNTIL: &str = "until";
     pub const AGENT: &str = "agent";
     pub const WORKTREE: &str = "worktree";
+    pub const STAGED: &str = "staged";
+    pub const FAIL_ON: &str = "fail_on";
+    pub const POLICY: &str = "policy";
 }
 
 /// The output contract's error kinds (its §1.3), which decide the exit code
@@ -167,6 +170,12 @@ reasons! {
     WorktreeUnreadable = "WORKTREE_UNREADABLE",
     /// `worktree` with a head other than `HEAD`: the working tree is the head.
     WorktreeWithHead = "WORKTREE_WITH_HEAD",
+    /// `staged` and `worktree` together: each names another head.
+    StagedWithWorktree = "STAGED_WITH_WORKTREE",
+    /// A policy that cannot be applied: an unknown condition, a policy file
+    /// that is not TOML, or whose `[policy]` table holds an unknown key or a
+    /// bad value.
+    BadPolicy = "BAD_POLICY",
     /// A repository that cannot be watched (or unwatched).
     WatchFailed = "WATCH_FAILED",
     /// A `shipgate.v1` call over TCP without the daemon's bearer token, or

@@ -14,6 +14,7 @@ pub const FILE_DESCRIPTOR_SET: &[u8] =
 
 pub mod cli;
 pub mod errors;
+pub mod policy;
 
 /// The longest string a request field may hold (refs, paths, names, in
 /// bytes). Real ones are far shorter; a longer one is refused as bad input

@@ -186,6 +186,30 @@ def exercise(label, channel, metadata, workspace, check_unauthenticated):
         str(dict(info.metadata)),
     )
 
+    # The policy (issue 45): its verdict beside the answer, and a condition
+    # it does not know refused as bad input with its own reason.
+    request = classes["DiffRequest"](workspace=workspace, base="HEAD", head="HEAD", fail_on=["added"])
+    answer = diff(request, metadata=metadata, timeout=TIMEOUT)
+    check(
+        label + ": a policy's verdict comes beside the answer",
+        answer.exit_code == 0
+        and list(answer.policy.fail_on) == ["added"]
+        and len(answer.policy.failed) == 0
+        and answer.policy.report.startswith("shipgate: policy: passed"),
+        str(answer.policy),
+    )
+    request = classes["DiffRequest"](workspace=workspace, base="HEAD", head="HEAD", fail_on=["widened"])
+    try:
+        diff(request, metadata=metadata, timeout=TIMEOUT)
+        check(label + ": an unknown condition is refused", False, "the diff answered")
+    except grpc.RpcError as refused:
+        reasons = [info.reason for info in error_infos(rpc_status.from_call(refused))]
+        check(
+            label + ": an unknown condition is INVALID_ARGUMENT, BAD_POLICY",
+            refused.code() == grpc.StatusCode.INVALID_ARGUMENT and reasons == ["BAD_POLICY"],
+            str(refused.code()) + " " + str(reasons),
+        )
+
 
 def main():
     parser = argparse.ArgumentParser()

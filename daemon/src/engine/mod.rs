@@ -56,6 +56,8 @@ pub struct DiffRequest {
     pub format: OutputFormat,
     /// The working tree is the head (`git::worktree`).
     pub worktree: bool,
+    /// The index is the head (`git::worktree`, what is staged only).
+    pub staged: bool,
 }
 
 /// A comparison as answered.
@@ -194,7 +196,7 @@ impl Engine {
         }
         let resolving = phase!("resolve").entered();
         let mut repo = Repository::discover(&request.workspace)?;
-        let revisions = if request.worktree {
+        let revisions = if request.worktree || request.staged {
             let (snapshot_repo, revisions) = worktree_revisions(&repo, request)?;
             repo = snapshot_repo;
             revisions
@@ -565,18 +567,39 @@ fn bad_scope(field: &'static str, raw: &str) -> DiffError {
     DiffError::usage(Reason::BadScope, crate::paths::scope_refusal(raw)).about(field, raw)
 }
 
-/// The revisions of a `worktree` request: the working tree taken as a
-/// commit on `HEAD` (`git::worktree`) is the head, the base is `HEAD`
-/// unless asked otherwise, and the head is named as the working tree;
+/// The revisions of a `worktree` or `staged` request: the working tree (or
+/// the index) taken as a commit on `HEAD` (`git::worktree`) is the head,
+/// the base is `HEAD` unless asked otherwise, and the head is named as the
+/// working tree (or the staged changes);
 /// with the repository handle that sees the snapshot's private objects.
 fn worktree_revisions(
     repo: &Repository,
     request: &DiffRequest,
 ) -> Result<(Repository, crate::git::ResolvedRevisions), DiffError> {
+    if request.worktree && request.staged {
+        return Err(DiffError::usage(
+            Reason::StagedWithWorktree,
+            "The staged change and the working tree are two heads; ask for one.",
+        )
+        .about_field(field::STAGED));
+    }
+    let (taken, named, is) = if request.staged {
+        (
+            crate::git::Snapshotted::Index,
+            crate::render::STAGED_REF,
+            "The staged changes are",
+        )
+    } else {
+        (
+            crate::git::Snapshotted::WorkingTree,
+            crate::render::WORKTREE_REF,
+            "The working tree is",
+        )
+    };
     if let Some(head) = request.head.as_deref().filter(|head| *head != "HEAD") {
         return Err(DiffError::usage(
             Reason::WorktreeWithHead,
-            "The working tree is the head of this comparison; no other head can be asked for.",
+            format!("{is} the head of this comparison; no other head can be asked for."),
         )
         .about(field::HEAD, head));
     }
@@ -584,8 +607,8 @@ fn worktree_revisions(
     // The snapshot's one parent is `HEAD`, so its merge base with the
     // base is `HEAD`'s: resolved before anything is written.
     let mut revisions = repo.resolve_revisions(Some(base), Some("HEAD"))?;
-    let snapshot = repo.worktree_snapshot(MAX_PYTHON_BYTES)?;
+    let snapshot = repo.worktree_snapshot(taken, MAX_PYTHON_BYTES)?;
     revisions.head = snapshot.commit;
-    revisions.head_ref = crate::render::WORKTREE_REF.to_string();
+    revisions.head_ref = named.to_string();
     Ok((snapshot.repository, revisions))
 }

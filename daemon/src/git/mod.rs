@@ -11,6 +11,7 @@ pub use listing::{
     DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup, Unlisted, UnlistedWhy,
     MAX_TREE_DEPTH,
 };
+pub use worktree::Snapshotted;
 
 use crate::error::{field, DiffError, Reason};
 use gix::ObjectId;
@@ -438,8 +439,9 @@ fn open_failure(workspace: &Path, err: &gix::Error) -> DiffError {
     }
 }
 
-/// Text from git or a repository on one line (control characters escaped).
-fn one_line(text: &str) -> String {
+/// Text from git or a repository on one line (control characters escaped):
+/// also how the policy's report prints repository names on a terminal.
+pub(crate) fn one_line(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             if c.is_control() {

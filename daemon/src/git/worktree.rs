@@ -6,7 +6,8 @@
 //! unstaged and untracked, `.gitignore` respected), git writes its tree,
 //! and a commit of that tree on `HEAD` with a fixed author and date is
 //! made. The same working tree on the same `HEAD` is always the same
-//! commit, so a repeated request is a cached answer.
+//! commit, so a repeated request is a cached answer. `diff --staged` takes
+//! the index alone the same way (no file of the working tree is read).
 //!
 //! Nothing is written into the repository (issue 46): every object git
 //! makes goes to a private object directory of this request, whose
@@ -63,6 +64,17 @@ const QUIET_SETTINGS: [&str; 8] = [
 /// the working tree's changed Python files is far below it.
 const MAX_GIT_OUTPUT: u64 = 256 * 1024 * 1024;
 
+/// What a snapshot takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Snapshotted {
+    /// Every `.py` file as it is on disk (staged, unstaged, untracked).
+    WorkingTree,
+    /// The index as it stands: what the next commit takes (`diff
+    /// --staged`, a pre-commit hook's view). Its blobs are already in the
+    /// repository's objects; only the tree and the commit are written.
+    Index,
+}
+
 /// A working tree taken as a commit.
 pub struct Snapshot {
     /// The repository with the snapshot's private objects in view.
@@ -75,7 +87,11 @@ impl Repository {
     /// The working tree as a commit whose parent is `HEAD`, and a handle
     /// that reads it (its objects live as long as that handle).
     /// Files over `max_file_bytes` are never read (`Git::take_changed_files`).
-    pub fn worktree_snapshot(&self, max_file_bytes: u64) -> Result<Snapshot, DiffError> {
+    pub fn worktree_snapshot(
+        &self,
+        taken: Snapshotted,
+        max_file_bytes: u64,
+    ) -> Result<Snapshot, DiffError> {
         let local = self.local();
         let Some(workdir) = local.workdir().map(Path::to_path_buf) else {
             return Err(unreadable(
@@ -115,18 +131,17 @@ impl Repository {
             std::fs::copy(&own_index, &git.index)
                 .map_err(|err| unreadable(&format!("The index could not be copied: {err}.")))?;
         }
-        git.take_changed_files()?;
+        if taken == Snapshotted::WorkingTree {
+            git.take_changed_files()?;
+        }
         let tree = git.text(&["write-tree"], None)?;
         let head_hex = head.to_string();
+        let message = match taken {
+            Snapshotted::WorkingTree => "shipgate: the working tree",
+            Snapshotted::Index => "shipgate: the staged changes",
+        };
         let commit = git.text(
-            &[
-                "commit-tree",
-                &tree,
-                "-p",
-                &head_hex,
-                "-m",
-                "shipgate: the working tree",
-            ],
+            &["commit-tree", &tree, "-p", &head_hex, "-m", message],
             None,
         )?;
         let commit = ObjectId::from_hex(commit.as_bytes())

@@ -24,3 +24,7 @@ pub use format::{render, OutputFormat};
 /// working tree (`diff --worktree`), and what the text prints for it: no
 /// git ref can be spelled with a space, so it is never a user's ref.
 pub const WORKTREE_REF: &str = "working tree";
+
+/// What a document's `head.requested_ref` names the head by when it is the
+/// index (`diff --staged`); with a space, as [`WORKTREE_REF`].
+pub const STAGED_REF: &str = "staged changes";

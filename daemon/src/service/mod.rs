@@ -3,7 +3,7 @@
 //! analysis logic.
 
 use crate::engine::{DiffRequest as EngineRequest, Engine};
-use crate::error::{field, Reason};
+use crate::error::{field, DiffError, Reason};
 use crate::index::Indexer;
 use shipgate_proto::v1::{self as pb, shipgate_server::Shipgate};
 use status::{check_lengths, from_diff_error, panicked, task_failed};
@@ -213,6 +213,67 @@ fn history_events(
     let _ = sender.blocking_send(message);
 }
 
+/// What a diff request asks of the policy; an unknown condition is bad
+/// input, refused before any work.
+fn policy_request(req: &pb::DiffRequest) -> Result<crate::policy::PolicyRequest, Status> {
+    shipgate_proto::policy::parse_conditions(&req.fail_on).map_err(|why| {
+        from_diff_error(&DiffError::usage(Reason::BadPolicy, why).about_field(field::FAIL_ON))
+    })?;
+    if req.policy.len() as u64 > shipgate_proto::cli::MAX_POLICY_BYTES {
+        return Err(from_diff_error(
+            &DiffError::usage(
+                Reason::BadPolicy,
+                format!(
+                    "The policy is larger than {} bytes.",
+                    shipgate_proto::cli::MAX_POLICY_BYTES
+                ),
+            )
+            .about_field(field::POLICY),
+        ));
+    }
+    let file = (!req.policy.is_empty()).then(|| crate::policy::PolicyText {
+        text: req.policy.clone(),
+        source: if req.policy_source.is_empty() {
+            "the request's policy".to_string()
+        } else {
+            req.policy_source
+                .chars()
+                .take(shipgate_proto::MAX_FIELD_BYTES)
+                .collect()
+        },
+    });
+    Ok(crate::policy::PolicyRequest {
+        fail_on: req.fail_on.clone(),
+        file,
+        off: req.no_policy,
+    })
+}
+
+/// A verdict as the response carries it.
+fn pb_verdict(verdict: &crate::policy::Verdict) -> pb::PolicyVerdict {
+    let finding = |f: &crate::policy::Finding| pb::PolicyFinding {
+        condition: f.condition.as_str().to_string(),
+        agent: f.agent.clone(),
+        tool: f.tool.clone(),
+        change: f.change.clone(),
+        at: f.at.clone(),
+        detail: f.detail.clone(),
+        row: f.row.and_then(|r| i32::try_from(r).ok()).unwrap_or(-1),
+        allowed_because: f.allowed_because.clone().unwrap_or_default(),
+    };
+    pb::PolicyVerdict {
+        source: verdict.source.clone(),
+        fail_on: verdict
+            .fail_on
+            .iter()
+            .map(|c| c.as_str().to_string())
+            .collect(),
+        failed: verdict.failed.iter().map(finding).collect(),
+        allowed: verdict.allowed.iter().map(finding).collect(),
+        report: verdict.report(),
+    }
+}
+
 fn pb_phase_timing(phase: &crate::timings::PhaseTime) -> pb::PhaseTiming {
     pb::PhaseTiming {
         phase: phase.phase.to_string(),
@@ -252,6 +313,7 @@ impl Shipgate for ShipgateService {
             ("scope", &req.scope),
             ("base_scope", &req.base_scope),
         ])?;
+        let policy_request = policy_request(&req)?;
         let engine_request = EngineRequest {
             workspace: workspace_path(&req.workspace)?,
             base: non_empty(req.base),
@@ -261,6 +323,7 @@ impl Shipgate for ShipgateService {
             max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
             format: output_format(req.format)?,
             worktree: req.worktree,
+            staged: req.staged,
         };
         let engine = Arc::clone(&self.engine);
         // Dropping this future (the client went away, tonic's own timeout)
@@ -269,11 +332,19 @@ impl Shipgate for ShipgateService {
         let cancel = crate::work::Cancel::new().with_deadline(deadline);
         let _cancel_on_drop = cancel.on_drop();
         // Queued until a core or the lane is free (`admission.rs`).
-        let (outcome, timings) = self
+        let (outcome, verdict, timings) = self
             .cpu_slots
             .run(&cancel, move || {
                 let (outcome, timings) = crate::timings::measured(|| engine.diff(&engine_request));
-                outcome.map(|outcome| (outcome, timings))
+                let outcome = outcome?;
+                // Read after the answer, from its document and the base's
+                // objects: never part of the answer kept.
+                let verdict = crate::policy::verdict(
+                    &policy_request,
+                    &engine_request.workspace,
+                    &outcome.document,
+                )?;
+                Ok((outcome, verdict, timings))
             })
             .await
             .map_err(|not_run| match not_run {
@@ -294,10 +365,11 @@ impl Shipgate for ShipgateService {
             // kept for the next request (`engine/answers.rs`).
             json: outcome.json.clone(),
             text: outcome.rendered.clone().unwrap_or_default(),
-            exit_code: 0,
+            exit_code: verdict.as_ref().map_or(0, |v| i32::from(v.exit_code())),
             comparison_status: outcome.status.clone(),
             timings,
             answer_kept,
+            policy: verdict.as_ref().map(pb_verdict),
         }))
     }
 

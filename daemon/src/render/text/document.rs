@@ -12,11 +12,11 @@ pub(super) fn header(doc: &Value) -> String {
             get(doc, side).map_or_else(|| "None".to_string(), |s| field(s, "compared_commit"));
         prefix(&sha, 12)
     };
-    // A working tree has no commit of the user's: it is named as such.
-    let head = if is_worktree(doc) {
-        crate::render::WORKTREE_REF.to_string()
-    } else {
-        commit("head")
+    // A working tree (or the index) has no commit of the user's: it is
+    // named as such.
+    let head = match snapshot_ref(doc) {
+        Some(named) => named.to_string(),
+        None => commit("head"),
     };
     format!(
         "Application comparison: {} ({} → {head})",
@@ -25,12 +25,15 @@ pub(super) fn header(doc: &Value) -> String {
     )
 }
 
-/// Whether the head is the working tree (`diff --worktree`).
-fn is_worktree(doc: &Value) -> bool {
-    get(doc, "head")
+/// The name of the head when it is the working tree (`diff --worktree`)
+/// or the index (`diff --staged`), not a commit.
+fn snapshot_ref(doc: &Value) -> Option<&'static str> {
+    let named = get(doc, "head")
         .and_then(|head| get(head, "requested_ref"))
-        .and_then(Value::as_str)
-        == Some(crate::render::WORKTREE_REF)
+        .and_then(Value::as_str)?;
+    [crate::render::WORKTREE_REF, crate::render::STAGED_REF]
+        .into_iter()
+        .find(|snapshot| *snapshot == named)
 }
 
 /// Said under the header when both sides are one commit: the answer is
@@ -43,10 +46,14 @@ pub(super) fn same_commit_line(doc: &Value) -> Option<String> {
             .and_then(Value::as_str)
             .filter(|value| !value.is_empty())
     };
-    if is_worktree(doc) {
+    if let Some(named) = snapshot_ref(doc) {
         return (side_field("base", "tree")? == side_field("head", "tree")?).then(|| {
-            "the working tree holds no change to a .py file against the base, so nothing can differ."
-                .to_string()
+            if named == crate::render::STAGED_REF {
+                "nothing is staged against the base, so nothing can differ.".to_string()
+            } else {
+                "the working tree holds no change to a .py file against the base, so nothing can differ."
+                    .to_string()
+            }
         });
     }
     let commit = |side: &str| side_field(side, "compared_commit");
