@@ -3,10 +3,13 @@
 # packages switched on: the stock-Python-client end-to-end test
 # (tests/stock_python_client.rs: grpcio, grpcio-reflection,
 # grpcio-health-checking, grpcio-status), the GitHub Action's runner
-# emulator (tests/github_action.rs: pyyaml) and the pre-commit hooks
-# (tests/pre_commit_hook.rs: pre-commit). The packages go once into a venv
-# in cargo's target directory (pip reaches PyPI the first time, and again
-# when a package is added here), named to the tests by SHIPGATE_TEST_PYTHON.
+# emulator (tests/github_action.rs: pyyaml), the pre-commit hook
+# (tests/pre_commit_hook.rs: pre-commit) and the inventory's CycloneDX
+# schema check (tests/inventory.rs: cyclonedx-python-lib); the wheel's
+# tests need python3's venv and install maturin themselves
+# (scripts/build-wheel.sh). The packages go once into a venv in cargo's
+# target directory (pip reaches PyPI the first time, and again when a
+# package is added here), named to the tests by SHIPGATE_TEST_PYTHON.
 # Extra arguments go to `cargo test`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,8 +22,8 @@ target="$(
     sed 's/^"target_directory":"//; s/"$//'
 )"
 venv="${target:-$root/target}/test-venv"
-packages=(grpcio grpcio-reflection grpcio-health-checking grpcio-status pyyaml pre-commit)
-if ! "$venv/bin/python" -c 'import grpc, grpc_reflection, grpc_health, grpc_status, yaml, pre_commit' 2>/dev/null; then
+packages=(grpcio grpcio-reflection grpcio-health-checking grpcio-status pyyaml pre-commit 'cyclonedx-python-lib[json-validation]')
+if ! "$venv/bin/python" -c 'import grpc, grpc_reflection, grpc_health, grpc_status, yaml, pre_commit, cyclonedx, jsonschema' 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "${packages[@]}"
 fi

@@ -89,6 +89,18 @@ Examples:
   shipgate-client history --since v1.2 --until main --json"
     )]
     History(HistoryArgs),
+    /// List every agent of a commit: what each binds and reaches, its gates, and what could not be read.
+    #[command(
+        after_help = "Every application the tree holds is read (as a diff derives its scopes), unless --scope names one. \
+Formats: text; json (the inventory document, inventory_schema_version); cyclonedx (a CycloneDX 1.6 BOM: agents and \
+tools as components, what each binds as dependencies, reach as properties); markdown.
+
+Examples:
+  shipgate-client inventory
+  shipgate-client inventory --at v1.2 --scope app --format json
+  shipgate-client inventory --format cyclonedx > agents.cdx.json"
+    )]
+    Inventory(InventoryArgs),
     /// Show the daemon's version, store, caches and watched repositories.
     Status {
         /// Print JSON instead of text
@@ -158,6 +170,41 @@ struct HistoryArgs {
     /// Do not print progress on stderr
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(Args)]
+struct InventoryArgs {
+    /// Any path inside the git checkout
+    #[arg(long, default_value = ".")]
+    workspace: PathBuf,
+    /// The commit to read [default: HEAD]
+    #[arg(long)]
+    at: Option<String>,
+    /// Repository-relative directory to read as one application [default: every application]
+    #[arg(long)]
+    scope: Option<String>,
+    /// Bound on Python files read per application [default: 1000]
+    #[arg(long)]
+    max_python_files: Option<u32>,
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    format: Option<InventoryFormatArg>,
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+}
+
+/// What `inventory --format` takes.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum InventoryFormatArg {
+    /// One block per agent (the default)
+    Text,
+    /// The inventory document
+    Json,
+    /// A CycloneDX 1.6 BOM
+    Cyclonedx,
+    /// A markdown report: a table of agents, then each agent's bindings
+    Markdown,
 }
 
 fn usage_error(command: &str, message: &str) -> ExitCode {
@@ -258,6 +305,7 @@ async fn run(command: Command, target: Target) -> ExitCode {
     match command {
         Command::Diff(args) => diff(args, &target).await,
         Command::History(args) => history(args, &target).await,
+        Command::Inventory(args) => inventory(args, &target).await,
         Command::Status { json } => status(&target, json).await,
         Command::Watch { workspace } => watch(&target, workspace, true).await,
         Command::Unwatch { workspace } => watch(&target, workspace, false).await,
@@ -405,6 +453,67 @@ fn diff_error(status: &tonic::Status) -> ExitCode {
             "the daemon failed the comparison: {}",
             status.message()
         )),
+    }
+}
+
+async fn inventory(args: InventoryArgs, target: &Target) -> ExitCode {
+    let format = match (args.format, args.json) {
+        (_, true) | (Some(InventoryFormatArg::Json), _) => pb::InventoryFormat::Json,
+        (Some(InventoryFormatArg::Cyclonedx), _) => pb::InventoryFormat::Cyclonedx,
+        (Some(InventoryFormatArg::Markdown), _) => pb::InventoryFormat::Markdown,
+        (Some(InventoryFormatArg::Text) | None, _) => pb::InventoryFormat::Text,
+    };
+    if args.max_python_files == Some(0) {
+        return usage_error("inventory", "--max-python-files must be at least 1.");
+    }
+    let text = |value: &Option<String>| value.clone().unwrap_or_default();
+    let request = match workspace_field(&args.workspace).and_then(|workspace| {
+        let request = pb::InventoryRequest {
+            workspace,
+            at: text(&args.at),
+            scope: text(&args.scope),
+            max_python_files: args.max_python_files.unwrap_or(0),
+            format: format as i32,
+        };
+        check_lengths(&[
+            ("--workspace", &request.workspace),
+            ("--at", &request.at),
+            ("--scope", &request.scope),
+        ])
+        .map(|()| request)
+    }) {
+        Ok(request) => request,
+        Err(message) => return usage_error("inventory", &message),
+    };
+    let mut client = match connect(target).await {
+        Ok(client) => client,
+        Err(err) => return connect_failed(err),
+    };
+    match client.inventory(request).await {
+        Ok(response) => {
+            let response = response.into_inner();
+            let answer = if format == pb::InventoryFormat::Json {
+                response.json
+            } else {
+                response.text
+            };
+            print_then(&answer, ExitCode::SUCCESS)
+        }
+        Err(status) => match status.code() {
+            tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition => {
+                eprintln!("{}", errors::read(&status).line);
+                ExitCode::from(2)
+            }
+            tonic::Code::Unimplemented => unreachable_daemon(
+                "the daemon has no inventory; it is older than this client: stop it \
+(`shipgate-client shutdown`) and run again"
+                    .into(),
+            ),
+            _ => unreachable_daemon(format!(
+                "the daemon failed the inventory: {}",
+                status.message()
+            )),
+        },
     }
 }
 

@@ -362,7 +362,11 @@ fn step_key(
 }
 
 /// `rev`, the value of the request field `field`, as a commit.
-fn resolve(repo: &Repository, rev: &str, field: &'static str) -> Result<ObjectId, DiffError> {
+pub(crate) fn resolve(
+    repo: &Repository,
+    rev: &str,
+    field: &'static str,
+) -> Result<ObjectId, DiffError> {
     repo.resolve_commit(rev).ok_or_else(|| {
         DiffError::usage(
             Reason::BadRevision,

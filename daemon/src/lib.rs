@@ -18,6 +18,7 @@ pub mod git;
 pub mod graph;
 pub mod history;
 pub mod index;
+pub mod inventory;
 pub mod packing;
 pub mod paths;
 pub mod policy;

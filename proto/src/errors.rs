@@ -40,6 +40,7 @@ pub mod field {
     pub const MAX_PYTHON_FILES: &str = "max_python_files";
     pub const SINCE: &str = "since";
     pub const UNTIL: &str = "until";
+    pub const AT: &str = "at";
     pub const AGENT: &str = "agent";
     pub const WORKTREE: &str = "worktree";
     pub const STAGED: &str = "staged";

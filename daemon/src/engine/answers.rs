@@ -34,7 +34,7 @@ pub(super) struct AnswerKey<'r> {
 }
 
 impl AnswerKey<'_> {
-    fn digest(&self) -> blake3::Hash {
+    pub(super) fn digest(&self) -> blake3::Hash {
         let mut hasher = blake3::Hasher::new();
         hasher.update(b"answer");
         hasher.update(&crate::ENGINE_FACTS_VERSION.to_be_bytes());

@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex};
 mod answers;
 mod context;
 mod facts;
+mod inventory;
 mod keys;
 mod side_graphs;
 mod side_plan;
@@ -36,6 +37,8 @@ use context::*;
 use facts::DecodedFacts;
 use keys::*;
 use side_graphs::SideSource;
+
+pub use inventory::{InventoryOutcome, InventoryRequest};
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
 
@@ -58,6 +61,14 @@ pub struct DiffRequest {
     pub worktree: bool,
     /// The index is the head (`git::worktree`, what is staged only).
     pub staged: bool,
+}
+
+/// What an answer is asked for, once the revisions are resolved.
+struct Asked {
+    scope: Option<String>,
+    base_scope: Option<String>,
+    max_files: u32,
+    format: OutputFormat,
 }
 
 /// A comparison as answered.
@@ -138,6 +149,8 @@ pub struct Engine {
     /// Facts parsed by a request, written to the store once it is answered
     /// (`write_behind.rs`).
     unwritten: write_behind::WriteBehind,
+    /// Inventories rendered recently (`inventory.rs`).
+    inventories: inventory::Inventories,
 }
 
 impl Engine {
@@ -147,6 +160,7 @@ impl Engine {
             answers: answers::Answers::default(),
             decoded: Mutex::new(DecodedFacts::default()),
             unwritten: write_behind::WriteBehind::default(),
+            inventories: inventory::Inventories::default(),
         }
     }
 
@@ -159,6 +173,7 @@ impl Engine {
     /// a benchmark of that work needs between iterations.
     pub fn forget_answers(&self) {
         self.answers.clear();
+        self.inventories.clear();
     }
 
     /// The answer to a comparison; shared with the answers kept, so a
@@ -206,14 +221,35 @@ impl Engine {
         let base_tree = repo.commit_tree(revisions.base)?;
         let head_tree = repo.commit_tree(revisions.head)?;
         drop(resolving);
+        let asked = Asked {
+            scope,
+            base_scope,
+            max_files,
+            format: request.format,
+        };
+        self.answer_resolved(&repo, &revisions, base_tree, head_tree, &asked)
+    }
+
+    /// The answer for revisions already resolved to their root trees: what
+    /// a diff asks, and what an inventory asks with the empty tree as the
+    /// base (`inventory.rs`).
+    fn answer_resolved(
+        &self,
+        repo: &Repository,
+        revisions: &crate::git::ResolvedRevisions,
+        base_tree: ObjectId,
+        head_tree: ObjectId,
+        asked: &Asked,
+    ) -> Result<Arc<DiffOutcome>, DiffError> {
+        let (scope, base_scope, max_files) = (&asked.scope, &asked.base_scope, asked.max_files);
         let answer_key = answers::AnswerKey {
-            revisions: &revisions,
+            revisions,
             base_tree,
             head_tree,
             scope: scope.as_deref(),
             base_scope: base_scope.as_deref(),
             max_files,
-            format: request.format,
+            format: asked.format,
         };
         let answers = &self.cache.answers;
         if let Some(answer) = self.answers.get(&answer_key) {
@@ -244,7 +280,7 @@ impl Engine {
         let document = match (scope.clone(), base_scope.clone()) {
             (Some(head_scope), Some(base_scope)) => {
                 let pair = self.compare_pair(
-                    &repo,
+                    repo,
                     base_tree,
                     head_tree,
                     &base_scope,
@@ -278,12 +314,12 @@ impl Engine {
                 })
             }
             _ => {
-                let derivation = self.derivation(&repo, &revisions, base_tree, head_tree)?;
+                let derivation = self.derivation(repo, revisions, base_tree, head_tree)?;
                 let selection = scope_selection(&derivation);
                 let mut compared = Vec::new();
                 for relation in &derivation.comparisons {
                     let pair = self.compare_pair(
-                        &repo,
+                        repo,
                         base_tree,
                         head_tree,
                         &relation.base_scope,
@@ -333,7 +369,7 @@ impl Engine {
             .to_string();
         let outcome = Arc::new(DiffOutcome {
             json: to_pretty(&document),
-            rendered: render(&document, request.format),
+            rendered: render(&document, asked.format),
             document,
             status,
         });

@@ -18,7 +18,7 @@ use super::findings;
 use super::limits::document_limits;
 use super::row_facts::{rows, Commit, RowFacts};
 
-mod escape;
+pub(crate) mod escape;
 #[cfg(test)]
 mod tests;
 

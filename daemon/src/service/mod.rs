@@ -373,6 +373,54 @@ impl Shipgate for ShipgateService {
         }))
     }
 
+    async fn inventory(
+        &self,
+        request: Request<pb::InventoryRequest>,
+    ) -> Result<Response<pb::InventoryResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let metadata = request.metadata().clone();
+        let req = request.into_inner();
+        check_lengths(&[("at", &req.at), ("scope", &req.scope)])?;
+        let format = pb::InventoryFormat::try_from(req.format).map_err(|_| {
+            from_diff_error(&DiffError::usage(
+                Reason::BadFormat,
+                format!(
+                    "Inventory format {} is not one this daemon renders.",
+                    req.format
+                ),
+            ))
+        })?;
+        let engine_request = crate::engine::InventoryRequest {
+            workspace: workspace_path(&req.workspace)?,
+            at: non_empty(req.at),
+            scope: non_empty(req.scope),
+            max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
+            format: crate::inventory::InventoryFormat::from_wire(format),
+        };
+        let engine = Arc::clone(&self.engine);
+        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
+        let cancel = crate::work::Cancel::new().with_deadline(deadline);
+        let _cancel_on_drop = cancel.on_drop();
+        let outcome = self
+            .cpu_slots
+            .run(&cancel, move || engine.inventory(&engine_request))
+            .await
+            .map_err(|not_run| match not_run {
+                admission::NotRun::DeadlinePassed => {
+                    status::deadline_exceeded("The inventory", allowed)
+                }
+                admission::NotRun::Stopping => status::stopping(),
+                admission::NotRun::Failed(err) => task_failed("the inventory", err),
+            })?
+            .map_err(|err| from_diff_error(&err))?;
+        Ok(Response::new(pb::InventoryResponse {
+            json: outcome.json.clone(),
+            text: outcome.rendered.clone().unwrap_or_default(),
+            status: outcome.status.clone(),
+            agents: u32::try_from(outcome.agents).unwrap_or(u32::MAX),
+        }))
+    }
+
     type HistoryStream =
         tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryResponse, Status>>;
 

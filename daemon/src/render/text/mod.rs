@@ -45,6 +45,25 @@ const TEST_FILES_SHOWN: usize = 5;
 /// How many reach limits are printed before `reach limit: and K more`.
 const REACH_LIMITS_SHOWN: usize = 3;
 
+/// One binding side as the text shows it under a row (`<label>: <signature>
+/// at <location>`, its implementation, gates, objects, reach), indented by
+/// `indent` more: what the inventory prints for each binding, so a binding
+/// reads the same in both.
+pub fn binding_block(label: &str, binding: &Value, indent: usize) -> String {
+    let mut out = Out {
+        findings_first: true,
+        ..Out::default()
+    };
+    binding_lines(&mut out, label, binding);
+    let pad = " ".repeat(indent);
+    out.text
+        .lines()
+        // `binding_lines` indents its headline by 2: the caller's indent
+        // replaces it.
+        .map(|line| format!("{pad}{}\n", line.strip_prefix("  ").unwrap_or(line)))
+        .collect()
+}
+
 /// Renders the whole document as the text CI reads.
 pub fn render_text(doc: &Value) -> String {
     let mut out = Out {
