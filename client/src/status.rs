@@ -26,6 +26,12 @@ fn indexing_line(progress: &pb::IndexingProgress) -> String {
         ));
     }
     line.push_str(&format!(", {elapsed}"));
+    if progress.seconds_left > 0 {
+        line.push_str(&format!(", about {} s left", progress.seconds_left));
+    }
+    if progress.paused {
+        line.push_str(" (paused while a request is served)");
+    }
     line
 }
 
@@ -46,6 +52,8 @@ pub fn to_json(status: &pb::StatusResponse) -> String {
                     "commits_done": p.commits_done,
                     "commits_total": p.commits_total,
                     "elapsed_ms": p.elapsed_ms,
+                    "seconds_left": p.seconds_left,
+                    "paused": p.paused,
                 })),
                 "last_error": (!r.last_error.is_empty()).then_some(&r.last_error),
             })
@@ -169,10 +177,21 @@ mod tests {
             commits_done: 340,
             commits_total: 1000,
             elapsed_ms: 12_345,
+            seconds_left: 0,
+            paused: false,
         };
         assert_eq!(
             indexing_line(&progress),
             "indexing origin/main (branch 2 of 5): history 340 of 1000 commits, 12.3 s"
+        );
+        let estimated = IndexingProgress {
+            seconds_left: 24,
+            paused: true,
+            ..progress.clone()
+        };
+        assert_eq!(
+            indexing_line(&estimated),
+            "indexing origin/main (branch 2 of 5): history 340 of 1000 commits, 12.3 s, about 24 s left (paused while a request is served)"
         );
         let starting = IndexingProgress {
             branch: String::new(),

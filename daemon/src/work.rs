@@ -18,7 +18,7 @@
 
 use crate::error::DiffError;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,6 +32,9 @@ pub struct Cancel {
     /// CPU time each thread of the work may spend (`with_cpu_budget`),
     /// and whether one did.
     cpu_budget: Option<(Duration, Arc<AtomicBool>)>,
+    /// Background work (`in_background`): on one core, and paused at its
+    /// checkpoints while a request is served.
+    background: bool,
 }
 
 impl Cancel {
@@ -64,6 +67,17 @@ impl Cancel {
     pub fn with_cpu_budget(&self, budget: Duration) -> Cancel {
         Cancel {
             cpu_budget: Some((budget, Arc::new(AtomicBool::new(false)))),
+            ..self.clone()
+        }
+    }
+
+    /// The same token for background work (watch's indexing): it runs on
+    /// one core (`share_out` and `side_by_side` run on the calling thread
+    /// alone) and waits at each checkpoint while a request is served
+    /// ([`foreground`]), so indexing never competes with an answer.
+    pub fn in_background(&self) -> Cancel {
+        Cancel {
+            background: true,
             ..self.clone()
         }
     }
@@ -158,6 +172,44 @@ pub fn current() -> Cancel {
     })
 }
 
+/// Requests being served now (diffs, histories, inventories): background
+/// work waits at its checkpoints while there is one.
+static FOREGROUND: AtomicUsize = AtomicUsize::new(0);
+
+/// How often paused background work looks again.
+const PAUSE_POLL: Duration = Duration::from_millis(20);
+
+/// Marks a request served until dropped.
+#[derive(Debug)]
+pub struct Foreground(());
+
+impl Drop for Foreground {
+    fn drop(&mut self) {
+        FOREGROUND.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// A request is served until the guard goes: background work pauses.
+pub fn foreground() -> Foreground {
+    FOREGROUND.fetch_add(1, Ordering::Relaxed);
+    Foreground(())
+}
+
+/// Whether a request is being served (background work is then paused).
+pub fn foreground_busy() -> bool {
+    FOREGROUND.load(Ordering::Relaxed) > 0
+}
+
+/// Whether this thread's work is background work.
+fn in_background() -> bool {
+    CURRENT.with(|current| {
+        current
+            .borrow()
+            .as_ref()
+            .is_some_and(|installed| installed.cancel.background)
+    })
+}
+
 /// Set once the daemon is stopping (SIGTERM, Ctrl-C, `Shutdown`, the idle
 /// timer): every request's work stops at its next checkpoint, so a long
 /// `history` walk ends within the stop's grace instead of being killed
@@ -212,6 +264,11 @@ pub fn side_by_side<A: Send, B>(
     here: impl FnOnce() -> B,
 ) -> Result<(A, B), DiffError> {
     let cancel = current();
+    if cancel.background {
+        // One core: one side after the other, on this thread.
+        let here = here();
+        return Ok((beside(), here));
+    }
     std::thread::scope(|scope| {
         let spawned = std::thread::Builder::new()
             .name("shipgate-side".into())
@@ -250,13 +307,17 @@ pub fn share_out_with<T: Sync, S, R: Send>(
     start: impl Fn() -> S + Sync,
     each: impl Fn(&mut S, &T) -> R + Sync,
 ) -> Vec<Option<R>> {
-    let workers = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len())
-        .max(1);
-    let next = std::sync::atomic::AtomicUsize::new(0);
     let cancel = current();
+    // Background work has one core: this thread's.
+    let cores = if cancel.background {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    };
+    let workers = cores.min(items.len()).max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || {
         let mut state = start();
         let mut done = Vec::new();
@@ -300,6 +361,11 @@ pub fn share_out_with<T: Sync, S, R: Send>(
 /// Stops the work when it was cancelled: the error reaches no one (the
 /// asker is gone) but unwinds the work through its ordinary error path.
 pub fn checkpoint() -> Result<(), DiffError> {
+    if in_background() {
+        while foreground_busy() && !stopping() && !cancelled() {
+            std::thread::sleep(PAUSE_POLL);
+        }
+    }
     if stopping() {
         Err(DiffError::internal("the daemon is stopping".to_string()))
     } else if cancelled() {
@@ -314,6 +380,47 @@ pub fn checkpoint() -> Result<(), DiffError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Background work waits at its checkpoint while a request is served,
+    /// and goes on once none is; other work never waits. (One test owns
+    /// the process-wide count, so nothing else here takes a guard.)
+    #[test]
+    fn background_work_pauses_while_a_request_is_served_and_runs_on_one_core() {
+        let served = foreground();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let background = Cancel::new().in_background();
+        let worker = std::thread::spawn(move || {
+            with_cancel(&background, || {
+                let passed = checkpoint().is_ok();
+                let _ = sender.send(passed);
+            })
+        });
+        assert!(
+            receiver.recv_timeout(Duration::from_millis(300)).is_err(),
+            "the background checkpoint returned while a request was served"
+        );
+        with_cancel(&Cancel::new(), || {
+            assert!(checkpoint().is_ok(), "a request's own work never waits")
+        });
+        drop(served);
+        assert_eq!(receiver.recv_timeout(Duration::from_secs(10)), Ok(true));
+        let _ = worker.join();
+
+        // One core: every item on the calling thread, and the two sides
+        // one after the other on it.
+        let caller = std::thread::current().id();
+        let threads = with_cancel(&Cancel::new().in_background(), || {
+            share_out(&[1, 2, 3, 4, 5, 6, 7, 8], |_| std::thread::current().id())
+        });
+        assert!(threads.iter().all(|t| *t == Some(caller)));
+        let sides = with_cancel(&Cancel::new().in_background(), || {
+            side_by_side(
+                || std::thread::current().id(),
+                || std::thread::current().id(),
+            )
+        });
+        assert_eq!(sides.ok(), Some((caller, caller)));
+    }
 
     #[test]
     fn a_checkpoint_stops_only_cancelled_work_and_the_token_is_scoped() {

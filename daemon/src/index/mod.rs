@@ -72,12 +72,19 @@ pub struct PassProgress {
     pub commits_done: u64,
     pub commits_total: u64,
     pub elapsed_ms: u64,
+    /// Seconds left for this branch's history at its rate so far (0 until
+    /// a commit is read).
+    pub seconds_left: u64,
+    /// A request is served: the pass waits at its next checkpoint.
+    pub paused: bool,
 }
 
 /// A pass under way, as the indexer keeps it.
 struct Pass {
     progress: PassProgress,
     started: Instant,
+    /// When the branch read now began: its history's rate is its own.
+    branch_started: Instant,
 }
 
 /// Commits of a moved branch whose history steps are indexed per pass.
@@ -269,10 +276,19 @@ impl Indexer {
                 last_error: watched.last_error.clone(),
                 pending: watched.pending,
                 history_commits: watched.record.history_commits,
-                progress: watched.pass.as_ref().map(|pass| PassProgress {
-                    elapsed_ms: u64::try_from(pass.started.elapsed().as_millis())
-                        .unwrap_or(u64::MAX),
-                    ..pass.progress.clone()
+                progress: watched.pass.as_ref().map(|pass| {
+                    let (_, seconds_left) = shipgate_proto::rate_and_time_left(
+                        pass.progress.commits_done,
+                        pass.progress.commits_total,
+                        pass.branch_started.elapsed(),
+                    );
+                    PassProgress {
+                        elapsed_ms: u64::try_from(pass.started.elapsed().as_millis())
+                            .unwrap_or(u64::MAX),
+                        seconds_left,
+                        paused: crate::work::foreground_busy(),
+                        ..pass.progress.clone()
+                    }
                 }),
             })
             .collect();
@@ -300,7 +316,11 @@ impl Indexer {
     }
 
     /// The indexing loop: wait for a wake-up, let events settle, index.
+    /// The thread runs at the lowest scheduling priority, so what it
+    /// computes between a request's arrival and its next checkpoint takes
+    /// no time a request could use.
     fn run(&self, receiver: Receiver<PathBuf>) {
+        lower_this_threads_priority();
         while let Ok(first) = receiver.recv() {
             std::thread::sleep(DEBOUNCE);
             let mut roots = vec![first];
@@ -329,6 +349,8 @@ impl Indexer {
             .map(|w| w.cancel.clone())
             .unwrap_or_default();
         self.mark_pass(root, true);
+        // Background work: one core, paused while a request is served.
+        let cancel = cancel.in_background();
         let pass = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             crate::work::with_cancel(&cancel, || self.index_pass(root))
         }));
@@ -391,6 +413,7 @@ impl Indexer {
                     ..PassProgress::default()
                 },
                 started: Instant::now(),
+                branch_started: Instant::now(),
             });
         }
         let mut error = None;
@@ -405,6 +428,9 @@ impl Indexer {
                 progress.commits_done = 0;
                 progress.commits_total = 0;
             });
+            if let Some(pass) = self.lock().get_mut(root).and_then(|w| w.pass.as_mut()) {
+                pass.branch_started = Instant::now();
+            }
             let history =
                 self.engine
                     .index_history(&repo, commit, since, HISTORY_PER_PASS, &mut |read| {
@@ -448,6 +474,22 @@ impl Indexer {
             .and_then(|watched| watched.pass.as_mut())
         {
             change(&mut pass.progress);
+        }
+    }
+}
+
+/// The calling thread at the lowest scheduling priority (nice 19). On
+/// Linux a thread's nice value is its own, and threads it starts inherit
+/// it; elsewhere nothing changes (the indexing is still one core, paused
+/// while a request is served).
+fn lower_this_threads_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid takes no arguments; setpriority only sets the nice
+    // value of the thread it names, this one.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid);
+        if let Ok(tid) = libc::id_t::try_from(tid) {
+            libc::setpriority(libc::PRIO_PROCESS, tid, 19);
         }
     }
 }

@@ -367,34 +367,46 @@ pub fn derive_with_moves(
     // Modules that import the change and wire it into an agent built on
     // request elsewhere: named unless one compared scope holds all three.
     let mut wiring: BTreeSet<String> = BTreeSet::new();
+    // Which modules wire, and the on-request builders each reaches, once
+    // per side: a change of many files asks the same modules again and
+    // again (every file of a tree, for an inventory).
+    let wiring_modules: Vec<BTreeSet<&str>> = sides
+        .iter()
+        .map(|side| {
+            side.facts
+                .iter()
+                .filter(|(_, facts)| wires(facts))
+                .map(|(path, _)| *path)
+                .collect()
+        })
+        .collect();
+    let mut builders_of: Vec<BTreeMap<&str, Vec<&str>>> = vec![BTreeMap::new(); sides.len()];
     for changed_file in &sources {
-        for side in &sides {
+        for (index, side) in sides.iter().enumerate() {
             if !side.files.contains(changed_file.as_str()) {
                 continue;
             }
-            let (importers, _) = side.walk(changed_file, true);
-            for (module, _) in importers {
-                let Some(facts) = side.facts.get(module.as_str()) else {
-                    continue;
-                };
-                if !wires(facts) {
+            let importers = side.walk(changed_file, true);
+            for module in importers.reached {
+                if !wiring_modules[index].contains(module) {
                     continue;
                 }
-                let (imported, _) = side.walk(&module, false);
-                let builders: Vec<&String> = imported
-                    .iter()
-                    .map(|(b, _)| b)
-                    .filter(|b| side.on_request.contains(b.as_str()))
-                    .collect();
+                let builders = builders_of[index].entry(module).or_insert_with(|| {
+                    side.walk(module, false)
+                        .reached
+                        .into_iter()
+                        .filter(|b| side.on_request.contains(b))
+                        .collect()
+                });
                 let held = builders.iter().any(|builder| {
                     merged.iter().any(|r| {
-                        within(&module, &r.scope)
+                        within(module, &r.scope)
                             && within(changed_file, &r.scope)
                             && within(builder, &r.scope)
                     })
                 });
                 if !builders.is_empty() && !held {
-                    wiring.insert(module);
+                    wiring.insert(module.to_string());
                 }
             }
         }

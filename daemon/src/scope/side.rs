@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::frameworks::mcp_servers;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// One side's modules, import graph and agent files.
 pub(super) struct Side<'a> {
@@ -108,18 +109,19 @@ impl<'a> Side<'a> {
         let mut frontier = BTreeSet::new();
         let mut too_many = false;
         for importers in [true, false] {
-            let (reached, beyond) = self.walk(changed, importers);
-            too_many |= reached.len() >= MAX_RELATE_FILES;
-            frontier.extend(beyond);
-            for (file, mut chain) in reached {
-                if !self.agent_files.contains(file.as_str()) || found.contains_key(&file) {
+            let walk = self.walk(changed, importers);
+            too_many |= walk.reached.len() >= MAX_RELATE_FILES;
+            for file in &walk.reached {
+                if !self.agent_files.contains(file) || found.contains_key(*file) {
                     continue;
                 }
+                let mut chain = walk.chain(file);
                 if importers {
                     chain.reverse();
                 }
-                found.insert(file, chain);
+                found.insert(file.to_string(), chain);
             }
+            frontier.extend(walk.beyond);
         }
         let mut related: Vec<Related> = found.into_iter().collect();
         related.sort_by_key(|(file, chain)| (chain.len(), file.clone()));
@@ -127,41 +129,82 @@ impl<'a> Side<'a> {
     }
 
     /// Breadth-first from `start` along importers (or imports), up to the
-    /// hop bound: each file reached with its chain from `start`, and the
-    /// files the walk would have gone on to past the bound.
-    pub(super) fn walk(
-        &self,
-        start: &str,
-        importers: bool,
-    ) -> (Vec<(String, Vec<String>)>, BTreeSet<String>) {
-        let mut seen: BTreeSet<String> = BTreeSet::from([start.to_string()]);
-        let mut queue: VecDeque<Vec<String>> = VecDeque::from([vec![start.to_string()]]);
-        let mut reached = Vec::new();
-        let mut beyond = BTreeSet::new();
-        while let Some(chain) = queue.pop_front() {
-            let Some(last) = chain.last() else { continue };
+    /// hop bound: each file reached, in the order reached, with the file
+    /// it was reached from (its chain from `start` is read back through
+    /// them, `Walk::chain`), and the files the walk would have gone on to
+    /// past the bound. A chain is made only when asked: a walk over a
+    /// large graph from every changed file reaches thousands of files and
+    /// wants the chains of a few agent files.
+    pub(super) fn walk<'w>(&'w self, start: &'w str, importers: bool) -> Walk<'w> {
+        let mut walk = Walk {
+            start,
+            reached: Vec::new(),
+            from: FxHashMap::default(),
+            beyond: BTreeSet::new(),
+        };
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        seen.insert(start);
+        // Each file with the length of its chain from `start`.
+        let mut queue: VecDeque<(&str, usize)> = VecDeque::from([(start, 1)]);
+        while let Some((last, length)) = queue.pop_front() {
             let next: Vec<&String> = if importers {
                 self.graph.importers_of(last).collect()
             } else {
                 self.graph.imports_of(last).collect()
             };
-            if chain.len() > MAX_HOPS {
-                beyond.extend(next.into_iter().filter(|n| !seen.contains(*n)).cloned());
+            if length > MAX_HOPS {
+                walk.beyond.extend(
+                    next.into_iter()
+                        .filter(|n| !seen.contains(n.as_str()))
+                        .cloned(),
+                );
                 continue;
             }
             for file in next {
-                if reached.len() >= MAX_RELATE_FILES {
+                if walk.reached.len() >= MAX_RELATE_FILES {
                     break;
                 }
-                if seen.insert(file.clone()) {
-                    let mut longer = chain.clone();
-                    longer.push(file.clone());
-                    reached.push((file.clone(), longer.clone()));
-                    queue.push_back(longer);
+                if seen.insert(file.as_str()) {
+                    walk.from.insert(file.as_str(), last);
+                    walk.reached.push(file.as_str());
+                    queue.push_back((file.as_str(), length + 1));
                 }
             }
         }
-        (reached, beyond)
+        walk
+    }
+}
+
+/// What a walk of the import graph reached (`Side::walk`).
+pub(super) struct Walk<'w> {
+    start: &'w str,
+    /// Every file reached, in the order the walk reached it.
+    pub(super) reached: Vec<&'w str>,
+    /// The file each was reached from.
+    from: FxHashMap<&'w str, &'w str>,
+    /// Files past the hop bound the walk would have gone on to.
+    pub(super) beyond: BTreeSet<String>,
+}
+
+impl Walk<'_> {
+    /// The chain from the walk's start to `file` (both included), as the
+    /// walk reached it; just `file` when the walk did not reach it.
+    pub(super) fn chain(&self, file: &str) -> Vec<String> {
+        let mut chain = vec![file.to_string()];
+        let mut at = file;
+        // Bounded by the hop bound; `from` has no cycle (each file is
+        // entered once, from a file entered before it).
+        while at != self.start {
+            match self.from.get(at) {
+                Some(previous) => {
+                    chain.push(previous.to_string());
+                    at = previous;
+                }
+                None => break,
+            }
+        }
+        chain.reverse();
+        chain
     }
 }
 

@@ -305,6 +305,8 @@ impl Shipgate for ShipgateService {
         request: Request<pb::DiffRequest>,
     ) -> Result<Response<pb::DiffResponse>, Status> {
         let _in_flight = self.activity.begin();
+        // Background indexing waits while this is served.
+        let _foreground = crate::work::foreground();
         let metadata = request.metadata().clone();
         let req = request.into_inner();
         check_lengths(&[
@@ -378,6 +380,7 @@ impl Shipgate for ShipgateService {
         request: Request<pb::InventoryRequest>,
     ) -> Result<Response<pb::InventoryResponse>, Status> {
         let _in_flight = self.activity.begin();
+        let _foreground = crate::work::foreground();
         let metadata = request.metadata().clone();
         let req = request.into_inner();
         check_lengths(&[("at", &req.at), ("scope", &req.scope)])?;
@@ -429,6 +432,9 @@ impl Shipgate for ShipgateService {
         request: Request<pb::HistoryRequest>,
     ) -> Result<Response<Self::HistoryStream>, Status> {
         let in_flight = self.activity.begin();
+        // Background indexing waits while this is served (moved into the
+        // work, which outlives this call).
+        let foreground = crate::work::foreground();
         let metadata = request.metadata().clone();
         let req = request.into_inner();
         check_lengths(&[
@@ -483,6 +489,7 @@ impl Shipgate for ShipgateService {
             let work = tokio::task::spawn_blocking(move || {
                 let _slot = slot;
                 let _in_flight = in_flight;
+                let _foreground = foreground;
                 let _done = _done;
                 crate::work::with_cancel(&cancel, || {
                     history_events(&engine, &engine_request, &sender)
@@ -530,6 +537,8 @@ impl Shipgate for ShipgateService {
                     commits_done: p.commits_done,
                     commits_total: p.commits_total,
                     elapsed_ms: p.elapsed_ms,
+                    seconds_left: p.seconds_left,
+                    paused: p.paused,
                 }),
             })
             .collect();
