@@ -10,6 +10,8 @@
 //!   the answer kept in memory).
 //! - `warm_store`: the same with the answer forgotten each time (graphs
 //!   decoded, compared and rendered again).
+//! - `inventory/real_repo`: the inventory of the head, `cold` (a fresh
+//!   store) and `warm` (its rendering kept).
 //!
 //! Run: `SHIPGATE_BENCH_REPO=/path/to/openai-agents-python
 //! SHIPGATE_BENCH_HEAD=82e3571fc55a SHIPGATE_BENCH_BASE=82e3571fc55a~1
@@ -18,7 +20,8 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
-use shipgate_daemon::engine::DiffRequest;
+use shipgate_daemon::engine::{DiffRequest, InventoryRequest};
+use shipgate_daemon::inventory::InventoryFormat;
 use std::path::PathBuf;
 use std::time::Duration;
 use support::Store;
@@ -80,6 +83,45 @@ fn real_repo_benches(c: &mut Criterion) {
             },
             BatchSize::PerIteration,
         )
+    });
+    group.finish();
+
+    // The inventory of the head (issue 43): cold (a fresh store: every
+    // blob parsed, every application derived and read) and warm (the
+    // rendering kept).
+    let inventory = InventoryRequest {
+        workspace: repo.clone(),
+        at: Some(head.clone()),
+        max_python_files: Some(5000),
+        format: InventoryFormat::Text,
+        ..Default::default()
+    };
+    let listed = Store::fresh()
+        .engine
+        .inventory(&inventory)
+        .unwrap_or_else(|err| panic!("inventory at {head} in {}: {err:?}", repo.display()));
+    eprintln!(
+        "real_repo: inventory at {head}: {} agents, {}",
+        listed.agents, listed.status
+    );
+    let mut group = c.benchmark_group("inventory/real_repo");
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(20));
+    group.bench_function("cold", |b| {
+        b.iter_batched_ref(
+            Store::fresh,
+            |store| store.engine.inventory(&inventory).expect("cold inventory"),
+            BatchSize::PerIteration,
+        )
+    });
+    store
+        .engine
+        .inventory(&inventory)
+        .expect("priming inventory");
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function("warm", |b| {
+        b.iter(|| store.engine.inventory(&inventory).expect("warm inventory"))
     });
     group.finish();
 }

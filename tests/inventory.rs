@@ -448,3 +448,25 @@ fn cyclonedx_is_a_valid_1_6_bom_of_agents_tools_and_their_relations() {
     assert!(output.status.success(), "{said}\n{stderr}");
     assert_eq!(said.trim(), "valid");
 }
+
+#[test]
+fn the_daemons_own_inventory_prints_the_same_document() {
+    let repo = repository();
+    let place = Place::new();
+    let (daemon, _) = support::binaries();
+    let output = std::process::Command::new(daemon)
+        .args(["inventory", "--format", "json", "--data-dir"])
+        .arg(place.data_dir())
+        .arg("--workspace")
+        .arg(repo.path())
+        .output()
+        .expect("the daemon runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let one_shot: Value = serde_json::from_slice(&output.stdout).expect("the document parses");
+    let _daemon: Daemon = place.start_daemon();
+    let served = json(&place, &repo, &[]);
+    assert_eq!(one_shot["agents"], served["agents"]);
+    assert_eq!(one_shot["counts"], served["counts"]);
+    assert_eq!(one_shot["status"], "complete");
+}

@@ -9,7 +9,7 @@ mod status;
 
 use clap::{Args, Parser, Subcommand};
 use connect::{connect, connect_existing, ConnectError, Target};
-use shipgate_proto::cli::{chosen_format, DiffArgs};
+use shipgate_proto::cli::{chosen_format, DiffArgs, InventoryArgs};
 use shipgate_proto::v1::{self as pb, OutputFormat};
 use shipgate_proto::MAX_FIELD_BYTES;
 use std::path::{Path, PathBuf};
@@ -170,41 +170,6 @@ struct HistoryArgs {
     /// Do not print progress on stderr
     #[arg(long)]
     quiet: bool,
-}
-
-#[derive(Args)]
-struct InventoryArgs {
-    /// Any path inside the git checkout
-    #[arg(long, default_value = ".")]
-    workspace: PathBuf,
-    /// The commit to read [default: HEAD]
-    #[arg(long)]
-    at: Option<String>,
-    /// Repository-relative directory to read as one application [default: every application]
-    #[arg(long)]
-    scope: Option<String>,
-    /// Bound on Python files read per application [default: 1000]
-    #[arg(long)]
-    max_python_files: Option<u32>,
-    /// Output format [default: text]
-    #[arg(long, value_enum)]
-    format: Option<InventoryFormatArg>,
-    /// The same as --format json
-    #[arg(long, conflicts_with = "format")]
-    json: bool,
-}
-
-/// What `inventory --format` takes.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum InventoryFormatArg {
-    /// One block per agent (the default)
-    Text,
-    /// The inventory document
-    Json,
-    /// A CycloneDX 1.6 BOM
-    Cyclonedx,
-    /// A markdown report: a table of agents, then each agent's bindings
-    Markdown,
 }
 
 fn usage_error(command: &str, message: &str) -> ExitCode {
@@ -457,12 +422,7 @@ fn diff_error(status: &tonic::Status) -> ExitCode {
 }
 
 async fn inventory(args: InventoryArgs, target: &Target) -> ExitCode {
-    let format = match (args.format, args.json) {
-        (_, true) | (Some(InventoryFormatArg::Json), _) => pb::InventoryFormat::Json,
-        (Some(InventoryFormatArg::Cyclonedx), _) => pb::InventoryFormat::Cyclonedx,
-        (Some(InventoryFormatArg::Markdown), _) => pb::InventoryFormat::Markdown,
-        (Some(InventoryFormatArg::Text) | None, _) => pb::InventoryFormat::Text,
-    };
+    let format = args.wire_format();
     if args.max_python_files == Some(0) {
         return usage_error("inventory", "--max-python-files must be at least 1.");
     }

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use shipgate_daemon::cli::{parse_duration, DiffArgs};
 use shipgate_daemon::engine::Engine;
 use shipgate_daemon::server::{open_store, serve, ServeOptions};
+use shipgate_proto::cli::InventoryArgs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -67,6 +68,18 @@ Annotations are printed only with --format github: GITHUB_ACTIONS=true changes n
         #[arg(long)]
         data_dir: Option<PathBuf>,
     },
+    /// List every agent of a commit in-process (same flags and output as the client's inventory).
+    #[command(
+        after_help = "Examples:\n  shipgate-daemon inventory --workspace .\n  \
+shipgate-daemon inventory --at v1.2 --format cyclonedx > agents.cdx.json"
+    )]
+    Inventory {
+        #[command(flatten)]
+        args: InventoryArgs,
+        /// Store directory [default: $SHIPGATE_DATA_DIR or ~/.cache/shipgate]
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -123,24 +136,114 @@ fn main() -> ExitCode {
                 }
             }
         }
-        // The comparison runs on a thread with the engine's fixed stack,
-        // as it does in a serving daemon.
-        Command::Diff { args, data_dir } => std::thread::Builder::new()
-            .name("shipgate-diff".into())
-            .stack_size(shipgate_daemon::WORK_STACK_BYTES)
-            .spawn(move || one_shot_diff(&args, data_dir))
-            .map_or_else(
-                |err| {
-                    eprintln!("shipgate-daemon: cannot start the comparison thread: {err}");
+        // The work runs on a thread with the engine's fixed stack, as it
+        // does in a serving daemon.
+        Command::Diff { args, data_dir } => {
+            on_work_thread("comparison", move || one_shot_diff(&args, data_dir))
+        }
+        Command::Inventory { args, data_dir } => {
+            on_work_thread("inventory", move || one_shot_inventory(&args, data_dir))
+        }
+    }
+}
+
+/// `work` on a thread with the engine's stack; 1 when it cannot start or
+/// panics.
+fn on_work_thread(what: &str, work: impl FnOnce() -> ExitCode + Send + 'static) -> ExitCode {
+    std::thread::Builder::new()
+        .name(format!("shipgate-{what}"))
+        .stack_size(shipgate_daemon::WORK_STACK_BYTES)
+        .spawn(work)
+        .map_or_else(
+            |err| {
+                eprintln!("shipgate-daemon: cannot start the {what} thread: {err}");
+                ExitCode::from(1)
+            },
+            |handle| {
+                handle.join().unwrap_or_else(|_| {
+                    eprintln!("shipgate-daemon: internal error: the {what} panicked");
                     ExitCode::from(1)
+                })
+            },
+        )
+}
+
+/// What keeps a one-shot's store open: its lock, and the temporary
+/// directory it is in when the data directory was busy.
+struct OneShotStore {
+    _lock: shipgate_daemon::store::DataDirLock,
+    _temporary: Option<tempfile::TempDir>,
+}
+
+/// The store of `data_dir`; when a daemon holds it, a temporary one
+/// instead (same answer, cold).
+fn open_store_or_temporary(
+    data_dir: &std::path::Path,
+) -> Result<(OneShotStore, Arc<shipgate_daemon::store::Cache>), String> {
+    match open_store(data_dir) {
+        Ok((lock, cache)) => Ok((
+            OneShotStore {
+                _lock: lock,
+                _temporary: None,
+            },
+            cache,
+        )),
+        Err(busy) => {
+            eprintln!("shipgate-daemon: {busy}; using a temporary store for this run");
+            // A fresh private directory (0700, an unpredictable name): a
+            // path another user could have made first is never taken.
+            let dir = tempfile::Builder::new()
+                .prefix("shipgate-oneshot-")
+                .tempdir()
+                .map_err(|err| format!("cannot create a temporary store: {err}"))?;
+            let (lock, cache) = open_store(dir.path())?;
+            Ok((
+                OneShotStore {
+                    _lock: lock,
+                    _temporary: Some(dir),
                 },
-                |handle| {
-                    handle.join().unwrap_or_else(|_| {
-                        eprintln!("shipgate-daemon: internal error: the comparison panicked");
-                        ExitCode::from(1)
-                    })
-                },
-            ),
+                cache,
+            ))
+        }
+    }
+}
+
+/// One inventory against the store (a temporary one when a daemon holds
+/// it), printed as asked.
+fn one_shot_inventory(args: &InventoryArgs, data_dir: Option<PathBuf>) -> ExitCode {
+    if args.max_python_files == Some(0) {
+        eprintln!("Error: Invalid value for --max-python-files: must be at least 1.");
+        return ExitCode::from(2);
+    }
+    let format = shipgate_daemon::inventory::InventoryFormat::from_wire(args.wire_format());
+    let request = shipgate_daemon::engine::InventoryRequest {
+        workspace: std::path::absolute(&args.workspace).unwrap_or_else(|_| args.workspace.clone()),
+        at: args.at.clone(),
+        scope: args.scope.clone(),
+        max_python_files: args.max_python_files,
+        format,
+    };
+    let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
+    let (_store, cache) = match open_store_or_temporary(&data_dir) {
+        Ok(opened) => opened,
+        Err(err) => {
+            eprintln!("shipgate-daemon: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let engine = Engine::new(Arc::clone(&cache));
+    let outcome = engine.inventory(&request);
+    let _ = cache.flush();
+    std::mem::forget(engine);
+    match outcome {
+        Ok(outcome) => {
+            print!("{}", outcome.rendered.as_deref().unwrap_or(&outcome.json));
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("{}", err.human_line());
+            ExitCode::from(2)
+        }
     }
 }
 
@@ -157,20 +260,7 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
         }
     };
     let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
-    let mut _temporary = None;
-    let opened = open_store(&data_dir).or_else(|busy| {
-        eprintln!("shipgate-daemon: {busy}; using a temporary store for this run");
-        // A fresh private directory (0700, an unpredictable name): a path
-        // another user could have made first is never taken.
-        let dir = tempfile::Builder::new()
-            .prefix("shipgate-oneshot-")
-            .tempdir()
-            .map_err(|err| format!("cannot create a temporary store: {err}"))?;
-        let opened = open_store(dir.path());
-        _temporary = Some(dir);
-        opened
-    });
-    let (_lock, cache) = match opened {
+    let (_store, cache) = match open_store_or_temporary(&data_dir) {
         Ok(opened) => opened,
         Err(err) => {
             eprintln!("shipgate-daemon: {err}");

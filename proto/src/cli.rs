@@ -138,6 +138,56 @@ pub fn read_policy_file(path: &std::path::Path) -> Result<String, String> {
         .map_err(|_| format!("the policy file {} is not UTF-8 text", path.display()))
 }
 
+/// The `inventory` flags of both binaries.
+#[derive(Debug, Clone, clap::Args)]
+pub struct InventoryArgs {
+    /// Any path inside the git checkout
+    #[arg(long, default_value = ".")]
+    pub workspace: PathBuf,
+    /// The commit to read [default: HEAD]
+    #[arg(long)]
+    pub at: Option<String>,
+    /// Repository-relative directory to read as one application [default: every application]
+    #[arg(long)]
+    pub scope: Option<String>,
+    /// Bound on Python files read per application [default: 1000]
+    #[arg(long)]
+    pub max_python_files: Option<u32>,
+    /// Output format [default: text]
+    #[arg(long, value_enum)]
+    pub format: Option<InventoryFormatArg>,
+    /// The same as --format json
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+}
+
+/// What `inventory --format` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum InventoryFormatArg {
+    /// One block per agent (the default)
+    Text,
+    /// The inventory document
+    Json,
+    /// A CycloneDX 1.6 BOM
+    Cyclonedx,
+    /// A markdown report: a table of agents, then each agent's bindings
+    Markdown,
+}
+
+impl InventoryArgs {
+    /// The format asked for, as the request carries it (`--json` is
+    /// `--format json`).
+    pub fn wire_format(&self) -> crate::v1::InventoryFormat {
+        use crate::v1::InventoryFormat as Wire;
+        match (self.format, self.json) {
+            (_, true) | (Some(InventoryFormatArg::Json), _) => Wire::Json,
+            (Some(InventoryFormatArg::Cyclonedx), _) => Wire::Cyclonedx,
+            (Some(InventoryFormatArg::Markdown), _) => Wire::Markdown,
+            (Some(InventoryFormatArg::Text) | None, _) => Wire::Text,
+        }
+    }
+}
+
 /// Parses plain seconds or what `humantime` reads (`30s`, `10m`, `2h`,
 /// `1h 30m`); a duration past what the clock holds is refused, not wrapped.
 pub fn parse_duration(raw: &str) -> Result<std::time::Duration, String> {
