@@ -8,7 +8,7 @@ from ..catalogue import (
     IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, NAME_CONSTANTS, READABLE_LISTS, REPLACEMENTS, REWIRES, WRAPPER_EDGES
 )
 from ..model import AgentSpec, App, SDK
-from ..rules import nested_host
+from ..rules import nested_host, registry_agents
 from ..truth import agent_ident, binding_names, condition_of, tool_row_name
 from .lists import constant_stem, rendered_lists
 from ..naming import builder_name, wiring_module
@@ -251,6 +251,11 @@ def references_in_own_file(app: App, agent: AgentSpec, tid: str) -> bool:
     if agent.tools_list in IMPORTED_LISTS and app.tools[tid].module != agent.file:
         return False
     if agent.tools_list in IN_OTHER_MODULE and agent.tools and tid == agent.tools[-1]:
+        return False
+    # A registered tool is reached through its registry, which imports the
+    # tool's own module (never the package's re-export, lazy or not).
+    owner = registry_agents(app).get(tid)
+    if owner is not None and owner.key == agent.key:
         return False
     return True
 
