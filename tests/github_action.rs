@@ -41,36 +41,6 @@ const PR_NUMBER: &str = "7";
 /// page of 100, so finding the action's comment again takes the `Link`.
 const SEEDED_COMMENTS: &str = "105";
 
-const BASE_AGENT: &str = r#"from agents import Agent, function_tool
-
-
-@function_tool
-def lookup(order_id: str) -> str:
-    """Look an order up."""
-    return order_id
-
-
-support = Agent(name="support", tools=[lookup])
-"#;
-
-const HEAD_AGENT: &str = r#"from agents import Agent, function_tool
-
-
-@function_tool
-def lookup(order_id: str) -> str:
-    """Look an order up."""
-    return order_id
-
-
-@function_tool
-def refund(order_id: str) -> str:
-    """Refund an order."""
-    return order_id
-
-
-support = Agent(name="support", tools=[lookup, refund])
-"#;
-
 /// The Python to run the emulator with, or why the test is skipped.
 fn python() -> Result<PathBuf, String> {
     let python = std::env::var_os(PYTHON_ENV)
@@ -127,12 +97,15 @@ impl Fixture {
         source.commit(
             &[
                 ("app/__init__.py", Some("")),
-                ("app/agent.py", Some(BASE_AGENT)),
+                ("app/agent.py", Some(support::SUPPORT_WITH_LOOKUP)),
             ],
             "a support agent with a lookup tool",
         );
         source.git(&["checkout", "-q", "-b", "feature"]);
-        source.commit(&[("app/agent.py", Some(HEAD_AGENT))], "a refund tool");
+        source.commit(
+            &[("app/agent.py", Some(support::SUPPORT_WITH_REFUND))],
+            "a refund tool",
+        );
         source.git(&["checkout", "-q", "main"]);
         source.commit(&[("README.md", Some("The shop.\n"))], "a readme");
         let origin_path = origin.path().to_string_lossy().into_owned();

@@ -26,37 +26,6 @@ const PYTHON_ENV: &str = "SHIPGATE_TEST_PYTHON";
 
 const HOOK: &str = "shipgate";
 
-const BASE_AGENT: &str = r#"from agents import Agent, function_tool
-
-
-@function_tool
-def lookup(order_id: str) -> str:
-    """Look an order up."""
-    return order_id
-
-
-support = Agent(name="support", tools=[lookup])
-"#;
-
-/// The base with a `refund` tool added to the agent.
-const WITH_REFUND: &str = r#"from agents import Agent, function_tool
-
-
-@function_tool
-def lookup(order_id: str) -> str:
-    """Look an order up."""
-    return order_id
-
-
-@function_tool
-def refund(order_id: str) -> str:
-    """Refund an order."""
-    return order_id
-
-
-support = Agent(name="support", tools=[lookup, refund])
-"#;
-
 /// The base with only a comment edited.
 const COMMENT_ONLY: &str = r#"from agents import Agent, function_tool
 
@@ -206,14 +175,14 @@ fn the_hook_fails_a_staged_tool_addition_and_passes_a_comment_edit() {
     repo.commit(
         &[
             ("app/__init__.py", Some("")),
-            ("app/agent.py", Some(BASE_AGENT)),
+            ("app/agent.py", Some(support::SUPPORT_WITH_LOOKUP)),
             ("README.md", Some("The shop.\n")),
         ],
         "a support agent with a lookup tool",
     );
 
     // A staged tool addition: the hook fails and names the tool.
-    stage(&repo, "app/agent.py", WITH_REFUND);
+    stage(&repo, "app/agent.py", support::SUPPORT_WITH_REFUND);
     let (code, output) = run(&pre_commit, repo.path(), scratch.path(), &try_repo);
     assert_ne!(code, 0, "the hook passed a new tool:\n{output}");
     assert!(output.contains("Failed"), "{output}");

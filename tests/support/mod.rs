@@ -6,6 +6,39 @@
 pub mod golden;
 pub mod schema;
 
+/// An OpenAI Agents SDK agent `support` with one tool, `lookup`: the base
+/// of the packaging tests (the Action, the pre-commit hook).
+pub const SUPPORT_WITH_LOOKUP: &str = r#"from agents import Agent, function_tool
+
+
+@function_tool
+def lookup(order_id: str) -> str:
+    """Look an order up."""
+    return order_id
+
+
+support = Agent(name="support", tools=[lookup])
+"#;
+
+/// The same agent given a second tool, `refund`.
+pub const SUPPORT_WITH_REFUND: &str = r#"from agents import Agent, function_tool
+
+
+@function_tool
+def lookup(order_id: str) -> str:
+    """Look an order up."""
+    return order_id
+
+
+@function_tool
+def refund(order_id: str) -> str:
+    """Refund an order."""
+    return order_id
+
+
+support = Agent(name="support", tools=[lookup, refund])
+"#;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
