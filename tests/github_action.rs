@@ -61,23 +61,6 @@ fn python() -> Result<PathBuf, String> {
     Ok(PathBuf::from(python))
 }
 
-/// Stops the daemon the action's client started on this store, however
-/// the test ends.
-struct StopDaemon(PathBuf);
-
-impl Drop for StopDaemon {
-    fn drop(&mut self) {
-        let (_, client) = support::binaries();
-        let _ = Command::new(client)
-            .arg("--data-dir")
-            .arg(&self.0)
-            .args(["--no-start", "shutdown"])
-            .env_remove("SHIPGATE_SOCKET")
-            .env_remove("SHIPGATE_ADDR")
-            .output();
-    }
-}
-
 /// The fixture: `origin` (a bare repository) whose main holds a one-tool
 /// agent and then an unrelated commit, and whose `feature` branch (from
 /// the first commit) adds a `refund` tool; the workspace is a clone of
@@ -278,7 +261,7 @@ fn the_action_compares_summarises_comments_once_and_fails_on_a_tripped_policy() 
         }
     };
     let fixture = Fixture::new();
-    let _stop = StopDaemon(fixture.data_dir());
+    let _stop = support::StopDaemon(fixture.data_dir());
     let (_, client) = support::binaries();
     let issue_comments = format!("/repos/{REPOSITORY}/issues/{PR_NUMBER}/comments");
 
@@ -466,7 +449,7 @@ fn the_wheel_input_installs_the_client_into_a_venv_on_the_jobs_path() {
         }
     };
     let fixture = Fixture::new();
-    let _stop = StopDaemon(fixture.data_dir());
+    let _stop = support::StopDaemon(fixture.data_dir());
 
     let wheel_dir = fixture.dir.path().join("wheel");
     let built = Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/build-wheel.sh"))

@@ -73,22 +73,6 @@ fn pre_commit() -> Result<PathBuf, String> {
     Ok(pre_commit)
 }
 
-/// Stops the daemon the hook's client started on this store.
-struct StopDaemon(PathBuf);
-
-impl Drop for StopDaemon {
-    fn drop(&mut self) {
-        let (_, client) = support::binaries();
-        let _ = Command::new(client)
-            .arg("--data-dir")
-            .arg(&self.0)
-            .args(["--no-start", "shutdown"])
-            .env_remove("SHIPGATE_SOCKET")
-            .env_remove("SHIPGATE_ADDR")
-            .output();
-    }
-}
-
 /// A hook repository holding this working tree's manifest, committed.
 fn hook_repository() -> Repo {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
@@ -149,7 +133,7 @@ fn the_hook_fails_a_staged_tool_addition_and_passes_a_comment_edit() {
         }
     };
     let scratch = tempfile::tempdir().expect("temp dir");
-    let _stop = StopDaemon(scratch.path().join("data"));
+    let _stop = support::StopDaemon(scratch.path().join("data"));
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
 
     // Both hooks' declarations are valid for pre-commit.

@@ -459,21 +459,7 @@ async fn inventory(args: InventoryArgs, target: &Target) -> ExitCode {
             };
             print_then(&answer, ExitCode::SUCCESS)
         }
-        Err(status) => match status.code() {
-            tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition => {
-                eprintln!("{}", errors::read(&status).line);
-                ExitCode::from(2)
-            }
-            tonic::Code::Unimplemented => unreachable_daemon(
-                "the daemon has no inventory; it is older than this client: stop it \
-(`shipgate-client shutdown`) and run again"
-                    .into(),
-            ),
-            _ => unreachable_daemon(format!(
-                "the daemon failed the inventory: {}",
-                status.message()
-            )),
-        },
+        Err(status) => call_error("inventory", &status),
     }
 }
 
@@ -488,7 +474,7 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
     };
     let mut stream = match client.history(request).await {
         Ok(response) => response.into_inner(),
-        Err(status) => return history_error(&status),
+        Err(status) => return call_error("history", &status),
     };
     let started = std::time::Instant::now();
     let mut last_shown = started;
@@ -514,7 +500,7 @@ async fn history(args: HistoryArgs, target: &Target) -> ExitCode {
             Ok(None) => {
                 return unreachable_daemon("the daemon ended the history without an answer".into())
             }
-            Err(status) => return history_error(&status),
+            Err(status) => return call_error("history", &status),
         }
     }
 }
@@ -573,14 +559,20 @@ fn history_request(args: &HistoryArgs) -> Result<pb::HistoryRequest, String> {
     Ok(request)
 }
 
-fn history_error(status: &tonic::Status) -> ExitCode {
+/// A failed `history` or `inventory` call as the exit: 2 for bad input
+/// (the daemon's message with the flags named), 1 otherwise.
+fn call_error(what: &str, status: &tonic::Status) -> ExitCode {
     match status.code() {
         tonic::Code::InvalidArgument | tonic::Code::FailedPrecondition => {
             eprintln!("{}", errors::read(status).line);
             ExitCode::from(2)
         }
+        tonic::Code::Unimplemented => unreachable_daemon(format!(
+            "the daemon has no {what}; it is older than this client: stop it \
+(`shipgate-client shutdown`) and run again"
+        )),
         _ => unreachable_daemon(format!(
-            "the daemon failed the history: {}",
+            "the daemon failed the {what}: {}",
             status.message()
         )),
     }

@@ -19,6 +19,7 @@ pub mod graph;
 pub mod history;
 pub mod index;
 pub mod inventory;
+pub mod json_fields;
 pub mod packing;
 pub mod paths;
 pub mod policy;

@@ -175,8 +175,19 @@ struct OneShotStore {
     _temporary: Option<tempfile::TempDir>,
 }
 
-/// The store of `data_dir`; when a daemon holds it, a temporary one
-/// instead (same answer, cold).
+/// The store of `data_dir` (default: the usual one); when a daemon holds
+/// it, a temporary one instead (same answer, cold). A store that cannot be
+/// opened is said, and is exit 1.
+fn open_one_shot_store(
+    data_dir: Option<PathBuf>,
+) -> Result<(OneShotStore, Arc<shipgate_daemon::store::Cache>), ExitCode> {
+    let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
+    open_store_or_temporary(&data_dir).map_err(|err| {
+        eprintln!("shipgate-daemon: {err}");
+        ExitCode::from(1)
+    })
+}
+
 fn open_store_or_temporary(
     data_dir: &std::path::Path,
 ) -> Result<(OneShotStore, Arc<shipgate_daemon::store::Cache>), String> {
@@ -223,13 +234,9 @@ fn one_shot_inventory(args: &InventoryArgs, data_dir: Option<PathBuf>) -> ExitCo
         max_python_files: args.max_python_files,
         format,
     };
-    let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
-    let (_store, cache) = match open_store_or_temporary(&data_dir) {
+    let (_store, cache) = match open_one_shot_store(data_dir) {
         Ok(opened) => opened,
-        Err(err) => {
-            eprintln!("shipgate-daemon: {err}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let engine = Engine::new(Arc::clone(&cache));
     let outcome = engine.inventory(&request);
@@ -259,13 +266,9 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
-    let (_store, cache) = match open_store_or_temporary(&data_dir) {
+    let (_store, cache) = match open_one_shot_store(data_dir) {
         Ok(opened) => opened,
-        Err(err) => {
-            eprintln!("shipgate-daemon: {err}");
-            return ExitCode::from(1);
-        }
+        Err(code) => return code,
     };
     let engine = Engine::new(Arc::clone(&cache));
     // `--timeout`: the work stops at its next checkpoint past it.

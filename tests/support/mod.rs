@@ -74,6 +74,23 @@ pub fn binaries() -> &'static (PathBuf, PathBuf) {
     })
 }
 
+/// Stops the daemon a client started on the store in this directory (a
+/// test whose client starts its own daemon), however the test ends.
+pub struct StopDaemon(pub PathBuf);
+
+impl Drop for StopDaemon {
+    fn drop(&mut self) {
+        let (_, client) = binaries();
+        let _ = Command::new(client)
+            .arg("--data-dir")
+            .arg(&self.0)
+            .args(["--no-start", "shutdown"])
+            .env_remove("SHIPGATE_SOCKET")
+            .env_remove("SHIPGATE_ADDR")
+            .output();
+    }
+}
+
 /// A git repository in a temporary directory.
 pub struct Repo {
     pub dir: tempfile::TempDir,

@@ -69,25 +69,36 @@ impl AnswerKey<'_> {
     }
 }
 
-/// The answers kept, newest first.
-#[derive(Default)]
-pub(super) struct Answers {
-    kept: Mutex<VecDeque<(blake3::Hash, Arc<DiffOutcome>)>>,
+/// Outcomes kept, newest first, by the digest of what each is a function
+/// of: the answers to diffs (`AnswerKey`), and the inventories regrouped
+/// from them (`inventory.rs`).
+pub(super) struct Kept<T> {
+    kept: Mutex<VecDeque<(blake3::Hash, Arc<T>)>>,
 }
 
-impl Answers {
-    fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<(blake3::Hash, Arc<DiffOutcome>)>> {
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept {
+            kept: Mutex::new(VecDeque::new()),
+        }
+    }
+}
+
+/// The answers to diffs kept.
+pub(super) type Answers = Kept<DiffOutcome>;
+
+impl<T> Kept<T> {
+    fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<(blake3::Hash, Arc<T>)>> {
         // Plain data: a panic elsewhere cannot leave it half-written.
         self.kept
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub(super) fn get(&self, key: &AnswerKey<'_>) -> Option<Arc<DiffOutcome>> {
-        let digest = key.digest();
+    pub(super) fn get(&self, digest: &blake3::Hash) -> Option<Arc<T>> {
         let kept = self.kept();
         kept.iter()
-            .find(|(k, _)| *k == digest)
+            .find(|(k, _)| k == digest)
             .map(|(_, outcome)| Arc::clone(outcome))
     }
 
@@ -95,8 +106,7 @@ impl Answers {
         self.kept().clear();
     }
 
-    pub(super) fn put(&self, key: &AnswerKey<'_>, outcome: &Arc<DiffOutcome>) {
-        let digest = key.digest();
+    pub(super) fn put(&self, digest: blake3::Hash, outcome: &Arc<T>) {
         let mut kept = self.kept();
         kept.retain(|(k, _)| *k != digest);
         kept.push_front((digest, Arc::clone(outcome)));

@@ -32,15 +32,6 @@ pub struct InventoryOutcome {
     pub agents: usize,
 }
 
-/// Inventories rendered recently, by the answer they regroup and the
-/// format: a warm inventory of a large repository costs its lookup.
-const INVENTORIES_KEPT: usize = 8;
-
-#[derive(Default)]
-pub(super) struct Inventories {
-    kept: Mutex<std::collections::VecDeque<(blake3::Hash, Arc<InventoryOutcome>)>>,
-}
-
 impl Engine {
     /// Every agent of a commit's tree, with what each binds and reaches.
     pub fn inventory(
@@ -121,25 +112,5 @@ impl Engine {
         });
         self.inventories.put(key, &outcome);
         Ok(outcome)
-    }
-}
-
-impl Inventories {
-    pub(super) fn clear(&self) {
-        self.kept.lock().unwrap_or_else(|p| p.into_inner()).clear();
-    }
-
-    fn get(&self, key: &blake3::Hash) -> Option<Arc<InventoryOutcome>> {
-        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        kept.iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, o)| Arc::clone(o))
-    }
-
-    fn put(&self, key: blake3::Hash, outcome: &Arc<InventoryOutcome>) {
-        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        kept.retain(|(k, _)| *k != key);
-        kept.push_front((key, Arc::clone(outcome)));
-        kept.truncate(INVENTORIES_KEPT);
     }
 }

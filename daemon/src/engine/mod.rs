@@ -150,7 +150,7 @@ pub struct Engine {
     /// (`write_behind.rs`).
     unwritten: write_behind::WriteBehind,
     /// Inventories rendered recently (`inventory.rs`).
-    inventories: inventory::Inventories,
+    inventories: answers::Kept<InventoryOutcome>,
 }
 
 impl Engine {
@@ -160,7 +160,7 @@ impl Engine {
             answers: answers::Answers::default(),
             decoded: Mutex::new(DecodedFacts::default()),
             unwritten: write_behind::WriteBehind::default(),
-            inventories: inventory::Inventories::default(),
+            inventories: answers::Kept::default(),
         }
     }
 
@@ -252,7 +252,8 @@ impl Engine {
             format: asked.format,
         };
         let answers = &self.cache.answers;
-        if let Some(answer) = self.answers.get(&answer_key) {
+        let answer_digest = answer_key.digest();
+        if let Some(answer) = self.answers.get(&answer_digest) {
             answers
                 .hits
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -373,7 +374,7 @@ impl Engine {
             document,
             status,
         });
-        self.answers.put(&answer_key, &outcome);
+        self.answers.put(answer_digest, &outcome);
         Ok(outcome)
     }
 

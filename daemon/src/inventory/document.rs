@@ -19,14 +19,10 @@
 
 use super::read::{array, text, BINDING_KINDS};
 use crate::paths::rooted;
+use crate::scope::UNRELATED_FILES;
 use serde_json::{json, Map, Value};
 
 pub const INVENTORY_SCHEMA_VERSION: &str = "0.1";
-
-/// The scope-selection limit that names changed files no agent reaches:
-/// against the empty tree every file is "changed", so for an inventory it
-/// says only that a module is no agent's, which is no limit.
-const UNRELATED_FILES: &str = "Changed files are not related to a compared agent";
 
 /// The inventory document of `diff`, the comparison of the empty tree with
 /// the commit.

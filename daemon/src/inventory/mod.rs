@@ -66,19 +66,7 @@ pub fn render(document: &serde_json::Value, format: InventoryFormat) -> Option<S
 
 /// Reads of the document shared by its renderings.
 pub(crate) mod read {
-    use serde_json::Value;
-
-    pub fn text<'a>(value: &'a Value, key: &str) -> &'a str {
-        value.get(key).and_then(Value::as_str).unwrap_or_default()
-    }
-
-    pub fn array<'a>(value: &'a Value, key: &str) -> &'a [Value] {
-        value
-            .get(key)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-    }
+    pub use crate::json_fields::{array, text};
 
     /// The kinds of binding an agent entry lists, in the order every
     /// rendering shows them, with their labels: one, several.

@@ -6,6 +6,7 @@
 //! answer does not: a reviewer can find every finding in the answer.
 
 use super::{Allow, Condition, Policy};
+use crate::json_fields::{array, text};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -289,16 +290,4 @@ fn first_uncertainty(row: &Value) -> Option<&str> {
         .filter_map(|side| uncertainty.get(*side))
         .flat_map(|reasons| reasons.as_array().map(Vec::as_slice).unwrap_or_default())
         .find_map(Value::as_str)
-}
-
-fn text<'a>(value: &'a Value, key: &str) -> &'a str {
-    value.get(key).and_then(Value::as_str).unwrap_or_default()
-}
-
-fn array<'a>(value: &'a Value, key: &str) -> &'a [Value] {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
 }

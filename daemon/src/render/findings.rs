@@ -2,6 +2,7 @@
 //! the document's `summary` alone: nothing is recomputed here, so the text
 //! never states what the JSON does not.
 
+use crate::json_fields::{array, text};
 use serde_json::Value;
 
 /// Findings printed in full; the rest are counted.
@@ -112,16 +113,6 @@ fn declared_lines(out: &mut Vec<FindingLine>, summary: &Value) {
             ),
         ));
     }
-}
-
-fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 fn number(v: &Value, key: &str) -> u64 {

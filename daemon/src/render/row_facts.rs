@@ -2,6 +2,7 @@
 //! one row: who and what it is about, which kind of binding, where it is
 //! bound. Read from the row as the document holds it, never recomputed.
 
+use crate::json_fields::text;
 use serde_json::Value;
 
 /// Which commit a location's line is in.
@@ -82,10 +83,6 @@ pub fn rows(doc: &Value) -> Vec<RowFacts<'_>> {
         .enumerate()
         .map(|(index, row)| row_facts(index, row))
         .collect()
-}
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 /// A side when it is a binding (not null).

@@ -33,6 +33,11 @@ pub const DERIVATION_VERSION: u32 = 5;
 /// Import hops followed from each changed file, each way.
 pub const MAX_HOPS: usize = 6;
 
+/// How the limit naming changed files no compared agent reaches begins:
+/// an inventory, against the empty tree, drops it (every file is
+/// "changed" there, so it says only that a module is no agent's).
+pub const UNRELATED_FILES: &str = "Changed files are not related to a compared agent";
+
 /// Modules one walk reads to relate a changed file, at most.
 pub const MAX_RELATE_FILES: usize = 2000;
 
@@ -351,7 +356,7 @@ pub fn derive_with_moves(
             .map(|(path, why)| format!("{path} ({why})"))
             .collect();
         derivation.limits.push(format!(
-            "Changed files are not related to a compared agent, so their effect is not compared: {}.",
+            "{UNRELATED_FILES}, so their effect is not compared: {}.",
             list_of(&named, 5, "; ")
         ));
     }

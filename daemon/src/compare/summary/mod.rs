@@ -8,6 +8,7 @@
 //! nothing here looks at a graph, a file or a fact the document does not
 //! already carry. It changes no row, status or exit code.
 
+use crate::json_fields::{array, text};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 
@@ -129,16 +130,6 @@ fn declared_effects(doc: &Value) -> Vec<Value> {
             })
         })
         .collect()
-}
-
-fn array<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
-}
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
 fn change(row: &Value) -> &str {
