@@ -79,22 +79,7 @@ fn repository() -> Repo {
 }
 
 fn history(place: &Place, repo: &Repo, extra: &[&str]) -> Value {
-    let workspace = repo.path().to_string_lossy().into_owned();
-    let mut args = vec![
-        "history",
-        "--workspace",
-        workspace.as_str(),
-        "--json",
-        "--quiet",
-    ];
-    args.extend_from_slice(extra);
-    let output = place.client(&args);
-    assert!(
-        output.status.success(),
-        "history failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).expect("history JSON")
+    place.history_json(repo, extra)
 }
 
 /// `(agent, tool, change)` of a row.

@@ -10,13 +10,15 @@
 //! Here: what a reference reaches (`Target`, with its `ImportStep`s) and
 //! the `Resolver`'s entry; `names.rs` follows a name through its bindings
 //! and imports, `locate.rs` finds the module an import spelling names,
-//! `modules.rs` is the scope's set of modules.
+//! `modules.rs` is the scope's set of modules, `layout.rs` what sets of
+//! the same paths share across sides.
 
 use crate::python::{FunctionFact, ModuleFacts, Text, Value};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 mod importers;
+pub mod layout;
 mod locate;
 mod modules;
 mod names;

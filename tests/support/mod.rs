@@ -368,6 +368,27 @@ impl Place {
     }
 
     /// `diff --json`, parsed; panics with stderr when it failed.
+    /// `history --json --quiet` of `repo` with `extra` flags, which must
+    /// succeed.
+    pub fn history_json(&self, repo: &Repo, extra: &[&str]) -> serde_json::Value {
+        let workspace = repo.path().to_string_lossy().into_owned();
+        let mut args = vec![
+            "history",
+            "--workspace",
+            workspace.as_str(),
+            "--json",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let output = self.client(&args);
+        assert!(
+            output.status.success(),
+            "history failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        serde_json::from_slice(&output.stdout).expect("history JSON")
+    }
+
     pub fn diff_json(&self, repo: &Repo, extra: &[&str]) -> serde_json::Value {
         let mut args = extra.to_vec();
         args.push("--json");

@@ -36,7 +36,7 @@ mod write_behind;
 use context::*;
 use facts::DecodedFacts;
 use keys::*;
-use side_graphs::SideSource;
+pub use side_graphs::SideAt;
 
 pub use inventory::{InventoryOutcome, InventoryRequest};
 
@@ -182,6 +182,12 @@ impl Engine {
         let outcome = self.answer(request);
         self.unwritten.write(&self.cache);
         outcome
+    }
+
+    /// Writes the facts the work so far parsed to the store (a history
+    /// walk, after each step it read).
+    pub(crate) fn write_deferred(&self) {
+        self.unwritten.write(&self.cache);
     }
 
     /// `diff`, with the facts it parsed not yet written to the store.
@@ -426,56 +432,18 @@ impl Engine {
         head_scope: &str,
         max_files: u32,
     ) -> Result<Pair, DiffError> {
-        // Facts first, one side after the other (the head's unchanged
-        // modules are the base's, parsed once); then the graphs still to
-        // build side by side.
-        let graphs = phase!("graph").entered();
-        let base = self.side_source(repo, base_tree, base_scope, max_files)?;
-        let head = self.side_source(repo, head_tree, head_scope, max_files)?;
-        let (base, head) = match (base, head) {
-            (SideSource::Cached(base), SideSource::Cached(head)) => (base, head),
-            (SideSource::Cached(base), SideSource::Build { input, tests, keys }) => {
-                (base, self.built(repo, input, &tests, &keys)?)
-            }
-            (SideSource::Build { input, tests, keys }, SideSource::Cached(head)) => {
-                (self.built(repo, input, &tests, &keys)?, head)
-            }
-            (
-                SideSource::Build {
-                    input: base,
-                    tests: base_tests,
-                    keys: base_keys,
-                },
-                SideSource::Build {
-                    input: head,
-                    tests: head_tests,
-                    keys: head_keys,
-                },
-            ) => {
-                if base_keys.content == head_keys.content {
-                    // Built from the same content: one graph for both
-                    // sides, stored once, the head's tree an alias of it.
-                    drop(head);
-                    let graph = self.built(repo, base, &base_tests, &base_keys)?;
-                    self.alias(&head_keys);
-                    (graph.clone(), graph)
-                } else {
-                    // Both sides' graphs, the head's on a thread of its
-                    // own (with the request's cancellation and the work
-                    // stack) while the base's is built here: they share
-                    // nothing but their facts.
-                    let (head, base) = crate::work::side_by_side(
-                        || self.read_and_build(repo, head, &head_tests),
-                        || self.read_and_build(repo, base, &base_tests),
-                    )?;
-                    (
-                        self.cached_after_build(base?, &base_keys)?,
-                        self.cached_after_build(head?, &head_keys)?,
-                    )
-                }
-            }
-        };
-        drop(graphs);
+        let (base, head) = self.two_side_graphs(
+            repo,
+            SideAt {
+                tree: base_tree,
+                scope: base_scope,
+            },
+            SideAt {
+                tree: head_tree,
+                scope: head_scope,
+            },
+            max_files,
+        )?;
         Ok(self.finish_pair(repo, base, head, base_scope, head_scope))
     }
 

@@ -23,7 +23,77 @@ pub(super) enum SideSource {
     },
 }
 
+/// One side of a pair: a root tree and the scope read in it.
+#[derive(Debug, Clone, Copy)]
+pub struct SideAt<'s> {
+    pub tree: ObjectId,
+    pub scope: &'s str,
+}
+
 impl Engine {
+    /// Two sides' graphs (a comparison's base and head, or two commits a
+    /// history walk reads next), each from the cache when it can be: the
+    /// facts first, one side after the other (the second side's unchanged
+    /// modules are the first's, parsed once); then the graphs still to
+    /// build side by side (`work::side_by_side`), one graph for both when
+    /// their content is the same. The facts it parsed are written when the
+    /// caller says (`unwritten`), after its answer.
+    pub fn two_side_graphs(
+        &self,
+        repo: &Repository,
+        first: SideAt<'_>,
+        second: SideAt<'_>,
+        max_files: u32,
+    ) -> Result<(SideGraph, SideGraph), DiffError> {
+        let _graph = phase!("graph").entered();
+        let first = self.side_source(repo, first.tree, first.scope, max_files)?;
+        let second = self.side_source(repo, second.tree, second.scope, max_files)?;
+        let graphs = match (first, second) {
+            (SideSource::Cached(first), SideSource::Cached(second)) => (first, second),
+            (SideSource::Cached(first), SideSource::Build { input, tests, keys }) => {
+                (first, self.built(repo, input, &tests, &keys)?)
+            }
+            (SideSource::Build { input, tests, keys }, SideSource::Cached(second)) => {
+                (self.built(repo, input, &tests, &keys)?, second)
+            }
+            (
+                SideSource::Build {
+                    input: first,
+                    tests: first_tests,
+                    keys: first_keys,
+                },
+                SideSource::Build {
+                    input: second,
+                    tests: second_tests,
+                    keys: second_keys,
+                },
+            ) => {
+                if first_keys.content == second_keys.content {
+                    // Built from the same content: one graph for both
+                    // sides, stored once, the second's tree an alias of it.
+                    drop(second);
+                    let graph = self.built(repo, first, &first_tests, &first_keys)?;
+                    self.alias(&second_keys);
+                    (graph.clone(), graph)
+                } else {
+                    // The second's on a thread of its own (with the
+                    // request's cancellation and the work stack) while the
+                    // first's is built here: they share nothing but their
+                    // facts.
+                    let (second, first) = crate::work::side_by_side(
+                        || self.read_and_build(repo, second, &second_tests),
+                        || self.read_and_build(repo, first, &first_tests),
+                    )?;
+                    (
+                        self.cached_after_build(first?, &first_keys)?,
+                        self.cached_after_build(second?, &second_keys)?,
+                    )
+                }
+            }
+        };
+        Ok(graphs)
+    }
+
     /// One side's graph from the cache (by its root tree's alias, else by
     /// its content: `side_plan.rs`), or the input to build it from.
     pub(super) fn side_source(

@@ -70,6 +70,20 @@ pub struct ModuleFacts {
     /// (`module_bindings_named`); never stored.
     #[serde(skip)]
     pub binding_index: BindingIndex,
+    /// Set on a copy the graph layer rewrote (`graph/build/reexports.rs`):
+    /// its facts are no longer its blob's, so nothing kept by content
+    /// (`content_identity`) is kept or found for it. Never stored.
+    #[serde(skip)]
+    pub rewritten: bool,
+}
+
+impl ModuleFacts {
+    /// What the facts are a function of, for a value kept across sides
+    /// (`resolve::layout`): the blob's SHA-256, or `None` for facts the
+    /// graph layer rewrote.
+    pub fn content_identity(&self) -> Option<&str> {
+        (!self.rewritten).then_some(self.source_sha256.as_str())
+    }
 }
 
 /// The module-level bindings of a module by name: what makes "how is

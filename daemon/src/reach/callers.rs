@@ -10,8 +10,10 @@
 //! call it as an attribute). Anything else answers `None`.
 
 use crate::python::{CallFact, FunctionFact, ParamKind, Value};
+use crate::resolve::layout::{KeptMap, PerLayout};
 use crate::resolve::{ModuleSet, Resolver, Target};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// What a module-level import name resolves to, as a caller search needs
 /// it.
@@ -25,57 +27,69 @@ enum Imported {
     Other,
 }
 
+/// Each import of a module by the name it binds, with what it resolves to.
+type Targets = Arc<[(String, Imported)]>;
+
 /// What every module's imports resolve to, read once per side the first
 /// time a caller search asks: each search asks of every import of every
 /// module, so reading them per search made the census quadratic in the
 /// scope (issue 23).
 #[derive(Debug, Default)]
 pub struct ImportTargets {
-    read: Option<BTreeMap<String, Vec<(String, Imported)>>>,
+    read: Option<BTreeMap<String, Targets>>,
 }
 
 impl ImportTargets {
-    fn of<'t>(
-        &'t mut self,
-        modules: &ModuleSet<'_>,
-    ) -> &'t BTreeMap<String, Vec<(String, Imported)>> {
+    fn of<'t>(&'t mut self, modules: &ModuleSet<'_>) -> &'t BTreeMap<String, Targets> {
         self.read.get_or_insert_with(|| {
+            let kept = KEPT.of(modules.layout());
             let mut table = BTreeMap::new();
             for caller in modules.paths() {
-                let Some(facts) = modules.facts(caller) else {
+                let Some(imported) =
+                    modules.kept_or_read(&kept, caller, || targets_of(modules, caller))
+                else {
                     continue;
                 };
-                let imported = facts
-                    .imports
-                    .iter()
-                    .map(|import| {
-                        let bound = import.bound_name().to_string();
-                        // A resolver per name, as every other read: its
-                        // bounds count one resolution.
-                        let mut resolver = Resolver::new(modules);
-                        let target = match resolver.resolve(
-                            caller,
-                            "",
-                            &Value::Name(bound.clone().into()),
-                        ) {
-                            Ok(found) => match found.target {
-                                Target::Function { path, function } => Imported::Function {
-                                    path: path.to_string(),
-                                    line: function.line,
-                                },
-                                Target::Module(loc) => Imported::Module(loc.file),
-                                _ => Imported::Other,
-                            },
-                            Err(_) => Imported::Other,
-                        };
-                        (bound, target)
-                    })
-                    .collect();
                 table.insert(caller.to_string(), imported);
             }
             table
         })
     }
+}
+
+/// What one module's imports resolve to, kept per layout by the module's
+/// path with the reads it depended on (`resolve::layout`): a history
+/// walk's next commit reads again only the modules whose reads changed.
+type KeptTargets = KeptMap<Option<Targets>>;
+
+static KEPT: PerLayout<KeptTargets> = PerLayout::new();
+
+/// What each of `caller`'s imports resolves to.
+fn targets_of(modules: &ModuleSet<'_>, caller: &str) -> Option<Targets> {
+    let facts = modules.facts(caller)?;
+    let imported = facts
+        .imports
+        .iter()
+        .map(|import| {
+            let bound = import.bound_name().to_string();
+            // A resolver per name, as every other read: its
+            // bounds count one resolution.
+            let mut resolver = Resolver::new(modules);
+            let target = match resolver.resolve(caller, "", &Value::Name(bound.clone().into())) {
+                Ok(found) => match found.target {
+                    Target::Function { path, function } => Imported::Function {
+                        path: path.to_string(),
+                        line: function.line,
+                    },
+                    Target::Module(loc) => Imported::Module(loc.file),
+                    _ => Imported::Other,
+                },
+                Err(_) => Imported::Other,
+            };
+            (bound, target)
+        })
+        .collect();
+    Some(imported)
 }
 
 /// Each call's module, calling scope and the value it passes for `param`
@@ -112,7 +126,7 @@ pub fn passed<'a>(
         if caller == path {
             names.push(function.name.clone());
         }
-        for (bound, imported) in table.get(caller).into_iter().flatten() {
+        for (bound, imported) in table.get(caller).into_iter().flat_map(|t| t.iter()) {
             match imported {
                 Imported::Function { path: at, line } if at == path && *line == function.line => {
                     names.push(bound.clone().into());

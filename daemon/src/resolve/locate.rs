@@ -26,22 +26,18 @@ impl<'s, 'a> Resolver<'s, 'a> {
 
     /// `find_module` for any file of `dir`: what a spelling finds depends
     /// on the importing file's directory alone, so every module of a
-    /// directory shares one answer, kept in the set's memo (each import of
-    /// each module is asked for by every caller search: issue 23).
+    /// directory shares one answer, kept in the layout's memo (each import
+    /// of each module is asked for by every caller search: issue 23; every
+    /// set of the same layout finds the same: `layout.rs`).
     fn locate_from(&self, dir: &str, level: u32, dotted: &str) -> Result<ModuleLoc, Unlocated> {
         let key = format!("{dir}\0{level}\0{dotted}");
-        if let Some(found) = self
-            .modules
-            .found
-            .lock()
-            .ok()
-            .and_then(|memo| memo.get(&key).cloned())
-        {
+        let memo = self.modules.found();
+        if let Some(found) = memo.lock().ok().and_then(|memo| memo.get(&key).cloned()) {
             return found;
         }
         let found = self.locate_uncached(dir, level, dotted);
-        if let Ok(mut memo) = self.modules.found.lock() {
-            memo.insert(key, found.clone());
+        if let Ok(mut memo) = memo.lock() {
+            super::layout::insert_bounded(&mut memo, key, found.clone());
         }
         found
     }

@@ -3,9 +3,19 @@
 //! reach (test-like files), and what the repository holds around the
 //! scope.
 
+use super::layout::{Kept, KeptMap, LayoutId, PerLayout, Reads};
 use super::ScopeContext;
 use crate::python::ModuleFacts;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// What each import spelling found, by importing directory, level and
+/// spelling (`Resolver::locate_from`).
+pub(super) type Found = Mutex<HashMap<String, Result<super::ModuleLoc, super::locate::Unlocated>>>;
+
+/// Locations found, kept per layout across sides (`layout.rs`).
+static FOUND: PerLayout<Found> = PerLayout::new();
 
 /// Modules the interpreter loads before any application code: a
 /// repository file of the same name never shadows them.
@@ -42,16 +52,23 @@ pub struct ModuleSet<'a> {
     unread: BTreeSet<&'a str>,
     wanted: std::sync::Mutex<BTreeSet<String>>,
     pub(super) context: &'a ScopeContext,
-    /// What each import spelling found, by importing directory, level
-    /// and spelling (`Resolver::locate_from`): a function of the set
-    /// alone, asked again for every import of every module by each caller
-    /// search (issue 23), so read once.
-    pub(super) found: std::sync::Mutex<
-        std::collections::HashMap<String, Result<super::ModuleLoc, super::locate::Unlocated>>,
-    >,
+    /// The digest of what locating a module depends on (`layout.rs`),
+    /// computed on first use.
+    layout: OnceLock<LayoutId>,
+    /// What each import spelling found (`Resolver::locate_from`): a
+    /// function of the layout alone, asked again for every import of
+    /// every module by each caller search (issue 23), so read once, and
+    /// shared with every set of the same layout (a history walk's next
+    /// commit).
+    found: OnceLock<Arc<Found>>,
     /// Every import of the application by the files it names, read on
     /// first use (`import_edges`).
-    edges: std::sync::OnceLock<super::ImportEdges>,
+    edges: OnceLock<super::ImportEdges>,
+    /// The paths each open recorded read has asked for (`recorded`),
+    /// innermost last; `recording` counts them, so an unrecorded read
+    /// asks no lock.
+    recording: AtomicUsize,
+    frames: Mutex<Vec<Vec<String>>>,
 }
 
 impl<'a> ModuleSet<'a> {
@@ -79,8 +96,11 @@ impl<'a> ModuleSet<'a> {
             unread: BTreeSet::new(),
             wanted: Default::default(),
             context,
-            found: Default::default(),
-            edges: std::sync::OnceLock::new(),
+            layout: OnceLock::new(),
+            found: OnceLock::new(),
+            edges: OnceLock::new(),
+            recording: AtomicUsize::new(0),
+            frames: Mutex::new(Vec::new()),
         }
     }
 
@@ -131,12 +151,131 @@ impl<'a> ModuleSet<'a> {
         self
     }
 
-    /// More modules: what an import found before may be found anew.
+    /// More modules: another layout, where an import may find another
+    /// module.
     fn forget_lookups(&mut self) {
-        if let Ok(found) = self.found.get_mut() {
-            found.clear();
+        self.layout = OnceLock::new();
+        self.found = OnceLock::new();
+        self.edges = OnceLock::new();
+    }
+
+    /// The set's layout: its paths (read, imported-only or unread), its
+    /// links and its scope's spellings (`layout.rs`).
+    pub fn layout(&self) -> LayoutId {
+        *self.layout.get_or_init(|| {
+            let mut paths: Vec<&str> = self
+                .modules
+                .keys()
+                .chain(self.unread.iter())
+                .copied()
+                .collect();
+            paths.sort_unstable();
+            paths.dedup();
+            LayoutId::of(
+                paths.into_iter(),
+                self.linked.iter().copied(),
+                &self.context.spellings,
+            )
+        })
+    }
+
+    /// What import spellings found in this set's layout, shared with every
+    /// set of the same layout.
+    pub(super) fn found(&self) -> &Found {
+        self.found.get_or_init(|| FOUND.of(self.layout()))
+    }
+
+    /// Runs `read`, noting every path whose facts it asks for; with its
+    /// answer, those paths and their content identities (`layout.rs`),
+    /// or `None` for the reads when it asked for facts the graph layer
+    /// rewrote (no identity: the answer is not to be kept).
+    pub fn recorded<T>(&self, read: impl FnOnce() -> T) -> (T, Option<Reads>) {
+        self.lock_frames().push(Vec::new());
+        self.recording.fetch_add(1, Ordering::SeqCst);
+        let value = read();
+        self.recording.fetch_sub(1, Ordering::SeqCst);
+        let mut asked = {
+            let mut frames = self.lock_frames();
+            let asked = frames.pop().unwrap_or_default();
+            // An enclosing recorded read asked for them too.
+            if let Some(outer) = frames.last_mut() {
+                outer.extend(asked.iter().cloned());
+            }
+            asked
+        };
+        asked.sort_unstable();
+        asked.dedup();
+        let mut reads = Reads::default();
+        for path in asked {
+            let identity = match self.modules.get(path.as_str()) {
+                Some(facts) => match facts.content_identity() {
+                    Some(identity) => Some(identity.to_string()),
+                    None => return (value, None),
+                },
+                None => None,
+            };
+            reads.paths.push((path, identity));
         }
-        self.edges = std::sync::OnceLock::new();
+        (value, Some(reads))
+    }
+
+    /// `read`'s answer: one `kept` holds for `key` whose reads are the same
+    /// in this set, else read here (recorded) and kept.
+    pub fn kept_or_read<T: Clone>(
+        &self,
+        kept: &KeptMap<T>,
+        key: &str,
+        read: impl FnOnce() -> T,
+    ) -> T {
+        if let Some(held) = kept
+            .kept(key)
+            .into_iter()
+            .find(|held| self.same_reads(&held.reads))
+        {
+            return held.value.clone();
+        }
+        let (value, reads) = self.recorded(read);
+        if let Some(reads) = reads {
+            kept.keep(
+                key,
+                Arc::new(Kept {
+                    value: value.clone(),
+                    reads,
+                }),
+            );
+        }
+        value
+    }
+
+    /// Whether every path `reads` noted has the same content identity in
+    /// this set, each asked for again as the read asked it (an unread
+    /// module's asking is recorded as before).
+    pub fn same_reads(&self, reads: &Reads) -> bool {
+        reads
+            .paths
+            .iter()
+            .all(|(path, identity)| match (self.facts(path), identity) {
+                (Some(facts), Some(identity)) => {
+                    facts.content_identity() == Some(identity.as_str())
+                }
+                (None, None) => true,
+                _ => false,
+            })
+    }
+
+    fn lock_frames(&self) -> std::sync::MutexGuard<'_, Vec<Vec<String>>> {
+        self.frames
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Notes that a recorded read asked for `path`.
+    fn note(&self, path: &str) {
+        if self.recording.load(Ordering::SeqCst) > 0 {
+            if let Some(frame) = self.lock_frames().last_mut() {
+                frame.push(path.to_string());
+            }
+        }
     }
 
     fn add_dirs_of(&mut self, path: &'a str) {
@@ -183,6 +322,7 @@ impl<'a> ModuleSet<'a> {
     /// The facts of the module at `path` (`None` for an unread one, whose
     /// asking is recorded: see `unread`).
     pub fn facts(&self, path: &str) -> Option<&'a ModuleFacts> {
+        self.note(path);
         let facts = self.modules.get(path).copied();
         if facts.is_none() {
             self.want(path);
@@ -201,6 +341,7 @@ impl<'a> ModuleSet<'a> {
 
     /// The set's own spelling of a path (borrowed for the set's lifetime).
     pub fn key(&self, path: &str) -> Option<&'a str> {
+        self.note(path);
         if let Some((key, _)) = self.modules.get_key_value(path) {
             return Some(*key);
         }
@@ -214,6 +355,89 @@ impl<'a> ModuleSet<'a> {
 mod tests {
     use super::*;
     use crate::python::extract_facts;
+
+    #[test]
+    fn a_recorded_read_is_the_same_where_the_modules_it_asked_are() {
+        let context = ScopeContext::default();
+        let agent = extract_facts(b"from .tools import lookup\n");
+        let tools = extract_facts(b"def lookup():\n    pass\n");
+        let edited = extract_facts(b"def lookup():\n    return 1\n");
+        let other = extract_facts(b"x = 1\n");
+        let base = ModuleSet::new(
+            [
+                ("app/agent.py", &agent),
+                ("app/tools.py", &tools),
+                ("app/other.py", &other),
+            ],
+            std::iter::empty(),
+            &context,
+        )
+        .with_unread(["app/tests/helpers.py"]);
+        let (asked, reads) = base.recorded(|| {
+            base.facts("app/tools.py").is_some() && base.facts("app/tests/helpers.py").is_none()
+        });
+        assert!(asked);
+        let reads = reads.expect("no rewritten facts were asked");
+        assert_eq!(
+            reads.paths,
+            vec![
+                ("app/tests/helpers.py".to_string(), None),
+                (
+                    "app/tools.py".to_string(),
+                    Some(tools.source_sha256.clone())
+                ),
+            ]
+        );
+        // Another set: `other.py` changed, which the read did not ask.
+        let other_edited = extract_facts(b"x = 2\n");
+        let same = ModuleSet::new(
+            [
+                ("app/agent.py", &agent),
+                ("app/tools.py", &tools),
+                ("app/other.py", &other_edited),
+            ],
+            std::iter::empty(),
+            &context,
+        )
+        .with_unread(["app/tests/helpers.py"]);
+        assert!(same.same_reads(&reads));
+        assert_eq!(same.layout(), base.layout(), "the same paths");
+        assert!(
+            std::sync::Arc::ptr_eq(
+                same.found.get_or_init(|| FOUND.of(same.layout())),
+                base.found.get_or_init(|| FOUND.of(base.layout()))
+            ),
+            "one layout, one memo of locations"
+        );
+        assert_eq!(
+            same.wanted(),
+            vec!["app/tests/helpers.py".to_string()],
+            "asked again"
+        );
+        // `tools.py` changed: not the same read.
+        let changed = ModuleSet::new(
+            [("app/agent.py", &agent), ("app/tools.py", &edited)],
+            std::iter::empty(),
+            &context,
+        );
+        assert!(!changed.same_reads(&reads));
+        assert_ne!(changed.layout(), base.layout());
+        // Facts the graph layer rewrote have no identity: not kept.
+        let rewritten = ModuleFacts {
+            rewritten: true,
+            ..tools.clone()
+        };
+        let forwarded =
+            ModuleSet::new([("app/tools.py", &rewritten)], std::iter::empty(), &context);
+        let (_, reads) = forwarded.recorded(|| forwarded.facts("app/tools.py").is_some());
+        assert!(reads.is_none());
+        // A nested read's paths are the enclosing read's too.
+        let (_, outer) = base.recorded(|| {
+            let (_, inner) = base.recorded(|| base.facts("app/agent.py"));
+            assert_eq!(inner.map(|r| r.paths.len()), Some(1));
+        });
+        assert_eq!(outer.map(|r| r.paths.len()), Some(1));
+    }
 
     #[test]
     fn an_unread_module_is_held_by_path_and_asking_for_its_facts_is_recorded() {

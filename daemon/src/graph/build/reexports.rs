@@ -82,9 +82,10 @@ pub(super) fn read_through(modules: &ModuleSet<'_>, files: &[SourceFile]) -> Vec
         framework,
     } in found
     {
-        let facts = rewritten
-            .entry(file)
-            .or_insert_with(|| files[file].facts.as_ref().clone());
+        let facts = rewritten.entry(file).or_insert_with(|| ModuleFacts {
+            rewritten: true,
+            ..files[file].facts.as_ref().clone()
+        });
         if let Some(slot) = facts.imports.get_mut(import) {
             *slot = framework;
         }

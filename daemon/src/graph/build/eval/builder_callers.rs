@@ -395,8 +395,7 @@ pub(in crate::graph::build) fn builder_calls<'m>(
     // order a scan of every import would meet them.
     let mut seen = BTreeSet::new();
     for edge in modules.import_edges().naming(own_path) {
-        let (Some(module), Some(importer)) =
-            (modules.key(&edge.module), modules.facts(&edge.module))
+        let (Some(module), Some(importer)) = (modules.key(edge.module), modules.facts(edge.module))
         else {
             continue;
         };
@@ -406,14 +405,14 @@ pub(in crate::graph::build) fn builder_calls<'m>(
         let Some(import) = importer.imports.get(edge.import) else {
             continue;
         };
-        if edge.whole.as_deref() == Some(own_path) {
+        if edge.whole == Some(own_path) {
             return Err(format!(
                 "{module}:{} imports {own_path} whole, and calls through it are not read",
                 import.line
             ));
         }
         let from_here = matches!(import.name.as_deref(), Some(n) if n == builder || n == "*")
-            && edge.from.as_deref() == Some(own_path);
+            && edge.from == Some(own_path);
         if !from_here {
             continue;
         }
