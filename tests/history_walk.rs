@@ -9,7 +9,8 @@
 //! added), a builder whose callers change, a namespace changed through a
 //! function's parameter (the census's caller search), a framework name a
 //! module of the repository re-exports (facts the graph layer rewrites),
-//! and a module's content changed and changed back.
+//! a module's content changed and changed back, a tree seen again and an
+//! empty commit (one graph several steps ask for).
 
 mod support;
 
@@ -90,6 +91,11 @@ fn repository() -> Repo {
     repo.commit(&[("app/more.py", None)], "drop a caller's file");
     repo.commit(&[("app/tools.py", Some(TOOLS))], "lookup back as it was");
     repo.commit(&[("README.md", Some("docs\n"))], "docs");
+    // A tree seen again two commits later, and a commit with its parent's
+    // tree: one graph asked for by several steps.
+    repo.commit(&[("README.md", Some("more docs\n"))], "more docs");
+    repo.commit(&[("README.md", Some("docs\n"))], "docs as they were");
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "empty"]);
     repo.commit(
         &[
             ("app/more.py", Some(MORE_CALLERS)),
@@ -127,13 +133,13 @@ fn a_walk_answers_what_each_step_answers_alone() {
         .lines()
         .map(str::to_string)
         .collect();
-    assert_eq!(chain.len(), 12);
+    assert_eq!(chain.len(), 15);
     let walked = {
         let place = Place::new();
         let _daemon = place.start_daemon();
         history(&place, &repo, &[])
     };
-    assert_eq!(walked["commits_read"], 12);
+    assert_eq!(walked["commits_read"], 15);
     let mut listed = 0;
     for (index, commit) in chain.iter().enumerate() {
         // A daemon that never read another commit of the repository.

@@ -289,6 +289,27 @@ pub fn side_by_side<A: Send, B>(
     })
 }
 
+/// Runs `helper` on one more thread (carrying this thread's token and the
+/// work stack) while `here` runs on this one, and waits for both. Background
+/// work has one core, so there `helper` does not run at all, nor where no
+/// thread can be started: `here` must not need it (the helper shares work
+/// `here` also does, and `here` tells it to stop before returning).
+pub fn with_helper<T>(helper: impl FnOnce() + Send, here: impl FnOnce() -> T) -> T {
+    let cancel = current();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cancel.background || cores < 2 {
+        return here();
+    }
+    std::thread::scope(|scope| {
+        // Not started: `here` does the helper's share.
+        let _helper = std::thread::Builder::new()
+            .name("shipgate-helper".into())
+            .stack_size(crate::WORK_STACK_BYTES)
+            .spawn_scoped(scope, || with_cancel(&cancel, helper));
+        here()
+    })
+}
+
 /// `each` of `items` on every core, this thread among them: each worker
 /// takes the next item as it finishes one, so a large item never holds up
 /// a fixed share (a write-behind split in halves left one core idle for

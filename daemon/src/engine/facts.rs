@@ -63,31 +63,41 @@ impl Engine {
         blobs: &[ObjectId],
     ) -> Result<Vec<Arc<ModuleFacts>>, DiffError> {
         let _facts = phase!("facts").entered();
-        let mut found: Vec<Option<Arc<ModuleFacts>>> = blobs
-            .iter()
-            .map(|blob| {
-                if let Some(facts) = self.decoded().modules.get(blob) {
-                    self.cache
-                        .facts
-                        .hits
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    return Some(Arc::clone(facts));
-                }
-                let (facts, encoded) = self
-                    .cache
-                    .get_sized::<ModuleFacts>(
-                        Namespace::Facts,
-                        &facts_key(blob),
-                        Some(&self.cache.facts),
-                    )
-                    // A body that would not decode when read is a damaged
-                    // entry: parsed again, as a miss.
-                    .filter(|(facts, _)| facts.bodies_decode())?;
-                let facts = Arc::new(facts);
-                self.remember(*blob, &facts, encoded);
-                Some(facts)
-            })
-            .collect();
+        // The memo first, under one lock (a walk builds two commits at
+        // once, and each asks for every module of its side); then the
+        // store for the rest.
+        let mut found: Vec<Option<Arc<ModuleFacts>>> = {
+            let decoded = self.decoded();
+            blobs
+                .iter()
+                .map(|blob| decoded.modules.get(blob).map(Arc::clone))
+                .collect()
+        };
+        let memo_hits = found.iter().filter(|f| f.is_some()).count();
+        self.cache
+            .facts
+            .hits
+            .fetch_add(memo_hits as u64, std::sync::atomic::Ordering::Relaxed);
+        for (blob, slot) in blobs.iter().zip(found.iter_mut()) {
+            if slot.is_some() {
+                continue;
+            }
+            *slot = self
+                .cache
+                .get_sized::<ModuleFacts>(
+                    Namespace::Facts,
+                    &facts_key(blob),
+                    Some(&self.cache.facts),
+                )
+                // A body that would not decode when read is a damaged
+                // entry: parsed again, as a miss.
+                .filter(|(facts, _)| facts.bodies_decode())
+                .map(|(facts, encoded)| {
+                    let facts = Arc::new(facts);
+                    self.remember(*blob, &facts, encoded);
+                    facts
+                });
+        }
         let missing: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
         if missing.is_empty() {
             return Ok(found.into_iter().flatten().collect());

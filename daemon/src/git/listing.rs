@@ -77,6 +77,21 @@ pub struct Listing {
     pub unlisted: Vec<Unlisted>,
 }
 
+impl Listing {
+    /// Adds what `other` lists (a subtree's listing).
+    fn extend_with(&mut self, other: &Listing) {
+        self.python.extend(other.python.iter().cloned());
+        self.tests.extend(other.tests.iter().cloned());
+        self.imported_only
+            .extend(other.imported_only.iter().cloned());
+        self.linked_python
+            .extend(other.linked_python.iter().cloned());
+        self.links.extend(other.links.iter().cloned());
+        self.gitlinks.extend(other.gitlinks.iter().cloned());
+        self.unlisted.extend(other.unlisted.iter().cloned());
+    }
+}
+
 /// A tree or Python file the walk does not list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unlisted {
@@ -152,82 +167,7 @@ impl Repository {
     /// Lists the Python files under a tree, recursively, sorted by path.
     pub fn list_python(&self, scope_tree: ObjectId) -> Result<Listing, DiffError> {
         let repo = self.local();
-        let mut listing = Listing::default();
-        // (path, tree, depth, whether it is under an imported-only directory)
-        let mut pending: Vec<(String, ObjectId, usize, bool)> =
-            vec![(String::new(), scope_tree, 0, false)];
-        while let Some((prefix, tree_id, depth, imported_only)) = pending.pop() {
-            for entry in tree_entries(&repo, tree_id)? {
-                let name = entry.name;
-                let path = if prefix.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{prefix}/{name}")
-                };
-                let listed_kind = matches!(entry.kind, EntryKind::Tree)
-                    || name.ends_with(".py") && !matches!(entry.kind, EntryKind::Commit);
-                if !entry.utf8 && listed_kind {
-                    listing.unlisted.push(Unlisted {
-                        path,
-                        id: entry.id,
-                        why: UnlistedWhy::NameNotUtf8,
-                    });
-                    continue;
-                }
-                match entry.kind {
-                    EntryKind::Tree => {
-                        if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv")
-                        {
-                            continue;
-                        }
-                        let under_skipped =
-                            imported_only || IMPORTED_ONLY_DIRECTORIES.contains(&name.as_str());
-                        if depth + 1 >= MAX_TREE_DEPTH {
-                            listing.unlisted.push(Unlisted {
-                                path,
-                                id: entry.id,
-                                why: UnlistedWhy::TooDeep,
-                            });
-                        } else {
-                            pending.push((path, entry.id, depth + 1, under_skipped));
-                        }
-                    }
-                    EntryKind::Blob | EntryKind::BlobExecutable if name.ends_with(".py") => {
-                        if crate::paths::is_test_path(&path) {
-                            listing.tests.push(path.clone());
-                            listing.imported_only.push(PythonFile {
-                                path,
-                                blob: entry.id,
-                            });
-                        } else if imported_only {
-                            listing.imported_only.push(PythonFile {
-                                path,
-                                blob: entry.id,
-                            });
-                        } else {
-                            listing.python.push(PythonFile {
-                                path,
-                                blob: entry.id,
-                            });
-                        }
-                    }
-                    EntryKind::Link => {
-                        if name.ends_with(".py") {
-                            listing.linked_python.push(path.clone());
-                        }
-                        listing.links.push(PythonFile {
-                            path,
-                            blob: entry.id,
-                        });
-                    }
-                    EntryKind::Commit => listing.gitlinks.push(GitLink {
-                        path,
-                        commit: entry.id,
-                    }),
-                    _ => {}
-                }
-            }
-        }
+        let mut listing = Listing::clone(&*self.list_under(&repo, scope_tree, "", 0, false)?);
         listing.python.sort_by(|a, b| a.path.cmp(&b.path));
         listing.tests.sort();
         listing.imported_only.sort_by(|a, b| a.path.cmp(&b.path));
@@ -236,6 +176,99 @@ impl Repository {
         listing.gitlinks.sort_by(|a, b| a.path.cmp(&b.path));
         listing.unlisted.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(listing)
+    }
+
+    /// What the tree `tree_id` at `prefix` holds (`depth` levels under the
+    /// scope, `imported_only` when under an imported-only directory), in
+    /// no order: kept by tree and path (`kept.rs`; what it lists is a
+    /// function of the tree's content and its path, which decides the
+    /// depth, test-like names and imported-only directories), so a
+    /// history walk's next commit reads only the trees that changed. The
+    /// recursion is bounded by `MAX_TREE_DEPTH`.
+    fn list_under(
+        &self,
+        repo: &gix::Repository,
+        tree_id: ObjectId,
+        prefix: &str,
+        depth: usize,
+        imported_only: bool,
+    ) -> Result<std::sync::Arc<Listing>, DiffError> {
+        if let Some(kept) = self.kept.listing(tree_id, prefix) {
+            return Ok(kept);
+        }
+        let mut listing = Listing::default();
+        for entry in tree_entries(repo, tree_id)? {
+            let name = entry.name;
+            let path = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}/{name}")
+            };
+            let listed_kind = matches!(entry.kind, EntryKind::Tree)
+                || name.ends_with(".py") && !matches!(entry.kind, EntryKind::Commit);
+            if !entry.utf8 && listed_kind {
+                listing.unlisted.push(Unlisted {
+                    path,
+                    id: entry.id,
+                    why: UnlistedWhy::NameNotUtf8,
+                });
+                continue;
+            }
+            match entry.kind {
+                EntryKind::Tree => {
+                    if SKIPPED_DIRECTORIES.contains(&name.as_str()) || name.starts_with(".venv") {
+                        continue;
+                    }
+                    let under_skipped =
+                        imported_only || IMPORTED_ONLY_DIRECTORIES.contains(&name.as_str());
+                    if depth + 1 >= MAX_TREE_DEPTH {
+                        listing.unlisted.push(Unlisted {
+                            path,
+                            id: entry.id,
+                            why: UnlistedWhy::TooDeep,
+                        });
+                    } else {
+                        let under =
+                            self.list_under(repo, entry.id, &path, depth + 1, under_skipped)?;
+                        listing.extend_with(&under);
+                    }
+                }
+                EntryKind::Blob | EntryKind::BlobExecutable if name.ends_with(".py") => {
+                    if crate::paths::is_test_path(&path) {
+                        listing.tests.push(path.clone());
+                        listing.imported_only.push(PythonFile {
+                            path,
+                            blob: entry.id,
+                        });
+                    } else if imported_only {
+                        listing.imported_only.push(PythonFile {
+                            path,
+                            blob: entry.id,
+                        });
+                    } else {
+                        listing.python.push(PythonFile {
+                            path,
+                            blob: entry.id,
+                        });
+                    }
+                }
+                EntryKind::Link => {
+                    if name.ends_with(".py") {
+                        listing.linked_python.push(path.clone());
+                    }
+                    listing.links.push(PythonFile {
+                        path,
+                        blob: entry.id,
+                    });
+                }
+                EntryKind::Commit => listing.gitlinks.push(GitLink {
+                    path,
+                    commit: entry.id,
+                }),
+                _ => {}
+            }
+        }
+        Ok(self.kept.keep_listing(tree_id, prefix, listing))
     }
 
     /// What a repository path names in a commit's tree, if anything.
@@ -272,8 +305,11 @@ impl Repository {
         }))
     }
 
-    /// The size of a blob without inflating it.
+    /// The size of a blob without inflating it (kept by id: `kept.rs`).
     pub fn blob_size(&self, blob: ObjectId) -> Result<u64, DiffError> {
+        if let Some(size) = self.kept.size(blob) {
+            return Ok(size);
+        }
         let repo = self.local();
         let header = repo.find_header(blob).map_err(|err| {
             DiffError::objects_missing(format!(
@@ -281,6 +317,7 @@ impl Repository {
                 blob.to_hex_with_len(12)
             ))
         })?;
+        self.kept.keep_size(blob, header.size());
         Ok(header.size())
     }
 }

@@ -3,6 +3,7 @@
 //! object may be missing or malformed; nothing here panics on repository data.
 
 mod history;
+mod kept;
 mod listing;
 mod worktree;
 
@@ -26,6 +27,8 @@ pub struct Repository {
     /// The private object directory a working-tree snapshot was written
     /// to (`worktree.rs`), removed when the last clone of this handle goes.
     _snapshot_objects: Option<std::sync::Arc<tempfile::TempDir>>,
+    /// What reads of its trees and blob headers found (`kept.rs`).
+    kept: std::sync::Arc<kept::Kept>,
 }
 
 /// What the user asked to compare, resolved to commits.
@@ -78,6 +81,7 @@ impl Repository {
             shared,
             root,
             _snapshot_objects: None,
+            kept: Default::default(),
         })
     }
 

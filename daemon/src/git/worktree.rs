@@ -158,6 +158,7 @@ impl Repository {
                 shared,
                 root: self.root.clone(),
                 _snapshot_objects: Some(Arc::new(scratch)),
+                kept: Default::default(),
             },
             commit,
         })

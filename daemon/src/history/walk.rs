@@ -1,54 +1,164 @@
 //! The walk over a first-parent chain, newest commit first: each step
 //! compares a commit's graph with its first parent's, so the parent's
-//! graph, the base of this step, is the head of the next one. The walk
-//! keeps it in memory (`Held`) instead of reading it back from the store,
-//! and builds two graphs at once: when a step must build its base, the
-//! next step's base (the parent's parent) is built beside it, on the
-//! second core (`Engine::two_side_graphs`; one after the other for
-//! background work, which has one core). What a step reads is exactly
-//! what it read before: the same graphs, from the same cache keys; only
-//! where they are held and when they are built changes.
+//! graph, the base of one step, is the head of the next. The walk looks
+//! a few steps ahead (`AHEAD`) and asks a pool for the graphs the steps
+//! not yet indexed will need; the pool builds them in order on this
+//! thread and one more (`work::with_helper`; this thread alone for
+//! background work, which has one core), and hands each out as many
+//! times as it was asked, then lets it go. What a step reads is exactly
+//! what it read before: the same graphs, through the same
+//! `Engine::side_graph` and its cache; only where they are held and when
+//! they are built changes.
 
 use super::step::StepAt;
 use super::Step;
-use crate::engine::{Engine, SideAt};
+use crate::engine::Engine;
 use crate::error::DiffError;
 use crate::git::{CommitInfo, Repository};
 use crate::graph::SideGraph;
 use gix::ObjectId;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
-/// The graphs the walk will ask for again, by root tree: at most the next
-/// step's head and base.
+/// Steps looked at before the one being read: what the pool may build
+/// ahead, so at most about twice as many graphs are held at once.
+const AHEAD: usize = 2;
+
+/// The graphs the walk asked for, by root tree.
 #[derive(Default)]
-struct Held {
-    graphs: Vec<(ObjectId, SideGraph)>,
+struct Pool {
+    state: Mutex<PoolState>,
+    changed: Condvar,
 }
 
-impl Held {
-    /// The graph of `tree`, no longer held.
-    fn take(&mut self, tree: ObjectId) -> Option<SideGraph> {
-        let at = self.graphs.iter().position(|(held, _)| *held == tree)?;
-        Some(self.graphs.swap_remove(at).1)
+#[derive(Default)]
+struct PoolState {
+    /// Trees asked for and not yet being built, in the order asked.
+    queue: VecDeque<ObjectId>,
+    /// How many more times each asked tree's graph will be taken.
+    uses: HashMap<ObjectId, usize>,
+    built: HashMap<ObjectId, Result<SideGraph, DiffError>>,
+    /// Set when the walk ends: the helper stops.
+    finished: bool,
+}
+
+impl Pool {
+    fn lock(&self) -> MutexGuard<'_, PoolState> {
+        // A panic is caught where a graph is built, never with the lock.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A copy of the graph of `tree`, still held.
-    fn copy(&self, tree: ObjectId) -> Option<SideGraph> {
-        self.graphs
-            .iter()
-            .find(|(held, _)| *held == tree)
-            .map(|(_, graph)| graph.clone())
-    }
-
-    /// Keeps only the graph of `tree` (what the next step may ask).
-    fn keep_only(&mut self, tree: ObjectId) {
-        self.graphs.retain(|(held, _)| *held == tree);
-    }
-
-    fn hold(&mut self, tree: ObjectId, graph: SideGraph) {
-        if !self.graphs.iter().any(|(held, _)| *held == tree) {
-            self.graphs.push((tree, graph));
+    /// Asks for the graph of `tree` once more.
+    fn want(&self, tree: ObjectId) {
+        let mut state = self.lock();
+        let uses = state.uses.entry(tree).or_insert(0);
+        *uses += 1;
+        if *uses == 1 {
+            state.queue.push_back(tree);
+            self.changed.notify_all();
         }
     }
+
+    /// The graph of `tree` (asked for before), built here when no thread
+    /// has started it; kept while it is asked for again.
+    fn take(
+        &self,
+        engine: &Engine,
+        work: &Work<'_>,
+        tree: ObjectId,
+    ) -> Result<SideGraph, DiffError> {
+        let mut state = self.lock();
+        loop {
+            if state.built.contains_key(&tree) {
+                let uses = state.uses.get(&tree).copied().unwrap_or(1);
+                if uses > 1 {
+                    state.uses.insert(tree, uses - 1);
+                    if let Some(built) = state.built.get(&tree) {
+                        return built.clone();
+                    }
+                }
+                state.uses.remove(&tree);
+                return state
+                    .built
+                    .remove(&tree)
+                    .unwrap_or_else(|| Err(DiffError::internal("a walk's graph went missing")));
+            }
+            match state.queue.pop_front() {
+                // The next graph asked for, maybe this one: built here.
+                Some(next) => {
+                    drop(state);
+                    let graph = build(engine, work, next);
+                    state = self.lock();
+                    state.built.insert(next, graph);
+                    self.changed.notify_all();
+                }
+                // Being built by the helper.
+                None => {
+                    state = self
+                        .changed
+                        .wait(state)
+                        .unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
+            }
+        }
+    }
+
+    /// The helper: builds the next graph asked for until the walk ends.
+    fn help(&self, engine: &Engine, work: &Work<'_>) {
+        let mut state = self.lock();
+        loop {
+            if state.finished {
+                return;
+            }
+            match state.queue.pop_front() {
+                Some(next) => {
+                    drop(state);
+                    let graph = build(engine, work, next);
+                    state = self.lock();
+                    state.built.insert(next, graph);
+                    self.changed.notify_all();
+                }
+                None => {
+                    state = self
+                        .changed
+                        .wait(state)
+                        .unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        self.lock().finished = true;
+        self.changed.notify_all();
+    }
+}
+
+/// Ends the walk when dropped, however the walk ends.
+struct Finish<'p>(&'p Pool);
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+/// What every graph of the walk is read in.
+struct Work<'r> {
+    repo: &'r Repository,
+    scope: &'r str,
+    max_files: u32,
+}
+
+/// One side's graph; a panic is the walk's error, not a lost graph (the
+/// walk would wait for it forever).
+fn build(engine: &Engine, work: &Work<'_>, tree: ObjectId) -> Result<SideGraph, DiffError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        engine.side_graph(work.repo, tree, work.scope, work.max_files)
+    }))
+    .unwrap_or_else(|_| Err(DiffError::internal("building a commit's graph panicked")))
 }
 
 impl Engine {
@@ -63,97 +173,74 @@ impl Engine {
         max_files: u32,
         each: &mut dyn FnMut(usize, &CommitInfo, &Step),
     ) -> Result<(), DiffError> {
-        let mut held = Held::default();
+        let work = Work {
+            repo,
+            scope,
+            max_files,
+        };
+        let pool = Pool::default();
+        crate::work::with_helper(
+            || pool.help(self, &work),
+            || {
+                let _finish = Finish(&pool);
+                self.read_steps(&work, &pool, chain, each)
+            },
+        )
+    }
+
+    /// The walk on this thread: each step from the index, else from the
+    /// graphs asked of `pool` `AHEAD` steps before.
+    fn read_steps(
+        &self,
+        work: &Work<'_>,
+        pool: &Pool,
+        chain: &[CommitInfo],
+        each: &mut dyn FnMut(usize, &CommitInfo, &Step),
+    ) -> Result<(), DiffError> {
+        // Steps looked at and not yet read, with what the index holds.
+        let mut looked: VecDeque<(StepAt<'_>, Option<Step>)> = VecDeque::new();
         for (index, commit) in chain.iter().enumerate() {
             crate::work::checkpoint()?;
-            let step = crate::timings::phase!("history_step").in_scope(|| {
+            while looked.len() <= AHEAD {
+                let Some(ahead) = chain.get(index + looked.len()) else {
+                    break;
+                };
+                let next = chain.get(index + looked.len() + 1);
                 let at = StepAt {
-                    parent_tree: parent_tree(repo, commit, chain.get(index + 1))?,
-                    tree: commit.tree,
-                    scope,
-                    max_files,
+                    parent_tree: parent_tree(work.repo, ahead, next)?,
+                    tree: ahead.tree,
+                    scope: work.scope,
+                    max_files: work.max_files,
                 };
-                if let Some(step) = self.indexed_step(&at) {
-                    return Ok(step);
-                }
-                // The next step's base, when that step is still to read.
-                let ahead = match chain.get(index + 1) {
-                    Some(next) if at.parent_tree == Some(next.tree) => {
-                        let next_at = StepAt {
-                            parent_tree: parent_tree(repo, next, chain.get(index + 2))?,
-                            tree: next.tree,
-                            ..at
-                        };
-                        match next_at.parent_tree {
-                            Some(tree) if self.indexed_step(&next_at).is_none() => Some(tree),
-                            _ => None,
-                        }
+                let indexed = self.indexed_step(&at);
+                if indexed.is_none() {
+                    pool.want(at.tree);
+                    if let Some(parent) = at.parent_tree {
+                        pool.want(parent);
                     }
-                    _ => None,
-                };
-                let (base, head) = self.step_graphs(repo, &at, ahead, &mut held)?;
-                let step = self.step_of(repo, &at, base, head);
-                self.write_deferred();
-                Ok::<Step, DiffError>(step)
+                }
+                looked.push_back((at, indexed));
+            }
+            let Some((at, indexed)) = looked.pop_front() else {
+                return Err(DiffError::internal("a walk's step went missing"));
+            };
+            let step = crate::timings::phase!("history_step").in_scope(|| match indexed {
+                Some(step) => Ok(step),
+                None => {
+                    let head = pool.take(self, work, at.tree)?;
+                    // A root commit: nothing was bound before it.
+                    let base = match at.parent_tree {
+                        Some(parent) => pool.take(self, work, parent)?,
+                        None => SideGraph::default(),
+                    };
+                    let step = self.step_of(work.repo, &at, base, head);
+                    self.write_deferred();
+                    Ok::<Step, DiffError>(step)
+                }
             })?;
             each(index, commit, &step);
         }
         Ok(())
-    }
-
-    /// The base and head graphs of the step at `at`: held from the step
-    /// before, else built (the base with `ahead`, the graph the next step
-    /// will build, beside it). Afterwards `held` holds what the next step
-    /// asks: this step's base, and `ahead`'s graph when it was built.
-    fn step_graphs(
-        &self,
-        repo: &Repository,
-        at: &StepAt<'_>,
-        ahead: Option<ObjectId>,
-        held: &mut Held,
-    ) -> Result<(SideGraph, SideGraph), DiffError> {
-        let side = |tree| SideAt {
-            tree,
-            scope: at.scope,
-        };
-        let head = held.take(at.tree);
-        let Some(parent) = at.parent_tree else {
-            held.keep_only(at.tree);
-            let head = match head {
-                Some(head) => head,
-                None => self.side_graph(repo, at.tree, at.scope, at.max_files)?,
-            };
-            return Ok((SideGraph::default(), head));
-        };
-        let base = held.copy(parent);
-        held.keep_only(parent);
-        Ok(match (base, head) {
-            (Some(base), Some(head)) => (base, head),
-            (Some(base), None) => (
-                base,
-                self.side_graph(repo, at.tree, at.scope, at.max_files)?,
-            ),
-            (None, Some(head)) => match ahead.filter(|tree| *tree != parent) {
-                Some(ahead) => {
-                    let (base, next) =
-                        self.two_side_graphs(repo, side(parent), side(ahead), at.max_files)?;
-                    held.hold(parent, base.clone());
-                    held.hold(ahead, next);
-                    (base, head)
-                }
-                None => {
-                    let base = self.side_graph(repo, parent, at.scope, at.max_files)?;
-                    held.hold(parent, base.clone());
-                    (base, head)
-                }
-            },
-            (None, None) => {
-                let (base, head) =
-                    self.two_side_graphs(repo, side(parent), side(at.tree), at.max_files)?;
-                held.hold(parent, base.clone());
-                (base, head)
-            }
-        })
     }
 }
 

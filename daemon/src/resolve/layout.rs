@@ -7,7 +7,8 @@
 //! Rule (why a kept answer is exact): locating a module reads only the
 //! set's paths, its links and its scope's spellings (`locate.rs` asks
 //! `holds`, `dirs`, `linked` and `context.spellings`, nothing else), which
-//! the layout's digest covers; so a location kept under a layout is the
+//! the layout's digest covers (with the repository's modules outside the
+//! scope, which the resolver asks besides); so a location kept under a layout is the
 //! location for any set of that layout. A read of facts reaches them only
 //! through `ModuleSet::facts` and `ModuleSet::key` (the rule
 //! `graph::try_build_side` already rests on), which, while a read is
@@ -23,7 +24,9 @@ use std::sync::{Arc, Mutex};
 
 /// A digest of what locating a module depends on: the set's module paths
 /// (read, imported-only or unread alike), its linked entries and the
-/// scope's spellings.
+/// scope's spellings; and of the repository's own top-level modules
+/// outside the scope, which the resolver also asks
+/// (`ModuleSet::is_outside_repository_module`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LayoutId([u8; 32]);
 
@@ -32,6 +35,7 @@ impl LayoutId {
         paths: impl Iterator<Item = &'p str>,
         linked: impl Iterator<Item = &'p str>,
         spellings: &[String],
+        outside: impl Iterator<Item = &'p str>,
     ) -> Self {
         let mut hasher = blake3::Hasher::new();
         hasher.update(b"module-layout\0");
@@ -47,6 +51,11 @@ impl LayoutId {
         hasher.update(&[1]);
         for spelling in spellings {
             hasher.update(spelling.as_bytes());
+            hasher.update(&[0]);
+        }
+        hasher.update(&[1]);
+        for module in outside {
+            hasher.update(module.as_bytes());
             hasher.update(&[0]);
         }
         LayoutId(*hasher.finalize().as_bytes())

@@ -175,6 +175,7 @@ impl<'a> ModuleSet<'a> {
                 paths.into_iter(),
                 self.linked.iter().copied(),
                 &self.context.spellings,
+                self.context.outside_modules.iter().map(String::as_str),
             )
         })
     }
