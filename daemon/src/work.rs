@@ -200,8 +200,8 @@ pub fn foreground_busy() -> bool {
     FOREGROUND.load(Ordering::Relaxed) > 0
 }
 
-/// Whether this thread's work is background work.
-fn in_background() -> bool {
+/// Whether this thread's work is background work (`Cancel::in_background`).
+pub fn in_background() -> bool {
     CURRENT.with(|current| {
         current
             .borrow()

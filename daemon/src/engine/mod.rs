@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex};
 mod answers;
 mod context;
 mod facts;
+mod in_flight;
 mod inventory;
 mod keys;
 mod side_graphs;
@@ -151,6 +152,8 @@ pub struct Engine {
     unwritten: write_behind::WriteBehind,
     /// Inventories rendered recently (`inventory.rs`).
     inventories: answers::Kept<InventoryOutcome>,
+    /// Graphs being built, by content (`in_flight.rs`).
+    in_flight: in_flight::InFlight,
 }
 
 impl Engine {
@@ -161,6 +164,7 @@ impl Engine {
             decoded: Mutex::new(DecodedFacts::default()),
             unwritten: write_behind::WriteBehind::default(),
             inventories: answers::Kept::default(),
+            in_flight: in_flight::InFlight::default(),
         }
     }
 

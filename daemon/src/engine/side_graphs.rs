@@ -12,6 +12,12 @@ use crate::store::Namespace;
 use crate::timings::phase;
 use gix::ObjectId;
 
+/// A side's graph found by its tree's alias, or its plan and keys.
+enum Planned {
+    Cached(SideGraph),
+    Plan(super::side_plan::SidePlan, GraphKeys),
+}
+
 /// One side's graph as found in the cache, or what to build it from.
 pub(super) enum SideSource {
     Cached(SideGraph),
@@ -103,27 +109,52 @@ impl Engine {
         scope: &str,
         max_files: u32,
     ) -> Result<SideSource, DiffError> {
-        let counters = Some(&self.cache.graphs);
+        match self.planned(repo, root_tree, scope, max_files)? {
+            Planned::Cached(graph) => Ok(SideSource::Cached(graph)),
+            Planned::Plan(plan, keys) => self.source_of(repo, plan, keys),
+        }
+    }
+
+    /// The graph by its root tree's alias, else the side's plan and keys.
+    fn planned(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+        max_files: u32,
+    ) -> Result<Planned, DiffError> {
         let tree = graph_key(root_tree, scope, max_files);
         let aliased = self
             .cache
             .get::<[u8; 32]>(Namespace::Graphs, tree.as_bytes(), None)
             .and_then(|content| {
                 self.cache
-                    .get::<SideGraph>(Namespace::Graphs, &content, counters)
+                    .get::<SideGraph>(Namespace::Graphs, &content, Some(&self.cache.graphs))
             });
         if let Some(graph) = aliased {
-            return Ok(SideSource::Cached(graph));
+            return Ok(Planned::Cached(graph));
         }
         let plan = self.side_plan(repo, root_tree, scope, max_files)?;
         let keys = GraphKeys {
             tree,
             content: plan.content_key(max_files),
         };
-        if let Some(graph) =
-            self.cache
-                .get::<SideGraph>(Namespace::Graphs, keys.content.as_bytes(), counters)
-        {
+        Ok(Planned::Plan(plan, keys))
+    }
+
+    /// The graph by its content key (the tree's key then made its alias),
+    /// else the input to build it from.
+    fn source_of(
+        &self,
+        repo: &Repository,
+        plan: super::side_plan::SidePlan,
+        keys: GraphKeys,
+    ) -> Result<SideSource, DiffError> {
+        if let Some(graph) = self.cache.get::<SideGraph>(
+            Namespace::Graphs,
+            keys.content.as_bytes(),
+            Some(&self.cache.graphs),
+        ) {
             self.alias(&keys);
             return Ok(SideSource::Cached(graph));
         }
@@ -223,6 +254,34 @@ impl Engine {
             .map(|_| ())
     }
 
+    /// `side_graph` without the write of the facts it parsed: from the
+    /// cache, else built here unless another thread is building the same
+    /// content (`in_flight.rs`), whose graph is then read from the cache.
+    fn one_side_graph(
+        &self,
+        repo: &Repository,
+        root_tree: ObjectId,
+        scope: &str,
+        max_files: u32,
+    ) -> Result<SideGraph, DiffError> {
+        loop {
+            let (plan, keys) = match self.planned(repo, root_tree, scope, max_files)? {
+                Planned::Cached(graph) => return Ok(graph),
+                Planned::Plan(plan, keys) => (plan, keys),
+            };
+            // Asked before the cache, so a graph another thread is
+            // building is waited for, then found there.
+            let _building = match self.in_flight.turn(*keys.content.as_bytes())? {
+                super::in_flight::Turn::Build(building) => building,
+                super::in_flight::Turn::Waited => continue,
+            };
+            return match self.source_of(repo, plan, keys)? {
+                SideSource::Cached(graph) => Ok(graph),
+                SideSource::Build { input, tests, keys } => self.built(repo, input, &tests, &keys),
+            };
+        }
+    }
+
     /// One side's graph for a scope of a commit's tree, from the cache when
     /// it was built before.
     pub fn side_graph(
@@ -234,13 +293,7 @@ impl Engine {
     ) -> Result<SideGraph, DiffError> {
         let graph = {
             let _graph = phase!("graph").entered();
-            match self.side_source(repo, root_tree, scope, max_files) {
-                Ok(SideSource::Cached(graph)) => Ok(graph),
-                Ok(SideSource::Build { input, tests, keys }) => {
-                    self.built(repo, input, &tests, &keys)
-                }
-                Err(err) => Err(err),
-            }
+            self.one_side_graph(repo, root_tree, scope, max_files)
         };
         self.unwritten.write(&self.cache);
         graph
