@@ -85,23 +85,9 @@ impl Pool {
                     .remove(&tree)
                     .unwrap_or_else(|| Err(DiffError::internal("a walk's graph went missing")));
             }
-            match state.queue.pop_front() {
-                // The next graph asked for, maybe this one: built here.
-                Some(next) => {
-                    drop(state);
-                    let graph = build(engine, work, next);
-                    state = self.lock();
-                    state.built.insert(next, graph);
-                    self.changed.notify_all();
-                }
-                // Being built by the helper.
-                None => {
-                    state = self
-                        .changed
-                        .wait(state)
-                        .unwrap_or_else(|poisoned| poisoned.into_inner());
-                }
-            }
+            // The next graph asked for, maybe this one, is built here;
+            // with none left to start, the helper is building it.
+            state = self.build_next_or_wait(state, engine, work);
         }
     }
 
@@ -112,21 +98,31 @@ impl Pool {
             if state.finished {
                 return;
             }
-            match state.queue.pop_front() {
-                Some(next) => {
-                    drop(state);
-                    let graph = build(engine, work, next);
-                    state = self.lock();
-                    state.built.insert(next, graph);
-                    self.changed.notify_all();
-                }
-                None => {
-                    state = self
-                        .changed
-                        .wait(state)
-                        .unwrap_or_else(|poisoned| poisoned.into_inner());
-                }
+            state = self.build_next_or_wait(state, engine, work);
+        }
+    }
+
+    /// Builds the next graph asked for (the lock let go meanwhile), or
+    /// waits for a change when none is left to start.
+    fn build_next_or_wait<'s>(
+        &'s self,
+        mut state: MutexGuard<'s, PoolState>,
+        engine: &Engine,
+        work: &Work<'_>,
+    ) -> MutexGuard<'s, PoolState> {
+        match state.queue.pop_front() {
+            Some(next) => {
+                drop(state);
+                let graph = build(engine, work, next);
+                state = self.lock();
+                state.built.insert(next, graph);
+                self.changed.notify_all();
+                state
             }
+            None => self
+                .changed
+                .wait(state)
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
         }
     }
 
