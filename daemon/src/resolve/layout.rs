@@ -166,8 +166,10 @@ impl<T: Clone> KeptMap<T> {
     }
 }
 
-/// Locations a layout's map holds before it starts over.
-const LOCATIONS_KEPT: usize = 1 << 18;
+/// Locations a layout's map holds before it starts over: the maps outlive
+/// the request (a daemon keeps the last `LAYOUTS_KEPT` layouts'), so this
+/// bounds what an idle daemon holds too.
+const LOCATIONS_KEPT: usize = 1 << 16;
 
 /// Inserts into a map of locations, which starts over past
 /// `LOCATIONS_KEPT` entries.
