@@ -26,6 +26,7 @@ pub mod policy;
 pub mod pyrepr;
 pub mod python;
 pub mod reach;
+pub mod recent;
 pub mod renames;
 pub mod render;
 pub mod resolve;

@@ -11,43 +11,37 @@
 //! `ENTRIES_KEPT` paths or sizes a map starts over.
 
 use super::Listing;
+use crate::recent::{insert_bounded, Recent};
 use gix::ObjectId;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 const ENTRIES_KEPT: usize = 1 << 16;
 
 const TREES_PER_PATH: usize = 2;
 
-/// The listings of the trees last listed at one path, newest first.
-type TreesAtPath = Vec<(ObjectId, Arc<Listing>)>;
-
-#[derive(Default)]
 pub(crate) struct Kept {
-    /// By the path a tree was listed at, then its id, newest first.
-    listings: Mutex<HashMap<String, TreesAtPath>>,
+    /// By the path a tree was listed at: its id and listing.
+    listings: Recent<String, (ObjectId, Arc<Listing>)>,
     sizes: Mutex<HashMap<ObjectId, u64>>,
 }
 
-/// Plain maps: a panic elsewhere cannot leave one half written.
-fn lock<T>(map: &Mutex<T>) -> MutexGuard<'_, T> {
-    map.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn insert_bounded<K: std::hash::Hash + Eq, V>(map: &mut HashMap<K, V>, key: K, value: V) {
-    if map.len() >= ENTRIES_KEPT {
-        map.clear();
+impl Default for Kept {
+    fn default() -> Self {
+        Kept {
+            listings: Recent::new(TREES_PER_PATH, ENTRIES_KEPT),
+            sizes: Mutex::default(),
+        }
     }
-    map.insert(key, value);
 }
 
 impl Kept {
     pub(super) fn listing(&self, tree: ObjectId, path: &str) -> Option<Arc<Listing>> {
-        lock(&self.listings)
-            .get(path)?
-            .iter()
+        self.listings
+            .values(path)
+            .into_iter()
             .find(|(id, _)| *id == tree)
-            .map(|(_, listing)| Arc::clone(listing))
+            .map(|(_, listing)| listing)
     }
 
     pub(super) fn keep_listing(
@@ -57,22 +51,25 @@ impl Kept {
         listing: Listing,
     ) -> Arc<Listing> {
         let listing = Arc::new(listing);
-        let mut listings = lock(&self.listings);
-        if listings.len() >= ENTRIES_KEPT && !listings.contains_key(path) {
-            listings.clear();
-        }
-        let trees = listings.entry(path.to_string()).or_default();
-        trees.retain(|(id, _)| *id != tree);
-        trees.insert(0, (tree, Arc::clone(&listing)));
-        trees.truncate(TREES_PER_PATH);
+        self.listings
+            .keep(path.to_string(), (tree, Arc::clone(&listing)), |(id, _)| {
+                *id == tree
+            });
         listing
     }
 
+    fn sizes(&self) -> std::sync::MutexGuard<'_, HashMap<ObjectId, u64>> {
+        // Plain data: a panic elsewhere cannot leave it half written.
+        self.sizes
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     pub(super) fn size(&self, blob: ObjectId) -> Option<u64> {
-        lock(&self.sizes).get(&blob).copied()
+        self.sizes().get(&blob).copied()
     }
 
     pub(super) fn keep_size(&self, blob: ObjectId, size: u64) {
-        insert_bounded(&mut lock(&self.sizes), blob, size);
+        insert_bounded(&mut self.sizes(), blob, size, ENTRIES_KEPT);
     }
 }

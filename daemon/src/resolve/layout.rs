@@ -19,7 +19,8 @@
 //! none: a read that asked one is not kept). Asking a kept answer asks its
 //! paths again, so the unread modules it wanted are wanted again.
 
-use std::collections::{HashMap, VecDeque};
+use crate::recent::Recent;
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 /// A digest of what locating a module depends on: the set's module paths
@@ -128,7 +129,7 @@ const KEYS_KEPT: usize = 1 << 16;
 /// `ANSWERS_PER_KEY`, since a walk builds two commits at once and each
 /// may read the module's older or newer content.
 pub struct KeptMap<T> {
-    answers: Mutex<HashMap<String, Vec<Arc<Kept<T>>>>>,
+    answers: Recent<String, Arc<Kept<T>>>,
 }
 
 const ANSWERS_PER_KEY: usize = 2;
@@ -136,50 +137,24 @@ const ANSWERS_PER_KEY: usize = 2;
 impl<T> Default for KeptMap<T> {
     fn default() -> Self {
         KeptMap {
-            answers: Mutex::new(HashMap::new()),
+            answers: Recent::new(ANSWERS_PER_KEY, KEYS_KEPT),
         }
     }
 }
 
-impl<T: Clone> KeptMap<T> {
+impl<T> KeptMap<T> {
     /// The answers kept for `key`, newest first.
     pub(super) fn kept(&self, key: &str) -> Vec<Arc<Kept<T>>> {
-        self.lock().get(key).cloned().unwrap_or_default()
+        self.answers.values(key)
     }
 
     /// Keeps an answer for `key`, in front of the older ones.
     pub(super) fn keep(&self, key: &str, answer: Arc<Kept<T>>) {
-        let mut answers = self.lock();
-        if answers.len() >= KEYS_KEPT && !answers.contains_key(key) {
-            answers.clear();
-        }
-        let kept = answers.entry(key.to_string()).or_default();
-        kept.insert(0, answer);
-        kept.truncate(ANSWERS_PER_KEY);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<Arc<Kept<T>>>>> {
-        // Plain data: a panic elsewhere cannot leave it half written.
-        self.answers
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.answers.keep(key.to_string(), answer, |_| false);
     }
 }
 
 /// Locations a layout's map holds before it starts over: the maps outlive
 /// the request (a daemon keeps the last `LAYOUTS_KEPT` layouts'), so this
 /// bounds what an idle daemon holds too.
-const LOCATIONS_KEPT: usize = 1 << 16;
-
-/// Inserts into a map of locations, which starts over past
-/// `LOCATIONS_KEPT` entries.
-pub(super) fn insert_bounded<K: std::hash::Hash + Eq, V>(
-    map: &mut HashMap<K, V>,
-    key: K,
-    value: V,
-) {
-    if map.len() >= LOCATIONS_KEPT {
-        map.clear();
-    }
-    map.insert(key, value);
-}
+pub(super) const LOCATIONS_KEPT: usize = 1 << 16;

@@ -37,7 +37,12 @@ impl<'s, 'a> Resolver<'s, 'a> {
         }
         let found = self.locate_uncached(dir, level, dotted);
         if let Ok(mut memo) = memo.lock() {
-            super::layout::insert_bounded(&mut memo, key, found.clone());
+            crate::recent::insert_bounded(
+                &mut memo,
+                key,
+                found.clone(),
+                super::layout::LOCATIONS_KEPT,
+            );
         }
         found
     }
