@@ -36,6 +36,10 @@ CATALOGUE: list[Shape] = [
     Shape("class_instance", "construction", (SDK, ADK),
           "class XHolder: def __init__(self): self.agent = Agent(name='x', ...); x_holder = XHolder(); "
           "others hand off to (or wrap) x_holder.agent"),
+    # Issue 41, item 1: the instance's agent a method returns, referenced as x_holder.create_agent().
+    Shape("class_method_instance", "construction", (SDK, ADK),
+          "class XHolder: def create_agent(self): return Agent(name='x', ...); x_holder = XHolder(); "
+          "others hand off to (or wrap) x_holder.create_agent()", weight=2),
     Shape("clone", "construction", (SDK,), "x = other.clone(name='x', tools=[...]) (fields equal to the source's are inherited)"),
     Shape("kwargs_unpack", "construction", (SDK, ADK), "X_OPTIONS = {'tools': [...]}; Agent(name='x', **X_OPTIONS)", unreadable=True, weight=1),
     # Edge: a repository class deriving from ADK's BaseAgent runs code of its own; what a construction
@@ -48,6 +52,19 @@ CATALOGUE: list[Shape] = [
     Shape("adk_inert_custom_agent", "construction", (ADK,),
           "class XSpikeAgent(BaseAgent): async def _run_async_impl(self, ctx): yield Event(author=self.name); "
           "x = XSpikeAgent(name='x', sub_agents=[...]) (with tools=: a limit)", weight=2),
+    # Issue 41, items 2 and 3: a chain of repository agent classes, each adding behaviour but never
+    # touching a capability field (app/<fw>_bases.py: `XBase(Agent)` with a helper, ADK an
+    # `@override` run method that logs and delegates to super(); the agent's module:
+    # `XAgent(XBase)` handing its base a constant), read as the framework class.
+    Shape("subclass_chain", "construction", (SDK, ADK),
+          "app/<fw>_bases.py: class XBase(Agent) (helper; ADK: @override _run_async_impl delegating); "
+          "class XAgent(XBase): def __init__(self, **kwargs): super().__init__(<constant>, **kwargs); x = XAgent(...)",
+          weight=2),
+    # Edges: the derived class's __init__ changes what its ** parameter holds (SDK), or the run method calls a
+    # helper before it delegates (ADK): an agent class no reader reads, a named limit, never silent.
+    Shape("subclass_chain_unread", "construction", (SDK, ADK),
+          "... XAgent's __init__ sets a default in kwargs (SDK), or XBase's _run_async_impl calls "
+          "a helper before delegating (ADK) (edge: expects a limit)", unreadable=True, weight=1),
     # Builders as issue 40 reads them (a module-level undecorated sync function whose one
     # unconditional last statement returns the construction, a local bound once to it, or another
     # builder's call): the agent they build may be referenced by a call of the builder (`target_ref`).
@@ -301,6 +318,7 @@ def shapes_for(enabled: set[str], axis: str, framework: str) -> list[str]:
 # Groups of shapes the rules, the truth and the renderer ask about.
 RENAMEABLE = ("module_literal", "name_constant")
 IDENTITY_BY_VARIABLE = ("module_literal", "name_constant", "positional_name")
+SUBCLASS_CHAINS = ("subclass_chain", "subclass_chain_unread")  # built at module level by a repository class
 SDK_DECORATORS = ("sdk_decorator", "sdk_decorator_call")
 ADK_WRAPPERS = ("adk_plain", "adk_function_tool_inline", "adk_function_tool_module")
 # List shapes that spell their members (and their conditions) where the readers read them; a clone
@@ -333,7 +351,8 @@ NAMED_BY_LOCAL = ("builder_returns_local", "nested_local")  # an SDK agent a fun
 BUILT_IN_FUNCTIONS = BUILDERS + ("builder_two_returns", "builder_decorated")
 OPEN_BUILDERS = ("builder_two_returns", "builder_decorated")  # a call of them is not known to be the agent
 FACTORY_CALLS = ("factory_two_calls",)  # a factory called twice: two agents, neither a target
-NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held", "class_instance") + FACTORY_CALLS  # no module-level variable holds the agent
+INSTANCE_AGENTS = ("class_instance", "class_method_instance")  # an instance's agent, referenced through it
+NOT_AT_MODULE_LEVEL = BUILT_IN_FUNCTIONS + ("class_held",) + INSTANCE_AGENTS + FACTORY_CALLS  # no module-level variable holds the agent
 IN_FUNCTION = NOT_AT_MODULE_LEVEL  # the construction's statements run in a function
 TARGET_REFS = ("target_builder_call", "target_builder_local", "target_module_variable", "target_branch_local")
 DECORATOR_KINDS = {  # tool_wrapper shape -> the decorator function it applies (its code is one variant)

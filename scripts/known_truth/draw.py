@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .catalogue import (
-    APPEND_LISTS, BUILDERS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS, OPEN_BUILDERS, REPLACEMENTS, REWIRES, SAME_MODULE_REWIRES, SHAPES, TARGET_REFS, shapes_for
+    APPEND_LISTS, BUILDERS, IDENTITY_BY_VARIABLE, IN_FUNCTION, INSTANCE_AGENTS, IN_SCOPE_LISTS, OPEN_BUILDERS, REPLACEMENTS, REWIRES, SAME_MODULE_REWIRES, SHAPES, SUBCLASS_CHAINS,
+    TARGET_REFS, shapes_for
 )
 from .model import ADK, AgentSpec, App, HOSTED_ARGUMENTS, HOSTED_BY_FRAMEWORK, SDK, Server, Tool
 from .naming import TOOL_MODULES, servers_module
@@ -168,7 +169,7 @@ def fit_rewire_to_construction(gen: Generation, agent: AgentSpec):
     """A rewire of an agent a builder makes is `rewire_factory_result_other_module` (from another
     module) or, for ADK, `adk_rewire_factory_result` (in its own module), and those two shapes only
     go with builders; a pair the enabled shapes cannot spell falls back to a literal list."""
-    if agent.construction in ("class_held", "class_instance", "factory_two_calls", "adk_inert_custom_agent") and agent.tools_list in REWIRES:
+    if agent.construction in ("class_held", "factory_two_calls", "adk_inert_custom_agent") + INSTANCE_AGENTS + SUBCLASS_CHAINS and agent.tools_list in REWIRES:
         agent.tools_list = "literal"  # no module-level name to rewire through
     if agent.construction in OPEN_BUILDERS and agent.tools_list in REWIRES:
         agent.tools_list = "literal"  # which construction the module variable holds is open

@@ -9,7 +9,7 @@ from typing import Optional
 
 from .catalogue import (
     APPEND_EDGES, APPEND_LISTS, LOOP_APPENDS, BUILDERS, FACTORY_CALLS, BUILT_IN_FUNCTIONS, IDENTITY_BY_VARIABLE, IN_FUNCTION, IN_SCOPE_LISTS,
-    NAMED_BY_LOCAL, READABLE_LISTS, REWIRES
+    INSTANCE_AGENTS, NAMED_BY_LOCAL, READABLE_LISTS, REWIRES
 )
 from .model import AgentSpec, App, SDK, Tool
 from .naming import TOOL_MODULES
@@ -32,7 +32,7 @@ def builder_made(agent: AgentSpec) -> bool:
 def can_be_target(agent: AgentSpec, field_name: str = "handoffs") -> bool:
     """An agent another one may hand off to or wrap as a tool: one its variable names, or one a
     builder builds (SDK as_tool is called on a variable only)."""
-    if agent.construction in IDENTITY_BY_VARIABLE + ("class_instance",):
+    if agent.construction in IDENTITY_BY_VARIABLE + INSTANCE_AGENTS:
         return True
     return builder_made(agent) and not (agent.framework == SDK and field_name == "agent_tools")
 
@@ -73,7 +73,7 @@ def eligible_targets(app: App, agent: AgentSpec, cross_module: bool, field_name:
     builder-made ones only when a `target_ref` shape is enabled."""
     return [t for t in app.agents.values() if target_allowed(app, agent, t, field_name)
             and (cross_module or t.file == agent.file)
-            and (builder_targets or t.construction in IDENTITY_BY_VARIABLE + ("class_instance",))]
+            and (builder_targets or t.construction in IDENTITY_BY_VARIABLE + INSTANCE_AGENTS)]
 
 
 def module_allowed(app: App, tool: Tool, stem: str) -> bool:
@@ -104,8 +104,8 @@ def has_twin(app: App, tool: Tool) -> bool:
 def identity_preserving(agent: AgentSpec) -> tuple[str, ...]:
     """Construction shapes that keep the agent's identity and its eligibility as a target: the ones
     named by the variable, or builders (named by name=; an SDK builder's local is named by itself)."""
-    if agent.construction == "class_instance":
-        return ("class_instance",)
+    if agent.construction in INSTANCE_AGENTS:
+        return (agent.construction,)
     if agent.construction in BUILDERS:
         if agent.framework == SDK:
             local = agent.construction in NAMED_BY_LOCAL

@@ -51,7 +51,7 @@ class Agent:
     def __class_getitem__(cls, item):
         return cls
     def __init__(self, name, instructions=None, tools=None, handoffs=None, mcp_servers=None, model=None,
-                 model_settings=None, tool_use_behavior="run_llm_again"):
+                 model_settings=None, tool_use_behavior="run_llm_again", handoff_description=None):
         self.name, self.tools, self.handoffs, self.mcp_servers = name, tools if tools is not None else [], handoffs if handoffs is not None else [], mcp_servers if mcp_servers is not None else []
         self.model_settings, self.tool_use_behavior = model_settings, tool_use_behavior
         REGISTRY.append(("sdk", self))
@@ -76,7 +76,7 @@ def create_static_tool_filter(allowed_tool_names=None):
     "google/adk/agents/__init__.py": """
 import agents
 class LlmAgent:
-    def __init__(self, name, model=None, instruction=None, tools=None, sub_agents=None):
+    def __init__(self, name, model=None, instruction=None, tools=None, sub_agents=None, output_key=None):
         self.name, self.tools, self.sub_agents = name, tools if tools is not None else [], sub_agents if sub_agents is not None else []
         agents.REGISTRY.append(("adk", self))
 Agent = LlmAgent
@@ -114,6 +114,10 @@ class StdioConnectionParams:
     def __init__(self, server_params):
         self.server_params = server_params
 """,
+    "typing_extensions.py": """
+def override(method):
+    return method
+""",
     "mcp/__init__.py": """
 class StdioServerParameters:
     def __init__(self, command, args):
@@ -131,6 +135,8 @@ for name in modules:
     for attr in list(vars(module)):
         if attr.endswith("Holder") and isinstance(getattr(module, attr), type):
             getattr(module, attr)()
+        if attr.endswith("_holder") and hasattr(getattr(module, attr), "create_agent"):
+            getattr(module, attr).create_agent()
 def describe(framework, item):
     kind = type(item).__name__
     if framework == "sdk" and kind == "FunctionTool":

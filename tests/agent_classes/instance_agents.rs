@@ -109,3 +109,77 @@ fn an_agent_attribute_written_or_changed_elsewhere_keeps_the_limit() {
         "billing.agent",
     );
 }
+
+/// Issue 41, item 1: `sub_agents=[gatherer.create_agent(),
+/// crafter.create_agent()]`, where the method returns the wrapper
+/// construction, names the agents those instantiations are.
+const ADK_METHOD: &str = r#"from google.adk.agents import LlmAgent, SequentialAgent
+from .tools import lookup, refund
+
+
+class Specialist:
+    def __init__(self, name, tools):
+        self.name = name
+        self.tools = tools
+
+    def create_agent(self):
+        return LlmAgent(name=self.name, model="m", instruction="i", tools=self.tools)
+
+
+gatherer = Specialist("gatherer", [lookup])
+crafter = Specialist("crafter", [refund])
+root_agent = SequentialAgent(name="root", sub_agents=[gatherer.create_agent(), crafter.create_agent()])
+"#;
+
+#[test]
+fn a_method_that_returns_the_construction_names_the_instances_agent() {
+    let head = ADK_METHOD.replace("(\"crafter\", [refund])", "(\"crafter\", [refund, lookup])");
+    let doc = compare_agent(ADK_TOOLS, ADK_METHOD, &head);
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("crafter", "lookup", "added")]);
+    // The sub-agent itself, added.
+    let base = ADK_METHOD.replace(", crafter.create_agent()]", "]");
+    let doc = compare_agent(ADK_TOOLS, &base, ADK_METHOD);
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("root", "handoff:agent.py:crafter", "added")]
+    );
+}
+
+/// Edges: a method taking an argument (it could build another agent from
+/// it), and one the scope replaces on the instance, keep the limit.
+#[test]
+fn a_method_call_the_rule_does_not_cover_keeps_the_limit() {
+    let taking = ADK_METHOD
+        .replace(
+            "def create_agent(self):",
+            "def create_agent(self, model=\"m\"):",
+        )
+        .replace("model=\"m\", instruction", "model=model, instruction");
+    let head = taking.replace("(\"crafter\", [refund])", "(\"crafter\", [refund, lookup])");
+    let doc = compare_agent(ADK_TOOLS, &taking, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head").iter().any(|l| l.contains(
+            "hands off to crafter.create_agent(), which this scan could not match to an agent definition"
+        )),
+        "{:?}",
+        limits(&doc, "head")
+    );
+    let replaced = ADK_METHOD.replace(
+        "root_agent = ",
+        "crafter.create_agent = gatherer.create_agent\nroot_agent = ",
+    );
+    let head = replaced.replace("(\"crafter\", [refund])", "(\"crafter\", [refund, lookup])");
+    let doc = compare_agent(ADK_TOOLS, &replaced, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert!(
+        limits(&doc, "head")
+            .iter()
+            .any(|l| l
+                .contains("`crafter.create_agent()`, which agent.py:16 writes, or writes through")),
+        "{:?}",
+        limits(&doc, "head")
+    );
+}

@@ -50,6 +50,7 @@ fn compare_agent(tools: &str, base: &str, head: &str) -> serde_json::Value {
     compare_agent_text(tools, base, head).0
 }
 
+mod chains;
 mod custom_agents;
 mod instance_agents;
 mod pass_through;

@@ -100,3 +100,77 @@ fn an_adk_subclass_without_a_constructor_is_read_as_llm_agent() {
     assert_compared(&doc);
     assert_eq!(rows(&doc), vec![row("helper", "refund", "added")]);
 }
+
+/// An `LlmAgent` subclass whose `_run_async_impl` runs another agent runs
+/// its own code in place of the model's loop: not read as `LlmAgent`
+/// (before this rule it was, and the agent it runs was hidden), the
+/// limit naming the call.
+#[test]
+fn an_adk_subclass_whose_run_method_runs_an_agent_stays_a_named_limit() {
+    let agent = "from google.adk.agents import LlmAgent\nfrom .tools import lookup, refund\n\nother = LlmAgent(name=\"other\", model=\"m\", instruction=\"i\", tools=[refund])\n\n\nclass Helper(LlmAgent):\n    async def _run_async_impl(self, ctx):\n        async for event in other.run_async(ctx):\n            yield event\n\n\nroot_agent = Helper(name=\"helper\", model=\"m\", instruction=\"i\", tools=[lookup])\n";
+    let head = agent.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare_agent(ADK_TOOLS, agent, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent class 'Helper' at agent.py:7 derives from an agent class; agents built from it are not read. It is not read as its base class: 'Helper' (agent.py:7): its method '_run_async_impl' calls other.run_async at line 9, which may run an agent or a tool in place of the model's loop."]
+    );
+}
+
+/// Issue 41, item 2: a subclass that adds behaviour but never touches a
+/// capability field is read as its base class — a run method marked
+/// `@override` that only logs and delegates to `super()`, a
+/// `model_post_init` hook, a helper, and a constant handed to the base
+/// class (`model="m"`).
+#[test]
+fn an_adk_subclass_that_adds_behaviour_is_read_as_llm_agent() {
+    let agent = r#"import logging
+
+from google.adk.agents import LlmAgent
+from typing_extensions import override
+
+from .tools import lookup, refund
+
+logger = logging.getLogger(__name__)
+
+
+class Audited(LlmAgent):
+    def __init__(self, **kwargs):
+        super().__init__(model="m", **kwargs)
+
+    def model_post_init(self, context):
+        super().model_post_init(context)
+        logger.info("built %s", self.name)
+
+    @override
+    async def _run_async_impl(self, ctx):
+        logger.info("running")
+        async for event in super()._run_async_impl(ctx):
+            yield event
+
+    def describe(self):
+        return f"{self.name}: {self.description}"
+
+
+root_agent = Audited(name="helper", instruction="i", tools=[lookup])
+"#;
+    let head = agent.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare_agent(ADK_TOOLS, agent, &head);
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("helper", "refund", "added")]);
+}
+
+/// A run method that delegates and then does more (here, calls a
+/// helper) is not read: the limit names the call.
+#[test]
+fn a_run_method_that_does_more_than_delegate_stays_a_named_limit() {
+    let agent = "from google.adk.agents import LlmAgent\nfrom .tools import lookup, refund\n\n\nclass Helper(LlmAgent):\n    async def _run_async_impl(self, ctx):\n        async for event in super()._run_async_impl(ctx):\n            yield event\n        refund(\"all\")\n\n\nroot_agent = Helper(name=\"helper\", model=\"m\", instruction=\"i\", tools=[lookup])\n";
+    let head = agent.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare_agent(ADK_TOOLS, agent, &head);
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent class 'Helper' at agent.py:5 derives from an agent class; agents built from it are not read. It is not read as its base class: 'Helper' (agent.py:5): its method '_run_async_impl' calls refund at line 9, which may run an agent or a tool in place of the model's loop."]
+    );
+}

@@ -7,18 +7,25 @@
 //! The rule that makes it sound: the class is defined once at module
 //! level on one base, with no metaclass and no decorator but
 //! `dataclass`; nothing in its code spells a capability field or a method
-//! that returns one (`tools`, `get_all_tools`, ADK `canonical_tools`…) or
-//! an object hook that could (`__post_init__`, `model_post_init`,
-//! `__setattr__`…), so it never reads, stores or changes them; no method
-//! is decorated but by `property`/`staticmethod`/`classmethod` (pydantic
-//! validators rewrite fields without a store) and none calls
-//! `setattr`/`delattr`/`vars` or a computed `getattr`; and its `__init__`,
-//! if it has one, calls `super().__init__` once, passing only `keyword=
-//! parameter` pairs and its own `**` parameter, each used nowhere else and
-//! never rebound. Then the base class receives exactly the keywords the
-//! call gives those parameters (or their constant defaults) and the ones
-//! the `**` parameter collects. Anything else leaves the class unread, and
-//! the reason is named.
+//! that returns or finds one (`tools`, `get_all_tools`, ADK
+//! `canonical_tools`, `find_agent`…) or an object hook that reaches
+//! attributes by a computed name (`__setattr__`, `__getattr__`,
+//! `__dict__`…), so it never reads, stores or changes them; no method is
+//! decorated but by `property`/`staticmethod`/`classmethod` or a marker
+//! (`typing.override`) (pydantic validators rewrite fields without a
+//! store) and none calls `setattr`/`delattr`/`vars` or a computed
+//! `getattr`; and its `__init__`, if it has one, calls `super().__init__`
+//! once, passing only `keyword=parameter` pairs, `keyword=constant` pairs
+//! and its own `**` parameter, each parameter used nowhere else and never
+//! rebound. Then the base class receives exactly the keywords the call
+//! gives those parameters (or their constant defaults), the constants,
+//! and the ones the `**` parameter collects. Other methods may run code
+//! (`model_post_init`, helpers, callbacks): spelling no capability field
+//! and reaching no attribute by a computed name, they cannot change one
+//! (a change through another object is a store the census names). The
+//! run methods of an ADK agent are the framework's own rule
+//! (`custom_agents.rs`). Anything else leaves the class unread, and the
+//! reason is named.
 
 use super::class_rules::{
     is_dataclass_decorator, module_level_on_one_base, plain_methods, spells_any,
@@ -41,8 +48,8 @@ const CAPABILITY_MEMBERS: &[&str] = &[
     "get_mcp_tools",
     "canonical_tools",
     "clone",
-    "__post_init__",
-    "model_post_init",
+    "find_agent",
+    "find_sub_agent",
     "__new__",
     "__setattr__",
     "__getattr__",
@@ -73,7 +80,16 @@ struct Forwarding {
 #[derive(Debug, Clone, PartialEq)]
 struct ForwardedKeyword {
     keyword: String,
-    param: String,
+    given: Given,
+}
+
+/// What `__init__` passes the base class under a keyword.
+#[derive(Debug, Clone, PartialEq)]
+enum Given {
+    /// One of its parameters, as the call binds it.
+    Param(String),
+    /// A constant it spells (`name="router"`).
+    Constant(Value),
 }
 
 /// Whether `class` (of `facts`, deriving from an agent class) is a
@@ -144,6 +160,13 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
     let mut keywords = Vec::new();
     let mut spreads = false;
     for (keyword, value) in &call.keywords {
+        if let (Some(keyword), true) = (keyword, is_constant(value)) {
+            keywords.push(ForwardedKeyword {
+                keyword: keyword.to_string(),
+                given: Given::Constant(value.clone()),
+            });
+            continue;
+        }
         let Value::Name(param) = value else {
             return Err(format!(
                 "its __init__ passes the base class {} computed",
@@ -160,7 +183,7 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
             (Some(keyword), Some(ParamKind::Normal | ParamKind::KeywordOnly)) => {
                 keywords.push(ForwardedKeyword {
                     keyword: keyword.to_string(),
-                    param: param.to_string(),
+                    given: Given::Param(param.to_string()),
                 });
             }
             (None, Some(ParamKind::VarKeyword)) => spreads = true,
@@ -208,19 +231,30 @@ impl PassThrough {
         };
         let mut keywords = Vec::new();
         for forwarded in &init.keywords {
-            let Some(bound) = binding.bound.iter().find(|b| b.param == forwarded.param) else {
-                return Err(format!("{} is not given", str_repr(&forwarded.param)));
+            let param = match &forwarded.given {
+                Given::Param(param) => param,
+                Given::Constant(value) => {
+                    keywords.push(KeywordFact {
+                        name: Some(forwarded.keyword.clone().into()),
+                        value: value.clone(),
+                        line: call.line,
+                    });
+                    continue;
+                }
+            };
+            let Some(bound) = binding.bound.iter().find(|b| b.param == *param) else {
+                return Err(format!("{} is not given", str_repr(param)));
             };
             if bound.from_default && !is_constant(&bound.value) {
                 return Err(format!(
                     "the default of {} is not a constant",
-                    str_repr(&forwarded.param)
+                    str_repr(param)
                 ));
             }
             keywords.push(KeywordFact {
                 name: Some(forwarded.keyword.clone().into()),
                 value: bound.value.clone(),
-                line: line_of(&forwarded.param),
+                line: line_of(param),
             });
         }
         if init.spreads {

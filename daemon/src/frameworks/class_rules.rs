@@ -11,6 +11,10 @@ use sha2::{Digest, Sha256};
 /// Method decorators that do not change what an instance holds.
 const PLAIN_DECORATORS: &[&str] = &["property", "staticmethod", "classmethod"];
 
+/// Decorators, by import, that return the function they are given
+/// unchanged (`@override` only sets `__override__` on it).
+const MARKER_DECORATORS: &[&str] = &["typing.override", "typing_extensions.override"];
+
 /// A class statement at module level with one base and no keywords
 /// (`metaclass=`): what makes the framework class its only parent and
 /// the module's one definition the class. Else why not, as a clause.
@@ -49,7 +53,8 @@ pub fn methods<'f>(facts: &'f ModuleFacts, class: &ClassFact) -> Vec<&'f Functio
 }
 
 /// No method is decorated but by `property`/`staticmethod`/`classmethod`
-/// (a validator can rewrite a field without a store), and none reaches an
+/// or a marker (`typing.override`) (a validator can rewrite a field
+/// without a store), and none reaches an
 /// attribute by a name the reader cannot check: `setattr`, `delattr`,
 /// `vars`, or `getattr` of a computed name or of one of `guarded`.
 pub fn plain_methods(
@@ -60,8 +65,11 @@ pub fn plain_methods(
     let prefix = format!("{}.", class.qualname);
     for method in methods(facts, class) {
         let direct = !method.qualname[prefix.len()..].contains('.');
-        let plain =
-            |d: &Value| matches!(d, Value::Name(n) if PLAIN_DECORATORS.contains(&n.as_str()));
+        let plain = |d: &Value| {
+            matches!(d, Value::Name(n) if PLAIN_DECORATORS.contains(&n.as_str()))
+                || imported_name(facts, d, "")
+                    .is_some_and(|name| MARKER_DECORATORS.contains(&name.as_str()))
+        };
         if direct && !method.decorators.iter().all(plain) {
             return Err(format!(
                 "its method {} is decorated",

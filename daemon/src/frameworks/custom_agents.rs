@@ -70,6 +70,60 @@ pub fn runs_nothing(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String
     Ok(())
 }
 
+/// The methods through which Google ADK runs an agent (and the flow its
+/// model loop runs): an `LlmAgent` subclass overriding one runs its own
+/// code in place of the model's loop, which can run any agent or tool.
+const RUN_METHODS: &[&str] = &[
+    "_run_async_impl",
+    "_run_live_impl",
+    "run_async",
+    "run_live",
+    "_llm_flow",
+];
+
+/// Whether every run method an `LlmAgent` subclass overrides only
+/// delegates (issue 41, item 2): each call it makes, nested definitions
+/// included, is `super()` or a run method of `super()`
+/// (`async for e in super()._run_async_impl(ctx): yield e`), or one that
+/// runs nothing (`inert`). Then the agent runs the base class's loop over
+/// the fields the reader reads. Else why not, with the call named.
+pub fn run_methods_delegate(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String> {
+    let prefix = format!("{}.", class.qualname);
+    for method in methods(facts, class) {
+        let own = &method.qualname[prefix.len()..];
+        let run_method = own.split('.').next().unwrap_or(own);
+        if !RUN_METHODS.contains(&run_method) {
+            continue;
+        }
+        let delegates = |call: &BodyCall| {
+            let is_super = |value: &Value| {
+                matches!(value, Value::Call { callee, args, keywords }
+                    if **callee == Value::Name("super".into()) && args.is_empty() && keywords.is_empty())
+            };
+            match call.receiver.as_deref() {
+                Some((receiver, called)) => {
+                    is_super(receiver) && RUN_METHODS.contains(&called.as_str())
+                }
+                None => {
+                    matches!(&call.callee, Value::Name(n) if n == "super" && call.args.is_empty())
+                        || inert(facts, method, call)
+                }
+            }
+        };
+        if let Some(call) = method.body().body_calls.iter().find(|c| !delegates(c)) {
+            return Err(format!(
+                "its method {} calls {} at line {}, which may run an agent or a tool in place of the model's loop",
+                str_repr(&method.name),
+                call.callee
+                    .dotted()
+                    .unwrap_or_else(|| "a computed callee".into()),
+                call.line
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn inert(facts: &ModuleFacts, method: &FunctionFact, call: &BodyCall) -> bool {
     if imported_name(facts, &call.callee, &method.qualname)
         .is_some_and(|name| INERT_FRAMEWORK_CALLS.contains(&name.as_str()))

@@ -21,6 +21,7 @@ use std::sync::Arc;
 mod adk_factories;
 mod adk_members;
 mod agent_bindings;
+mod agent_subclasses;
 mod capability_limits;
 mod chains;
 mod decorator_returns;

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Optional
 
 from ..catalogue import (
-    IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, NAME_CONSTANTS, READABLE_LISTS, REPLACEMENTS, REWIRES, WRAPPER_EDGES
+    IMPORTED_LISTS, IN_FUNCTION, IN_OTHER_MODULE, INSTANCE_AGENTS, NAME_CONSTANTS, READABLE_LISTS, REPLACEMENTS, REWIRES, SUBCLASS_CHAINS,
+    WRAPPER_EDGES
 )
 from ..model import AgentSpec, App, SDK
+from ..naming import relative_module
 from ..rules import nested_host, registry_agents
 from ..truth import agent_ident, binding_names, condition_of, tool_row_name
 from .lists import constant_stem, rendered_lists
@@ -162,7 +164,7 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
     name = name_argument(w, agent, before, state)
     instruction = w.q(INSTRUCTIONS[agent.instruction % len(INSTRUCTIONS)])
     head = head_arguments(w, agent, name)
-    indent = {"class_held": "        ", "class_instance": "        "}.get(agent.construction, "    " if ctx.in_function else "")
+    indent = "        " if agent.construction in ("class_held",) + INSTANCE_AGENTS else "    " if ctx.in_function else ""
     body = indented(ctx.prelude, indent)
     if ctx.prelude and not ctx.in_function:
         before.append(list(ctx.prelude))
@@ -195,6 +197,12 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
         construction = [f"{agent.var} = {w.call(spike, head[:1] + [f'{k}={v}' for k, v in values.items() if v is not None], '')}"]
         if any(k != "sub_agents" and v is not None for k, v in values.items()):
             ctx.unreadable |= set(binding_names(app, agent))  # BaseAgent takes no tools=: the call is a limit
+    elif agent.construction in SUBCLASS_CHAINS:
+        derived = subclass_chain(state, w, agent, before)
+        arguments = head + [f"{k}={v}" for k, v in values.items() if v is not None]
+        construction = [f"{agent.var} = {w.call(derived, arguments, '')}"]
+        if agent.construction == "subclass_chain_unread":
+            ctx.unreadable |= set(binding_names(app, agent))
     else:
         arguments = head + [f"{k}={v}" for k, v in values.items() if v is not None]
         cls = agent_class(w, agent)
@@ -229,18 +237,55 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
                             f"{agent.var}_preview = {builder}(os.environ.get({w.q(flag)}, {w.q(agent.var + '_preview')}))"]
         elif agent.construction == "builder_local_list":
             before.append(local_list_builder(agent, cls, head, values, body))
-        elif agent.construction in ("class_held", "class_instance"):
+        elif agent.construction in ("class_held",) + INSTANCE_AGENTS:
             holder = f"{(agent.list_name or agent.var).title().replace('_', '')}Holder"
-            before.append([f"class {holder}:", "    def __init__(self):"] + body + [f"        self.agent = {call}"])
-            if agent.construction == "class_instance":
+            if agent.construction == "class_method_instance":
+                before.append([f"class {holder}:", "    def create_agent(self):"] + body + [f"        return {call}"])
+            else:
+                before.append([f"class {holder}:", "    def __init__(self):"] + body + [f"        self.agent = {call}"])
+            if agent.construction in INSTANCE_AGENTS:
                 construction = [f"{agent.var}_holder = {holder}()"]
         else:
             construction = [f"{agent.var} = {call}"]
-        if agent.construction in IN_FUNCTION and agent.construction not in ("class_held", "class_instance", "factory_two_calls"):
+        if agent.construction in IN_FUNCTION and agent.construction not in ("class_held", "factory_two_calls") + INSTANCE_AGENTS:
             construction = [f"{agent.var} = {builder}()"]
     ctx.unreadable |= tool_opacity(app, agent)
     blocks = before + ([construction + after] if construction + after else [])
     return blocks, ctx.unreadable
+
+
+def subclass_chain(state: RenderState, w: Writer, agent: AgentSpec, before: list[list[str]]) -> str:
+    """`XBase(<framework class>)` in app/<fw>_bases.py, adding behaviour that touches no capability
+    field (a helper; ADK an `@override` run method that prints and delegates to super()), and
+    `XAgent(XBase)` before the construction, handing its base a constant: the class to construct.
+    `subclass_chain_unread` breaks one link: XAgent's `__init__` uses its `**` parameter besides
+    passing it on (SDK), or the run method calls a helper before delegating (ADK)."""
+    stem = (agent.list_name or agent.var).title().replace("_", "")
+    base, derived = f"{stem}Base", f"{stem}Agent"
+    unread = agent.construction == "subclass_chain_unread"
+    bases = state.side_module(f"{agent.framework}_bases")
+    if agent.framework == SDK:
+        bases.imports.name("agents", "Agent")
+        bases.blocks.append([f"class {base}(Agent):", "    def describe(self):", '        return f"{self.name}"'])
+        passed = 'handoff_description="A specialist.", **kwargs'
+    else:
+        bases.imports.name("google.adk.agents", "LlmAgent")
+        bases.imports.name("typing_extensions", "override")
+        run = ["    @override", "    async def _run_async_impl(self, ctx):", '        print("running", self.name)']
+        if unread:
+            bases.blocks.append([f"def audit_{stem.lower()}(ctx):", "    return ctx"])
+            run.append(f"        audit_{stem.lower()}(ctx)")
+        run += ["        async for event in super()._run_async_impl(ctx):", "            yield event"]
+        bases.blocks.append([f"class {base}(LlmAgent):"] + run)
+        passed = 'output_key="answer", **kwargs'
+    w.imports.name(relative_module(f"{agent.framework}_bases"), base)
+    init = [f"class {derived}({base}):", "    def __init__(self, **kwargs):"]
+    if unread and agent.framework == SDK:  # uses its ** parameter besides passing it on
+        init += ['        kwargs.setdefault("handoff_description", "A specialist.")', "        super().__init__(**kwargs)"]
+    else:
+        init.append(f"        super().__init__({passed})")
+    before.append(init)
+    return derived
 
 
 def references_in_own_file(app: App, agent: AgentSpec, tid: str) -> bool:

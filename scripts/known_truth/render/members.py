@@ -52,11 +52,11 @@ def hosted_expression(w: Writer, cls: str, argument: str) -> str:
 def agent_reference(w: Writer, target: AgentSpec) -> str:
     """The target agent's variable, imported when it is built in another agent module (under an
     alias when the importing module's style says so)."""
-    if target.construction == "class_instance":  # the agent its module's instance holds
+    if target.construction in ("class_instance", "class_method_instance"):  # the agent its module's instance holds
         holder = f"{target.var}_holder"
         if target.file != w.stem:
             w.imports.name(relative_module(target.file), holder)
-        return f"{holder}.agent"
+        return f"{holder}.agent" if target.construction == "class_instance" else f"{holder}.create_agent()"
     if target.file == w.stem:
         return target.var
     alias = f"{target.var}_agent" if w.style.alias_agents else ""

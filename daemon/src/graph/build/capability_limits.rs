@@ -46,7 +46,9 @@ pub(super) fn capability_limits<'m>(
     // Agents assigned to a plain variable, by (module, variable): the
     // construction's line, the agent's identity and how messages name it.
     let mut agents: BTreeMap<(String, String), KnownAgent> = BTreeMap::new();
-    let mut subclasses: BTreeMap<(String, String), (u32, Framework)> = BTreeMap::new();
+    // Every agent class of the side, chains through the scope's own
+    // classes included (`agent_subclasses.rs`).
+    let subclasses = &contexts.agent_classes;
     // Clones the SDK reader reads as agents of their own (their lines).
     let mut readable_clones: BTreeSet<(&str, u32)> = BTreeSet::new();
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
@@ -109,18 +111,6 @@ pub(super) fn capability_limits<'m>(
                     );
                 }
             }
-        }
-        for class in openai::agent_subclasses(&file.facts) {
-            subclasses.insert(
-                (file.path.clone(), class.name.to_string()),
-                (class.line, Framework::OpenAi),
-            );
-        }
-        for class in adk::agent_subclasses(&file.facts) {
-            subclasses.insert(
-                (file.path.clone(), class.name.to_string()),
-                (class.line, Framework::Adk),
-            );
         }
     }
     for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {

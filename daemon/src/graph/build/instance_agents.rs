@@ -16,13 +16,22 @@
 //!   `billing.agent.sub_agents = …`), nor reaches attributes without
 //!   naming them (`vars()`, `__dict__`: the wrapper rule's own check).
 //!
+//! A method's agent (issue 41, item 1): `gatherer.create_agent()`, where
+//! `Specialist.create_agent(self)` returns the wrapper construction, is
+//! that instantiation's agent too. Sound on the same conditions, and when
+//! the call passes nothing and the method is a plain synchronous one
+//! taking only `self` whose one unconditional last statement returns the
+//! construction: each call builds an agent of the same name and lists, so
+//! every call is the agent the instantiation names.
+//!
 //! Anything else is not a reference this rule names: the caller keeps its
 //! limit.
 
+use super::eval::call_frames::returns_once;
 use super::wrapper_agents::stored_elsewhere;
 use super::ModuleReader;
 use crate::frameworks::module_context::WrapperInstance;
-use crate::python::{BindingKind, CallFact, StoreKind, Value};
+use crate::python::{BindingKind, CallFact, ModuleFacts, ParamKind, StoreKind, Value};
 use crate::resolve::{Resolver, Target};
 
 /// The agent an instance attribute holds: the module its construction is
@@ -43,8 +52,18 @@ impl<'m> ModuleReader<'_, 'm> {
         scope: &str,
         reference: &Value,
     ) -> Option<Result<InstanceAgent<'m>, String>> {
-        let Value::Attribute(parts) = reference else {
-            return None;
+        // `object.attribute`, or `object.method()`.
+        let (parts, method_call) = match reference {
+            Value::Attribute(parts) => (parts, false),
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            } if args.is_empty() && keywords.is_empty() => match callee.as_ref() {
+                Value::Attribute(parts) => (parts, true),
+                _ => return None,
+            },
+            _ => return None,
         };
         let [object, attribute] = parts.as_slice() else {
             return None;
@@ -96,11 +115,18 @@ impl<'m> ModuleReader<'_, 'm> {
         let context = self.contexts.of(class_path);
         let stored_as = format!("self.{attribute}");
         let init = format!("{class_name}.__init__");
+        let method = format!("{class_name}.{attribute}");
         let (index, wrapper) = context.wrappers.iter().find(|(index, w)| {
             w.construction.class == class_name
-                && class_facts.calls.get(**index).is_some_and(|c| {
-                    c.scope == init && c.assigned_to.as_deref() == Some(stored_as.as_str())
-                })
+                && class_facts
+                    .calls
+                    .get(**index)
+                    .is_some_and(|c| match method_call {
+                        false => {
+                            c.scope == init && c.assigned_to.as_deref() == Some(stored_as.as_str())
+                        }
+                        true => c.scope == method,
+                    })
         })?;
         let construction = class_facts.calls.get(*index)?;
         let instance: Option<&WrapperInstance> = wrapper.instances.iter().find(|i| {
@@ -113,8 +139,15 @@ impl<'m> ModuleReader<'_, 'm> {
                 "`{object}`, which is not an instantiation of `{class_name}` this reader reads"
             )));
         };
-        let spelled = format!("`{object}.{attribute}`");
-        if !construction.guard.as_ref().is_some_and(|g| g.is_empty()) {
+        let spelled = match method_call {
+            false => format!("`{object}.{attribute}`"),
+            true => format!("`{object}.{attribute}()`"),
+        };
+        if method_call {
+            if let Err(why) = returns_construction(class_facts, &method, construction) {
+                return Some(Err(format!("{spelled}, whose method {why}")));
+            }
+        } else if !construction.guard.as_ref().is_some_and(|g| g.is_empty()) {
             return Some(Err(format!(
                 "{spelled}, which `{init}` stores under a condition"
             )));
@@ -130,10 +163,11 @@ impl<'m> ModuleReader<'_, 'm> {
                     && (s.scope == class_name || s.scope.starts_with(&format!("{class_name}.")))
             })
             .count();
-        if own_stores != 1 {
-            return Some(Err(format!(
-                "{spelled}, which `{class_name}` stores more than once"
-            )));
+        if own_stores != usize::from(!method_call) {
+            return Some(Err(match method_call {
+                false => format!("{spelled}, which `{class_name}` stores more than once"),
+                true => format!("{spelled}, whose method `{class_name}` also stores on `self`"),
+            }));
         }
         // Nothing writes it, or anything through it, anywhere else.
         for module in self.modules.paths() {
@@ -174,4 +208,43 @@ impl<'m> ModuleReader<'_, 'm> {
             name: instance.name.clone(),
         }))
     }
+}
+
+/// Whether the method `qualname` of `facts` is a plain synchronous one
+/// taking only `self` whose one unconditional last statement returns
+/// `construction`; else why not, as a clause.
+fn returns_construction(
+    facts: &ModuleFacts,
+    qualname: &str,
+    construction: &CallFact,
+) -> Result<(), String> {
+    let Some(method) = facts.functions.iter().find(|f| f.qualname == qualname) else {
+        return Err("is not a method the class defines".into());
+    };
+    // The class body binds the name once: by its `def`.
+    let (class_name, _) = qualname.rsplit_once('.').unwrap_or(("", qualname));
+    let bound = facts
+        .classes
+        .iter()
+        .filter(|c| c.qualname == class_name)
+        .flat_map(|c| c.attributes.iter())
+        .filter(|b| b.name == method.name)
+        .count();
+    if bound != 1 {
+        return Err("is bound more than once in its class".into());
+    }
+    if method.is_async {
+        return Err("is async".into());
+    }
+    if !matches!(method.params.as_slice(), [only] if matches!(only.kind, ParamKind::Normal | ParamKind::PositionalOnly))
+    {
+        return Err("takes more than `self`".into());
+    }
+    returns_once(facts, method, "")?;
+    let returned = method.body().returns_found.first().and_then(|r| {
+        matches!(&r.value, Some(Value::Call { callee, .. })
+            if **callee == construction.callee && r.line == construction.line)
+        .then_some(())
+    });
+    returned.ok_or_else(|| "does not return the construction it makes".to_string())
 }

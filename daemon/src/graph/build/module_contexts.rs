@@ -6,17 +6,18 @@
 //! A call is a subclass construction when its callee is a plain name the
 //! resolver follows, with no import step rebound on the way
 //! (`chains::reassignment`), to the one module-level binding of a class
-//! that derives from the SDK's `Agent` or ADK's `LlmAgent`. Only sides
-//! that define such a class pay for the lookups.
+//! that derives from the SDK's `Agent` or ADK's `LlmAgent`/`BaseAgent`,
+//! directly or through the scope's own classes (`agent_subclasses.rs`).
+//! Only sides that define such a class pay for the lookups.
 
-use super::{chains, eval, SourceFile};
-use crate::frameworks::module_context::{AgentBase, ModuleContext, SubclassConstruction};
-use crate::frameworks::{adk, openai};
-use crate::frameworks::{agent_classes, custom_agents};
+use super::agent_subclasses::{AgentClasses, ClassSite};
+use super::{chains, eval, Framework, SourceFile};
+use crate::frameworks::module_context::{ModuleContext, SubclassConstruction};
+use crate::frameworks::openai;
 use crate::pyrepr::str_repr;
 use crate::python::{BindingKind, ClassFact, ModuleFacts, Value};
 use crate::resolve::{ImportStep, ModuleSet, Resolver, Target};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Every module's context on one side.
 pub(super) struct ModuleContexts {
@@ -31,6 +32,10 @@ pub(super) struct ModuleContexts {
     /// The side's census of stores and namespace changes (`reach::Census`),
     /// taken once when a reader first asks what could change a value.
     census: std::cell::OnceCell<crate::reach::Census>,
+    /// The side's agent classes (`agent_subclasses.rs`, chains included):
+    /// where each is defined and its framework, for the limits that name
+    /// a construction no reader reads.
+    pub(super) agent_classes: BTreeMap<ClassSite, (u32, Framework)>,
 }
 
 /// What a module's SDK constructions of one identity are.
@@ -47,7 +52,7 @@ pub(super) struct SdkIdentity {
 
 impl ModuleContexts {
     pub(super) fn of_side(modules: &ModuleSet<'_>, files: &[SourceFile]) -> Self {
-        let classes = AgentClasses::of(files);
+        let classes = AgentClasses::of(modules, files);
         let census = std::cell::OnceCell::new();
         let by_path = files
             .iter()
@@ -65,8 +70,14 @@ impl ModuleContexts {
             })
             .collect();
         let sdk_identities = sdk_identities(files, &by_path);
+        let agent_classes = classes
+            .by_site
+            .iter()
+            .map(|(site, class)| (site.clone(), (class.line, class.framework)))
+            .collect();
         ModuleContexts {
             by_path,
+            agent_classes,
             empty: ModuleContext::default(),
             sdk_identities,
             census,
@@ -187,39 +198,6 @@ pub(super) fn class_definition<'m>(
     })
 }
 
-/// The classes of the side that derive from an agent class, by
-/// (module, class name), and their names (what a callee must spell to be
-/// looked up).
-struct AgentClasses {
-    by_site: BTreeMap<(String, String), (u32, AgentBase)>,
-    names: BTreeSet<String>,
-}
-
-impl AgentClasses {
-    fn of(files: &[SourceFile]) -> Self {
-        let mut by_site = BTreeMap::new();
-        for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
-            let sdk = openai::agent_subclasses(&file.facts)
-                .into_iter()
-                .map(|c| (c, AgentBase::Sdk));
-            let adk = adk::llm_agent_subclasses(&file.facts)
-                .into_iter()
-                .map(|c| (c, AgentBase::Adk));
-            let custom = adk::base_agent_subclasses(&file.facts)
-                .into_iter()
-                .map(|c| (c, AgentBase::AdkCustom));
-            for (class, base) in sdk.chain(adk).chain(custom) {
-                by_site.insert(
-                    (file.path.clone(), class.name.to_string()),
-                    (class.line, base),
-                );
-            }
-        }
-        let names = by_site.keys().map(|(_, name)| name.clone()).collect();
-        AgentClasses { by_site, names }
-    }
-}
-
 /// Fills `context` with the module's constructions of agent subclasses:
 /// read ones as the base-class call they make, the rest with why not.
 fn subclass_calls(
@@ -239,42 +217,32 @@ fn subclass_calls(
             path,
             name,
             line,
-            facts,
             class,
             steps,
+            ..
         }) = class_definition(modules, &file.path, &call.scope, &call.callee)
         else {
             continue;
         };
-        let Some(&(class_line, base)) = classes.by_site.get(&(path.to_string(), name.clone()))
-        else {
+        let site = (path.to_string(), name);
+        let Some(agent_class) = classes.by_site.get(&site) else {
             continue;
         };
+        // A workflow or remote agent class is never read: its
+        // constructions keep the spec's limit, as spelled.
+        if agent_class.base.is_none() {
+            continue;
+        }
+        let class_line = agent_class.line;
         let read = match class.filter(|_| line == class_line) {
-            Some(class) => match chains::reassignment(modules, &steps) {
+            Some(_) => match chains::reassignment(modules, &steps) {
                 Some(why) => Err(why),
-                None => agent_classes::pass_through(facts, class).and_then(|pass| {
-                    // A `BaseAgent` subclass runs code of its own: read
-                    // only when that code runs nothing, and when the call
-                    // passes only what `BaseAgent` takes.
-                    let custom = base == AgentBase::AdkCustom;
-                    if custom {
-                        custom_agents::runs_nothing(facts, class)?;
-                    }
-                    let made = pass.base_call(call);
-                    let made = match made {
-                        Ok(made) if custom => {
-                            custom_agents::takes_only_sub_agents(&made).map(|()| made)
-                        }
-                        other => other,
-                    };
-                    made.map_err(|why| format!("at this call, {why}"))
-                }),
+                None => classes.base_call(modules, &site, call),
             },
             None => Err("its one definition is not established".to_string()),
         };
         match read {
-            Ok(base_call) => {
+            Ok((base, base_call)) => {
                 context.subclass_calls.insert(
                     index,
                     SubclassConstruction {
@@ -286,7 +254,7 @@ fn subclass_calls(
             Err(why) => {
                 context.unread_subclass_calls.insert(
                     index,
-                    format!("{} ({path}:{class_line}): {why}", str_repr(&name)),
+                    format!("{} ({}:{class_line}): {why}", str_repr(&site.1), site.0),
                 );
             }
         }
