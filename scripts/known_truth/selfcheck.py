@@ -134,7 +134,9 @@ for name in modules:
     module = importlib.import_module(name)
     for attr in list(vars(module)):
         if attr.endswith("Holder") and isinstance(getattr(module, attr), type):
-            getattr(module, attr)()
+            init = getattr(getattr(module, attr).__init__, "__code__", None)
+            if init is None or init.co_argcount == 1:  # else an instantiation of the module passes its list
+                getattr(module, attr)()
         if attr.endswith("_holder") and hasattr(getattr(module, attr), "create_agent"):
             getattr(module, attr).create_agent()
 def describe(framework, item):
@@ -216,7 +218,7 @@ def runtime_bindings(files: dict[str, str]) -> dict[str, dict]:
         done = subprocess.run([sys.executable, "-c", RUNTIME_PROBE, *modules], capture_output=True, text=True, env=env)
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "probe failed")
-        return json.loads(done.stdout)
+        return json.loads(done.stdout.strip().splitlines()[-1])  # the program may print too
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

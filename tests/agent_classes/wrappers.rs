@@ -104,7 +104,7 @@ fn a_second_store_to_the_attribute_stays_a_named_limit() {
     );
     assert_named(
         &base,
-        "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:15 is built by the class 'CustomAgent': the class's code uses .tools other than storing it once and reading it once; it is not read as one agent per instance.",
+        "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:15 is built by the class 'CustomAgent': the class's code uses .tools other than storing it once and reading what it holds; it is not read as one agent per instance.",
     );
 }
 
@@ -204,4 +204,51 @@ fn a_write_through_dict_stays_a_named_limit() {
         &base,
         "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:12 is built by the class 'CustomAgent': agent.py:18 writes an object's __dict__; it is not read as one agent per instance.",
     );
+}
+
+/// Issue 41, item 1: uses that only read the attribute — logged by the
+/// module's logger, formatted, measured, tested for membership, iterated,
+/// truth-tested — leave the class read as one agent per instance.
+#[test]
+fn uses_that_only_read_an_attribute_keep_the_class_read() {
+    let base = WRAPPER
+        .replace(
+            "from agents import Agent\n",
+            "import logging\n\nfrom agents import Agent\n",
+        )
+        .replace(
+            "\n\nclass CustomAgent",
+            "\nlogger = logging.getLogger(__name__)\n\n\nclass CustomAgent",
+        )
+        .replace(
+            "        self.tools = tools or []\n",
+            "        self.tools = tools or []\n        logger.info(\"%s has %d tools\", self.name, len(self.tools))\n\n    def describe(self):\n        if not self.tools:\n            return f\"{self.name}: no tools\"\n        names = \", \".join(str(t) for t in self.tools)\n        return \"%s: %s\" % (self.name, names)\n\n    def offers(self, tool):\n        return tool in self.tools or self.name == tool\n",
+        );
+    let head = base.replace("tools=[lookup])", "tools=[lookup, refund])");
+    let doc = compare(&base, &head);
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("Search Agent", "refund", "added")]);
+}
+
+/// Edges: a method that hands the list out, and one that passes it to a
+/// function of the module (which could keep or change it), are uses the
+/// rule does not count: the limit stays.
+#[test]
+fn an_attribute_handed_out_stays_a_named_limit() {
+    let limit = "OpenAI Agents SDK agent 'CustomAgent.build@agent.py' at agent.py:15 is built by the class 'CustomAgent': the class's code uses .tools other than storing it once and reading what it holds; it is not read as one agent per instance.";
+    let handed_out = WRAPPER.replace(
+        "    def build(self):",
+        "    def listed(self):\n        return self.tools\n\n    def build(self):",
+    );
+    assert_named(&handed_out, limit);
+    let passed = WRAPPER
+        .replace(
+            "\n\nclass CustomAgent",
+            "\n\ndef register(tools):\n    tools.append(refund)\n\n\nclass CustomAgent",
+        )
+        .replace(
+            "    def build(self):",
+            "    def setup(self):\n        register(self.tools)\n\n    def build(self):",
+        );
+    assert_named(&passed, &limit.replace("agent.py:15", "agent.py:19"));
 }

@@ -39,10 +39,10 @@ const INERT_FRAMEWORK_CALLS: &[&str] = &[
 
 /// Builtins that run no repository code on the values these methods
 /// handle (strings, events).
-const INERT_BUILTINS: &[&str] = &["print", "len", "str", "repr", "isinstance"];
+pub(super) const INERT_BUILTINS: &[&str] = &["print", "len", "str", "repr", "isinstance"];
 
 /// The logger methods a run may call.
-const LOGGER_METHODS: &[&str] = &["debug", "info", "warning", "error", "exception"];
+pub(super) const LOGGER_METHODS: &[&str] = &["debug", "info", "warning", "error", "exception"];
 
 /// Whether every call of the class's methods is inert; else why not.
 pub fn runs_nothing(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String> {
@@ -147,7 +147,7 @@ fn inert(facts: &ModuleFacts, method: &FunctionFact, call: &BodyCall) -> bool {
 }
 
 /// `logger = logging.getLogger(...)`, the module's one binding of the name.
-fn is_module_logger(facts: &ModuleFacts, name: &str) -> bool {
+pub(super) fn is_module_logger(facts: &ModuleFacts, name: &str) -> bool {
     let mut bindings = facts.module_bindings_named(name).filter(|b| b.name == name);
     let (Some(only), None) = (bindings.next(), bindings.next()) else {
         return false;

@@ -18,9 +18,10 @@
 //! - each `self.X` it reads is stored by `__init__` exactly once,
 //!   unconditionally (before the construction when that is in `__init__`),
 //!   from the parameters, module names and literals only, the class body
-//!   binds no `X`, and the class's code spells `X` exactly twice (that
-//!   store and that read): no other method stores, changes or hands out
-//!   the attribute;
+//!   binds no `X`, and the class's code spells `X` twice (that store and
+//!   that read) besides uses that only read its value (issue 41, item 1:
+//!   `read_only_reads`, logged, formatted, compared, iterated): no other
+//!   method stores, changes or hands out the attribute;
 //! - every other name the construction reads is one neither its method nor
 //!   `__init__` binds locally, so it means the same read from `__init__`;
 //! - a keyword that carries no binding (`DESCRIPTIVE_KEYWORDS`: the model,
@@ -29,6 +30,7 @@
 
 use super::class_rules::{plain_methods, spells_any};
 use crate::pyrepr::str_repr;
+use crate::python::READ_ONLY_BUILTINS;
 use crate::python::{BindingKind, CallFact, ClassFact, FunctionFact, KeywordFact, ModuleFacts};
 use crate::python::{Comprehension, StoredUnder, Value};
 
@@ -168,7 +170,7 @@ fn rewrite(
                 init,
                 call,
                 attribute,
-                descriptive_reads(call, attribute),
+                descriptive_reads(call, attribute) + read_only_reads(facts, class, attribute),
             )?,
         ));
     }
@@ -255,6 +257,33 @@ fn plain_class(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String> {
     plain_methods(facts, class, &[]).map_err(|why| format!("in the class, {why}"))
 }
 
+/// The `self.attribute` uses of the class that only read its value: an
+/// f-string field, a comparison's or a truth test's operand, an iterable,
+/// a `%`/`str.format` operand, or an argument of a builtin that only reads
+/// (`len`, `print`, `str`…, where the module binds no such name) or of a
+/// method of the module's `logging.getLogger(...)` logger. Every other use
+/// (an alias, a call that could keep or change it, a method called on it)
+/// stays outside the count, so the rule does not hold.
+fn read_only_reads(facts: &ModuleFacts, class: &ClassFact, attribute: &str) -> usize {
+    let read_only = |via: &str| match via.split_once('.') {
+        None => {
+            (READ_ONLY_BUILTINS.contains(&via)
+                || super::custom_agents::INERT_BUILTINS.contains(&via))
+                && !facts.module_bindings_named(via).any(|b| b.name == via)
+        }
+        Some(("str", "format")) => true,
+        Some((logger, method)) => {
+            super::custom_agents::LOGGER_METHODS.contains(&method)
+                && super::custom_agents::is_module_logger(facts, logger)
+        }
+    };
+    class
+        .self_reads
+        .iter()
+        .filter(|r| r.attribute == attribute && r.via.as_deref().is_none_or(read_only))
+        .count()
+}
+
 /// What `__init__` stores in `self.attribute`, read from `__init__`.
 fn stored_value(
     class: &ClassFact,
@@ -287,15 +316,16 @@ fn stored_value(
     if call.scope == init.qualname && store.line >= call.line {
         return Err(format!("{spelled} is stored after the construction"));
     }
-    // Its store, its read, and reads in this construction's descriptive
+    // Its store, its read, reads in this construction's descriptive
     // keywords (each counted where the value model shows it; one it hides
-    // leaves the count short, and the rule does not hold).
+    // leaves the count short, and the rule does not hold), and reads that
+    // only read it elsewhere in the class (`read_only_reads`).
     let expected = u32::try_from(descriptive)
         .ok()
         .and_then(|d| d.checked_add(2));
     if class.attribute_names.get(attribute).copied() != expected {
         return Err(format!(
-            "the class's code uses .{attribute} other than storing it once and reading it once"
+            "the class's code uses .{attribute} other than storing it once and reading what it holds"
         ));
     }
     let mut reads = Reads::default();

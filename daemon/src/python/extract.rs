@@ -79,6 +79,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
         conditional_depth: 0,
         protected_depth: 0,
         type_checking_depth: 0,
+        recorded_call_depth: 0,
         pending_target: None,
         guards: Vec::new(),
         callables: top_level_callables(parsed.suite()),
@@ -93,6 +94,7 @@ pub fn extract_facts(bytes: &[u8]) -> ModuleFacts {
     }
     for class in &mut facts.classes {
         class.attribute_names.settle();
+        class.self_reads.shrink_to_fit();
     }
     facts.shrink_to_fit();
     // Read against the whole module: what the package binds and stores.
@@ -133,6 +135,11 @@ struct Collector<'a> {
     protected_depth: usize,
     /// How many `if TYPE_CHECKING:` bodies enclose the current statement.
     type_checking_depth: usize,
+    /// How many calls recorded as `CallFact`s (constructions, the module's
+    /// own functions) enclose the current expression: their arguments are
+    /// the value model's to read, so no `SelfRead` is taken there (a
+    /// descriptive keyword's read would count twice).
+    recorded_call_depth: usize,
     /// The call expression whose value the current assignment binds, and the
     /// target's spelling.
     pending_target: Option<(*const Expr, String)>,

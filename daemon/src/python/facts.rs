@@ -665,6 +665,22 @@ pub struct ClassFact {
     /// where it is stored and read.
     #[serde(default)]
     pub attribute_names: super::NameCounts,
+    /// Each `self.X` the class's code spells where it only reads what the
+    /// attribute holds (`SelfRead`): what lets a class that logs, formats
+    /// or compares an attribute still be read as storing it once.
+    #[serde(default)]
+    pub self_reads: Vec<SelfRead>,
+}
+
+/// One `self.X` in a class's code that only reads the attribute's value:
+/// an f-string field, a comparison's operand, a truth test, an iterable,
+/// a `%` or `str.format` operand (`via` empty), or an argument of a call
+/// of a plain name or `name.method` (`via`: the callee as spelled, for the
+/// graph layer to judge: `len`, `logger.info`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelfRead {
+    pub attribute: Text,
+    pub via: Option<Text>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

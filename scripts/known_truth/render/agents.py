@@ -239,12 +239,23 @@ def render_agent(state: RenderState, w: Writer, app: App, agent: AgentSpec,
             before.append(local_list_builder(agent, cls, head, values, body))
         elif agent.construction in ("class_held",) + INSTANCE_AGENTS:
             holder = f"{(agent.list_name or agent.var).title().replace('_', '')}Holder"
-            if agent.construction == "class_method_instance":
+            stored = values.get("tools") if agent.tools_list == "literal" and not body else None
+            if agent.construction == "class_method_instance" and stored is not None:
+                # The list stored by __init__ from its parameter and only read elsewhere (issue 41,
+                # item 1): logged by print, measured, formatted, iterated.
+                passed = dict(values, tools="self.tools")
+                call = w.call(cls, head + [f"{k}={v}" for k, v in passed.items() if v is not None], indent)
+                before.append([f"class {holder}:", "    def __init__(self, tools):", "        self.tools = tools",
+                               '        print("tools:", len(self.tools))', "", "    def describe(self):",
+                               '        return f"{len(self.tools)} tools: " + ", ".join(str(t) for t in self.tools)',
+                               "", "    def create_agent(self):", f"        return {call}"])
+            elif agent.construction == "class_method_instance":
                 before.append([f"class {holder}:", "    def create_agent(self):"] + body + [f"        return {call}"])
             else:
                 before.append([f"class {holder}:", "    def __init__(self):"] + body + [f"        self.agent = {call}"])
             if agent.construction in INSTANCE_AGENTS:
-                construction = [f"{agent.var}_holder = {holder}()"]
+                given = stored.strip() if agent.construction == "class_method_instance" and stored is not None else ""
+                construction = [f"{agent.var}_holder = {holder}({given})"]
         else:
             construction = [f"{agent.var} = {call}"]
         if agent.construction in IN_FUNCTION and agent.construction not in ("class_held", "factory_two_calls") + INSTANCE_AGENTS:

@@ -91,7 +91,7 @@ fn each_condition_of_the_rule_names_itself() {
         ),
         (
             format!("{WRAPPER}\n    def tools_view(self):\n        return self.tools\n"),
-            "the class's code uses .tools other than storing it once and reading it once",
+            "the class's code uses .tools other than storing it once and reading what it holds",
         ),
         (
             WRAPPER
@@ -133,7 +133,7 @@ fn descriptive_keywords_are_not_read() {
     assert_eq!(
         read(&elsewhere),
         Some(Err(
-            "the class's code uses .name other than storing it once and reading it once"
+            "the class's code uses .name other than storing it once and reading what it holds"
                 .to_string()
         ))
     );

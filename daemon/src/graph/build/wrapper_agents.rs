@@ -226,11 +226,11 @@ impl ModuleReader<'_, '_> {
     pub(super) fn wrapper_factory_agents(
         &self,
         wrapper: &WrapperAgents,
-        taken: &BTreeSet<String>,
+        taken: &dyn Fn(&str) -> bool,
     ) -> Option<Vec<FactoryAgent>> {
         let mut agents = Vec::new();
         for instance in &wrapper.instances {
-            if taken.contains(&instance.name) {
+            if taken(&instance.name) {
                 return None;
             }
             let keywords = instance.call.keyword_pairs();

@@ -212,6 +212,45 @@ fn a_class_keeps_decorators_keywords_and_the_attributes_its_code_spells() {
     assert_eq!(plain.map(|c| c.attribute_names.len()), Some(0));
 }
 
+/// The `self.X` uses that only read (`SelfRead`): with the callee an
+/// argument goes to, none for other places; nothing inside a recorded
+/// call (a construction's arguments are the value model's), nothing that
+/// aliases or calls a method on the attribute.
+#[test]
+fn self_reads_are_the_uses_that_only_read_an_attribute() {
+    let facts = extract_facts(
+        b"class C:\n    def f(self):\n        log.info(\"%s\", self.a)\n        if self.b and not self.c:\n            return f\"{self.d}\" + \"%s\" % (self.e,)\n        for t in self.g:\n            print([x for x in self.h], self.i == 1, 2 in self.j)\n        Agent(tools=self.k, name=len(self.l))\n        alias = self.m\n        self.n.append(1)\n        return \"{}\".format(self.o)\n",
+    );
+    let reads: Vec<(String, Option<String>)> = facts.classes[0]
+        .self_reads
+        .iter()
+        .map(|r| {
+            (
+                r.attribute.to_string(),
+                r.via.as_ref().map(|v| v.to_string()),
+            )
+        })
+        .collect();
+    let mut reads = reads;
+    reads.sort();
+    let read = |a: &str, via: Option<&str>| (a.to_string(), via.map(str::to_string));
+    assert_eq!(
+        reads,
+        vec![
+            read("a", Some("log.info")),
+            read("b", None),
+            read("c", None),
+            read("d", None),
+            read("e", None),
+            read("g", None),
+            read("h", None),
+            read("i", None),
+            read("j", None),
+            read("o", Some("str.format")),
+        ]
+    );
+}
+
 #[test]
 fn a_loop_appending_each_item_of_a_display_is_recorded_as_its_extend() {
     let source = "def get_tools():\n    tools = [a]\n    for tool in (b, c):\n        log(tool)\n        tools.append(tool)\n    return tools\n";

@@ -98,6 +98,7 @@ impl Collector<'_> {
                 .map(|k| Text::from(k.arg.as_ref().map_or("**", |a| a.id.as_str())))
                 .collect(),
             attribute_names: Default::default(),
+            self_reads: Vec::new(),
         });
         self.bind(&name, BindingKind::Class, line);
         for decorator in &class.decorator_list {
@@ -350,6 +351,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
                 }
                 if let Stmt::For(for_stmt) = stmt {
                     self.note_loop_extends(for_stmt);
+                    self.record_self_reads(&[(for_stmt.iter.as_ref(), None)]);
                     if let Expr::Name(name) = for_stmt.iter.as_ref() {
                         let scope = self.function_scope();
                         self.facts.read_only_uses.push(ReadOnlyUse {
@@ -411,6 +413,10 @@ impl<'a> Visitor<'a> for Collector<'_> {
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        let recorded_call = matches!(expr, Expr::Call(call)
+            if is_construction_like(call)
+                || matches!(call.func.as_ref(), Expr::Name(name) if self.callables.contains(name.id.as_str())));
+        self.recorded_call_depth += usize::from(recorded_call);
         if matches!(expr, Expr::Yield(_) | Expr::YieldFrom(_)) {
             if let Some(function) = self.current_function() {
                 function.is_generator = true;
@@ -474,6 +480,7 @@ impl<'a> Visitor<'a> for Collector<'_> {
             }
         }
         visitor::walk_expr(self, expr);
+        self.recorded_call_depth -= usize::from(recorded_call);
     }
 }
 

@@ -58,17 +58,30 @@ pub(in crate::graph::build) struct FactoryAgent {
 }
 
 impl<'m> ModuleReader<'_, 'm> {
-    /// For each of a module's constructions (`calls`), the agents its
-    /// factory's calls build, or `None`. A name two constructions' calls
-    /// would both give leaves both as they were.
+    /// For each of a module's constructions (`calls`, with the agent
+    /// identity each has as written), the agents its factory's calls
+    /// build, or `None`. A name two constructions' calls would both give
+    /// leaves both as they were; a name another construction's identity
+    /// holds is taken (its own is not: a wrapper class's construction
+    /// spelling `name="Writer"` is the agent its one instantiation names).
     fn factory_built(
         &self,
         calls: &[&CallFact],
-        taken: &BTreeSet<String>,
+        identities: &[String],
     ) -> Vec<Option<Vec<FactoryAgent>>> {
+        let mut held: BTreeMap<&str, usize> = BTreeMap::new();
+        for identity in identities {
+            *held.entry(identity.as_str()).or_default() += 1;
+        }
         let mut built: Vec<Option<Vec<FactoryAgent>>> = calls
             .iter()
-            .map(|call| self.factory_agents(call, taken))
+            .zip(identities)
+            .map(|(call, own)| {
+                let taken = |name: &str| {
+                    held.get(name).copied().unwrap_or(0) > usize::from(name == own.as_str())
+                };
+                self.factory_agents(call, &taken)
+            })
             .collect();
         let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
         for agents in built.iter().flatten() {
@@ -110,9 +123,9 @@ impl<'m> ModuleReader<'_, 'm> {
         &self,
         constructions: &[openai::AgentConstruction<'_>],
     ) -> Vec<Option<Vec<FactoryAgent>>> {
-        let taken = constructions.iter().map(|c| c.identity.clone()).collect();
+        let identities: Vec<String> = constructions.iter().map(|c| c.identity.clone()).collect();
         let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
-        self.factory_built(&calls, &taken)
+        self.factory_built(&calls, &identities)
     }
 
     /// The agents each ADK construction stands for.
@@ -120,12 +133,12 @@ impl<'m> ModuleReader<'_, 'm> {
         &self,
         constructions: &[adk::AdkConstruction<'_>],
     ) -> Vec<Option<Vec<FactoryAgent>>> {
-        let taken = constructions
+        let identities: Vec<String> = constructions
             .iter()
             .map(|c| adk::identity(self.facts, c, self.path))
             .collect();
         let calls: Vec<_> = constructions.iter().map(|c| c.call).collect();
-        self.factory_built(&calls, &taken)
+        self.factory_built(&calls, &identities)
     }
 
     /// The factory agent a module-level name holds (`sales =
@@ -192,7 +205,7 @@ impl<'m> ModuleReader<'_, 'm> {
     pub(in crate::graph::build) fn factory_agents(
         &self,
         call: &CallFact,
-        taken: &BTreeSet<String>,
+        taken: &dyn Fn(&str) -> bool,
     ) -> Option<Vec<FactoryAgent>> {
         if let Some(wrapper) = self.context().wrapper_of(call) {
             return self.wrapper_factory_agents(wrapper, taken);
@@ -268,7 +281,7 @@ impl<'m> ModuleReader<'_, 'm> {
                 }
             };
             unread += usize::from(labelled);
-            if taken.contains(&agent_name) || !names.insert(agent_name.clone()) {
+            if taken(&agent_name) || !names.insert(agent_name.clone()) {
                 return None;
             }
             agents.push(FactoryAgent {
@@ -327,7 +340,7 @@ pub(in crate::graph::build) fn spelled_name<'v>(
             .map(piece)
             .collect::<Option<Vec<_>>>()
             .map(|p| p.concat()),
-        Value::Name(_) => piece(name),
+        Value::Name(_) | Value::Str(_) => piece(name),
         _ => None,
     }
 }
