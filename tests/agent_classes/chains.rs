@@ -112,3 +112,35 @@ fn a_cycle_of_classes_ends() {
     assert_eq!(doc["comparison_status"], "not_established");
     assert_eq!(rows(&doc), vec![]);
 }
+
+/// A base the resolver cannot follow (a later wildcard import whose
+/// module binds that name too) is never a reason to pass the derived
+/// class over: it is an agent class whose base is not established, a
+/// named limit on its constructions.
+#[test]
+fn a_base_the_resolver_cannot_follow_is_named() {
+    let special = SPECIAL.replace(
+        "from .tracing import TracedAgent\n",
+        "from .tracing import TracedAgent\nfrom .legacy import *\n",
+    );
+    let head = AGENT.replace("tools=[lookup]", "tools=[lookup, refund]");
+    let doc = compare_branches(
+        &[
+            ("app/__init__.py", ""),
+            ("app/tools.py", SDK_TOOLS),
+            ("app/tracing.py", TRACED),
+            ("app/legacy.py", "class TracedAgent:\n    pass\n"),
+            ("app/special.py", &special),
+            ("app/agent.py", AGENT),
+        ],
+        &[("app/agent.py", &head)],
+        "app",
+    )
+    .0;
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(rows(&doc), vec![]);
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["agent.py uses Special, an OpenAI Agents SDK agent subclass defined at special.py:5; agents built from it are not read. It is not read as its base class: 'Special' (special.py:5): the one definition of its base class 'TracedAgent' is not established."]
+    );
+}

@@ -406,3 +406,51 @@ fn two_agents_binding_same_named_functions_from_different_modules_keep_two_tools
     assert_eq!(doc["rows"][0]["after"]["definition"]["source"], "app/a.py");
     assert_eq!(doc["rows"][1]["after"]["definition"]["source"], "app/b.py");
 }
+
+/// A wildcard import after a name's binding rebinds it only when its
+/// module can: a module of the scope with no `__all__` and no wildcard
+/// of its own binds what its namespace holds. `from .helpers import *`
+/// where `helpers` binds no `lookup` leaves `from .tools import lookup`
+/// the binding (read); where it defines `lookup`, declares `__all__`, or
+/// is a library, the name stays a named stop.
+#[test]
+fn a_wildcard_import_that_cannot_rebind_a_name_leaves_it_resolved() {
+    let imports = "from .tools import lookup\nfrom .helpers import *";
+    let doc = added_through(
+        imports,
+        "lookup",
+        &[
+            ("app/tools.py", TOOLS),
+            (
+                "app/helpers.py",
+                "import os\n\n\ndef fmt(x):\n    return str(x)\n",
+            ),
+        ],
+    );
+    assert_eq!(
+        doc["comparison_status"],
+        "compared",
+        "{:?}",
+        head_reasons(&doc)
+    );
+    assert_eq!(rows(&doc), vec![row("support", "lookup", "added")]);
+    let stop = "OpenAI Agents SDK agent 'support' at agent.py:5 binds unresolved tool 'lookup'. Not resolved because agent.py has a wildcard import that may rebind 'lookup'.";
+    for helpers in [
+        "def lookup(q):\n    return q\n",
+        "__all__ = [\"fmt\"]\n\n\ndef fmt(x):\n    return str(x)\n",
+        "from .tools import *\n",
+    ] {
+        let doc = added_through(
+            imports,
+            "lookup",
+            &[("app/tools.py", TOOLS), ("app/helpers.py", helpers)],
+        );
+        assert_unresolved(&doc, stop);
+    }
+    let doc = added_through(
+        "from .tools import lookup\nfrom os.path import *",
+        "lookup",
+        &[("app/tools.py", TOOLS)],
+    );
+    assert_unresolved(&doc, stop);
+}

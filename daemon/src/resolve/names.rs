@@ -185,13 +185,20 @@ impl<'s, 'a> Resolver<'s, 'a> {
         let (bindings, beside_none) = beside_none_placeholders(bindings);
         // A wildcard import after the last explicit binding may rebind it.
         let last_binding = bindings.iter().map(|b| b.line).max().unwrap_or(0);
-        let wildcard = facts.imports.iter().find(|i| {
-            i.scope.is_empty()
-                && !i.type_checking
-                && i.name.as_deref() == Some("*")
-                && i.line > last_binding
-        });
-        if wildcard.is_some() {
+        let wildcards: Vec<&ImportFact> = facts
+            .imports
+            .iter()
+            .filter(|i| {
+                i.scope.is_empty()
+                    && !i.type_checking
+                    && i.name.as_deref() == Some("*")
+                    && i.line > last_binding
+            })
+            .collect();
+        if wildcards
+            .into_iter()
+            .any(|import| self.wildcard_may_bind(path, import, name))
+        {
             return Err(format!(
                 "{path} has a wildcard import that may rebind {}",
                 str_repr(name)
@@ -359,6 +366,41 @@ impl<'s, 'a> Resolver<'s, 'a> {
     }
 
     /// Follows `import m [as x]` or `from m import n [as x]`.
+    /// Whether `from m import *` in `path` may bind `name`: unless `m` is
+    /// a module of the scope, read, with no `__all__` and no wildcard of
+    /// its own, that binds no `name` at module level (an import or any
+    /// other binding) and, for a package, has no submodule of that name (a
+    /// loaded submodule is a name of its package). Python binds what the
+    /// module's namespace holds at import, which its bindings are (any
+    /// other change to a namespace is the census's, as everywhere).
+    fn wildcard_may_bind(&mut self, path: &str, import: &ImportFact, name: &str) -> bool {
+        let Ok(loc) = self.find_module(path, import.level, &import.module) else {
+            return true;
+        };
+        let Some(file) = loc.file else {
+            return true;
+        };
+        let Ok(target) = self.read_module(&file) else {
+            return true;
+        };
+        let star = |i: &ImportFact| i.name.as_deref() == Some("*");
+        if target.imports.iter().any(star)
+            || target.module_bindings_named("__all__").next().is_some()
+        {
+            return true;
+        }
+        // Without `__all__`, a name with a leading underscore is not bound.
+        if name.starts_with('_') {
+            return false;
+        }
+        target.module_bindings_named(name).any(|b| b.name == name)
+            || target
+                .imports
+                .iter()
+                .any(|i| i.scope.is_empty() && i.bound_name() == name)
+            || (file.ends_with("__init__.py") && self.find_module(&file, 1, name).is_ok())
+    }
+
     fn follow_import(
         &mut self,
         path: &'a str,

@@ -6,7 +6,9 @@
 //! Recognition is what keeps a chain from being silent: a class whose
 //! base the resolver follows to an agent class is an agent class itself,
 //! so its constructions are read or named (`capability_limits.rs`), never
-//! passed over as an unknown call. It walks parents, not rounds: each
+//! passed over as an unknown call. A base the resolver cannot follow but
+//! whose name an agent class of the side has is taken to be that class,
+//! unestablished: the derived class is an agent class never read. It walks parents, not rounds: each
 //! class's bases are resolved once, and a class whose parent chain ends
 //! at a framework class (in any number of steps, cycles cut) is one.
 //!
@@ -102,10 +104,19 @@ impl<'f> AgentClasses<'f> {
     /// other class's bases resolved once (only those spelling a class
     /// name the side defines), then followed parent to parent.
     fn add_chains(&mut self, modules: &ModuleSet<'_>, files: &'f [SourceFile]) {
-        let defined: BTreeSet<&str> = files
-            .iter()
-            .flat_map(|f| f.facts.classes.iter().map(|c| c.name.as_str()))
-            .collect();
+        // Every class of the side by name, agent classes first: where a
+        // base the resolver cannot follow may lead.
+        let mut defined: BTreeMap<&str, Vec<ClassSite>> = BTreeMap::new();
+        for file in files {
+            for class in &file.facts.classes {
+                let site = (file.path.clone(), class.name.to_string());
+                let sites = defined.entry(class.name.as_str()).or_default();
+                match self.by_site.contains_key(&site) {
+                    true => sites.insert(0, site),
+                    false => sites.push(site),
+                }
+            }
+        }
         let mut parents: BTreeMap<ClassSite, (&'f SourceFile, &'f ClassFact, Parent)> =
             BTreeMap::new();
         for file in files.iter().filter(|f| f.facts.syntax_error.is_none()) {
@@ -118,19 +129,24 @@ impl<'f> AgentClasses<'f> {
                     .qualname
                     .rsplit_once('.')
                     .map_or("", |(parent, _)| parent);
-                let parent = class
-                    .bases
-                    .iter()
-                    .filter(|base| last_name(base).is_some_and(|n| defined.contains(n)))
-                    .find_map(|base| {
-                        let found = class_definition(modules, &file.path, enclosing, base)?;
-                        let established = found.class.is_some();
-                        Some(Parent {
+                // A base the resolver cannot follow (a wildcard import may
+                // bind it, say) is taken to be a class of its name, its
+                // definition not established: never read, always named.
+                let parent = class.bases.iter().find_map(|base| {
+                    let candidates = defined.get(last_name(base)?)?;
+                    match class_definition(modules, &file.path, enclosing, base) {
+                        Some(found) => Some(Parent {
+                            established: found.class.is_some(),
                             site: (found.path.to_string(), found.name),
                             steps: found.steps,
-                            established,
-                        })
-                    });
+                        }),
+                        None => Some(Parent {
+                            site: candidates.first()?.clone(),
+                            steps: Vec::new(),
+                            established: false,
+                        }),
+                    }
+                });
                 if let Some(parent) = parent {
                     parents.insert(site, (file, class, parent));
                 }
