@@ -203,3 +203,107 @@ fn a_tool_class_instance_changed_after_it_is_built_names_the_change() {
         vec![row("support", "MathToolset", "not_established")]
     );
 }
+
+/// Issue 41, item 3: a tool class on top of another repository tool
+/// class, in another module. The name is what the chain hands `BaseTool`
+/// (`name=` forwarded by the base class's parameter), and the identity
+/// covers every class of the chain: a change to the base class's method
+/// is a change of the tool.
+const RECORDS: &str = r#"from google.adk.tools import BaseTool
+
+
+class RecordsTool(BaseTool):
+    def __init__(self, name="records", description="Records."):
+        super().__init__(name=name, description=description)
+
+    def limit(self):
+        return 10
+"#;
+
+const LOOKUP_ON_RECORDS: &str = r#"from .records import RecordsTool
+
+
+class LookupTool(RecordsTool):
+    def __init__(self, **kwargs):
+        super().__init__(name="lookup_records", **kwargs)
+
+    async def run_async(self, *, args, tool_context):
+        return {"rows": []}
+"#;
+
+const AGENT_OF_LOOKUP: &str = "from google.adk.agents import Agent\nfrom .tools import LookupTool\n\nroot_agent = Agent(name=\"support\", model=\"m\", instruction=\"Help.\", tools=[])\n";
+
+fn compare_chain(base: &[(&str, &str)], head: &[(&str, &str)]) -> Value {
+    let mut files = vec![("app/__init__.py", "")];
+    files.extend_from_slice(base);
+    compare_branches(&files, head, "app").0
+}
+
+#[test]
+fn a_tool_class_on_another_repository_tool_class_is_read_through_the_chain() {
+    let listed = AGENT_OF_LOOKUP.replace("tools=[]", "tools=[LookupTool()]");
+    let base = [
+        ("app/records.py", RECORDS),
+        ("app/tools.py", LOOKUP_ON_RECORDS),
+        ("app/agent.py", AGENT_OF_LOOKUP),
+    ];
+    let doc = compare_chain(&base, &[("app/agent.py", &listed)]);
+    assert_compared(&doc);
+    assert_eq!(rows(&doc), vec![row("support", "lookup_records", "added")]);
+    let object = &doc["rows"][0]["after"]["object"];
+    assert_eq!(object["kind"], "tool_class");
+    assert_eq!(object["class"], "LookupTool");
+    // A change to the base class's code is a change of the tool.
+    let base = [
+        ("app/records.py", RECORDS),
+        ("app/tools.py", LOOKUP_ON_RECORDS),
+        ("app/agent.py", listed.as_str()),
+    ];
+    let changed = RECORDS.replace("return 10", "return 1000");
+    let doc = compare_chain(&base, &[("app/records.py", &changed)]);
+    assert_compared(&doc);
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "lookup_records", "changed")]
+    );
+}
+
+/// Edges: a base class that computes the name it hands `BaseTool` makes
+/// the name unread (a named limit); a chain through a class of no tool
+/// base is no tool class, and the listed call stays the reader's limit.
+#[test]
+fn a_chain_that_does_not_hand_a_literal_name_is_a_named_limit() {
+    let listed = AGENT_OF_LOOKUP.replace("tools=[]", "tools=[LookupTool()]");
+    let computed = RECORDS.replace(
+        "super().__init__(name=name,",
+        "super().__init__(name=name.upper(),",
+    );
+    let doc = compare_chain(
+        &[
+            ("app/records.py", &computed),
+            ("app/tools.py", LOOKUP_ON_RECORDS),
+            ("app/agent.py", AGENT_OF_LOOKUP),
+        ],
+        &[("app/agent.py", &listed)],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        limits(&doc, "head"),
+        vec!["Google ADK agent 'support' binds an instance of the repository tool class 'LookupTool', which is not read: the name its chain passes to BaseTool is not a literal."]
+    );
+    let plain =
+        "class RecordsTool:\n    def __init__(self, name=\"records\"):\n        self.name = name\n";
+    let doc = compare_chain(
+        &[
+            ("app/records.py", plain),
+            ("app/tools.py", LOOKUP_ON_RECORDS),
+            ("app/agent.py", AGENT_OF_LOOKUP),
+        ],
+        &[("app/agent.py", &listed)],
+    );
+    assert_eq!(doc["comparison_status"], "partial");
+    assert_eq!(
+        rows(&doc),
+        vec![row("support", "LookupTool()", "not_established")]
+    );
+}

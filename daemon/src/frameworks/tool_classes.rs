@@ -24,7 +24,8 @@ use super::adk::{adk_name, AdkName};
 use super::imports::imported_name;
 use super::module_context::AgentBase;
 use crate::pyrepr::str_repr;
-use crate::python::{ClassFact, ModuleFacts, Value};
+use crate::python::call_binding::bind_collecting;
+use crate::python::{ClassFact, ModuleFacts, ParamKind, Text, Value};
 
 /// A repository tool class, read.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +44,18 @@ pub struct ToolClass {
 /// class: `None` when it does not; else the class read, or why it cannot
 /// be.
 pub fn tool_class(facts: &ModuleFacts, class: &ClassFact) -> Option<Result<ToolClass, String>> {
+    tool_class_as(facts, class, false)
+}
+
+/// `tool_class` for the class a chain of repository tool classes ends at
+/// (`in_chain`): its name is what the chain hands its framework base
+/// (`super_init_arguments`, read by the caller), so a `name=` parameter
+/// is no obstacle here.
+pub fn tool_class_as(
+    facts: &ModuleFacts,
+    class: &ClassFact,
+    in_chain: bool,
+) -> Option<Result<ToolClass, String>> {
     let enclosing = class
         .qualname
         .rsplit_once('.')
@@ -57,7 +70,7 @@ pub fn tool_class(facts: &ModuleFacts, class: &ClassFact) -> Option<Result<ToolC
             _ => None,
         }
     })?;
-    Some(read(facts, class, base, framework))
+    Some(read(facts, class, base, framework, in_chain))
 }
 
 fn read(
@@ -65,6 +78,7 @@ fn read(
     class: &ClassFact,
     base: &'static str,
     framework: AgentBase,
+    in_chain: bool,
 ) -> Result<ToolClass, String> {
     super::class_rules::module_level_on_one_base(class)?;
     if !class.decorators.is_empty() {
@@ -94,6 +108,7 @@ fn read(
     let name = match name {
         None => class.name.clone(),
         Some(Value::Str(name)) => name.clone(),
+        Some(_) if in_chain => class.name.clone(),
         Some(_) => {
             return Err(format!(
                 "the name its __init__ passes to {base} is not a literal"
@@ -106,6 +121,97 @@ fn read(
         framework,
         implementation_sha256: super::class_rules::class_digest(facts, class),
     })
+}
+
+/// What the base class receives when `class`'s `__init__` receives
+/// `args`/`keywords` (`None` when the class has no `__init__`: its parent's
+/// runs with them): the arguments of its one `super().__init__(...)`, each
+/// parameter it passes replaced by what the call binds to it (a default
+/// only when constant), each other value kept when constant and else
+/// `Value::Other(Text::from("not read"))`. What a chain of tool classes hands its framework base
+/// (`name=` above all) is read this way, class by class; else why not.
+pub fn super_init_arguments(
+    facts: &ModuleFacts,
+    class: &ClassFact,
+    given: &Arguments,
+) -> Result<Option<Arguments>, String> {
+    let (args, keywords) = (&given.args, &given.keywords);
+    let init_name = format!("{}.__init__", class.qualname);
+    let Some(init) = facts.functions.iter().find(|f| f.qualname == init_name) else {
+        return Ok(None);
+    };
+    let Some((_, params)) = init.params.split_first() else {
+        return Err("its __init__ takes no self".into());
+    };
+    let binding = bind_collecting(params, args, keywords)?;
+    let calls: Vec<_> = init
+        .body()
+        .body_calls
+        .iter()
+        .filter(|call| {
+            matches!(call.receiver.as_deref(), Some((Value::Call { callee, .. }, method))
+                if method == "__init__" && **callee == Value::Name("super".into()))
+        })
+        .collect();
+    let [call] = calls.as_slice() else {
+        return Err(format!(
+            "its __init__ calls super().__init__ {} times",
+            calls.len()
+        ));
+    };
+    let rebound = |param: &str| {
+        init.body()
+            .locals
+            .iter()
+            .any(|b| b.name == param && b.kind != crate::python::BindingKind::Parameter)
+    };
+    let substitute = |value: &Value| -> Value {
+        match value {
+            Value::Name(param) if !rebound(param) => binding
+                .bound
+                .iter()
+                .find(|b| b.param == param.as_str())
+                .filter(|b| !b.from_default || is_constant(&b.value))
+                .map_or(Value::Other(Text::from("not read")), |b| b.value.clone()),
+            constant if is_constant(constant) => constant.clone(),
+            _ => Value::Other(Text::from("not read")),
+        }
+    };
+    let mut passed_keywords = Vec::new();
+    for (keyword, value) in call.keywords.iter() {
+        match keyword {
+            Some(keyword) => passed_keywords.push((Some(keyword.clone()), substitute(value))),
+            // `**kwargs`: what the `**` parameter collected.
+            None if matches!(value, Value::Name(p) if params.iter().any(|q| q.name == p.as_str() && q.kind == ParamKind::VarKeyword)) =>
+            {
+                passed_keywords.extend(
+                    binding
+                        .collected_keywords
+                        .iter()
+                        .map(|(k, v)| (Some(Text::from(k.as_str())), v.clone())),
+                );
+            }
+            None => return Err("its __init__ passes the base class a computed ** mapping".into()),
+        }
+    }
+    Ok(Some(Arguments {
+        args: call.args.iter().map(substitute).collect(),
+        keywords: passed_keywords,
+    }))
+}
+
+/// The arguments a class's `__init__` is given, or hands its base.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arguments {
+    pub args: Vec<Value>,
+    pub keywords: Vec<(Option<Text>, Value)>,
+}
+
+fn is_constant(value: &Value) -> bool {
+    matches!(
+        value,
+        Value::Str(_) | Value::Number(_) | Value::Bool(_) | Value::None
+    )
 }
 
 /// The clause a limit uses for a tool class left unread.

@@ -10,6 +10,18 @@
 //! digests: a toolset hands the model those functions as its tools, so a
 //! change to one is a change to the toolset. One level: what those
 //! functions call is reach's to follow.
+//!
+//! A tool class on top of another repository tool class (issue 41, item
+//! 3: `class LookupTool(RecordsTool)`, `RecordsTool(BaseTool)`) is read
+//! through the chain, at most `MAX_CHAIN` classes, each its one
+//! module-level definition on one base, undecorated, reached through no
+//! rebound import: its name is what the chain hands the framework base as
+//! `name=`, read class by class from the instantiation's arguments
+//! (`super_init_arguments`: each `__init__`'s one `super().__init__`, its
+//! parameters replaced by what it was given), a literal or the tool is a
+//! named limit; its identity digests every class of the chain. A chain
+//! that does not reach a tool base (or is longer) is not a tool class
+//! this reader knows: the listed call stays the reader's named limit.
 
 use super::module_contexts::class_definition;
 use super::object_members::{Built, ReadObject};
@@ -21,7 +33,18 @@ use crate::resolve::{Resolver, Target};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 
-impl ModuleReader<'_, '_> {
+/// The classes of a tool class chain read, at most.
+const MAX_CHAIN: usize = 8;
+
+/// One class of a chain: where it is defined and how it was reached.
+struct ChainClass<'m> {
+    path: &'m str,
+    facts: &'m crate::python::ModuleFacts,
+    class: &'m crate::python::ClassFact,
+    steps: Vec<crate::resolve::ImportStep>,
+}
+
+impl<'m> ModuleReader<'_, 'm> {
     /// The object a listed constructor call builds when its callee is a
     /// repository tool class: `None` when it is not one, else the object
     /// or why it is not read (a clause for the agent's limit).
@@ -43,9 +66,16 @@ impl ModuleReader<'_, '_> {
         let definition = class_definition(self.modules, built.path(), built.scope(), callee)?;
         let (path, name, facts) = (definition.path, definition.name, definition.facts);
         let class = definition.class?;
-        let mut read = match tool_class(facts, class)? {
-            Ok(read) => read,
-            Err(why) => return Some(Err(tool_classes::unread_clause(&name, &why))),
+        let (mut read, chain) = match tool_class(facts, class) {
+            Some(Ok(read)) => (read, Vec::new()),
+            Some(Err(why)) => return Some(Err(tool_classes::unread_clause(&name, &why))),
+            None => {
+                let chain = self.tool_chain(path, facts, class)?;
+                match self.read_chain(&chain, args, keywords) {
+                    Ok(read) => (read, chain),
+                    Err(why) => return Some(Err(tool_classes::unread_clause(&name, &why))),
+                }
+            }
         };
         let framework = match self.framework {
             super::Framework::OpenAi => AgentBase::Sdk,
@@ -63,7 +93,23 @@ impl ModuleReader<'_, '_> {
         if let Some(why) = chains::reassignment(self.modules, &definition.steps) {
             return Some(Err(tool_classes::unread_clause(&name, &why)));
         }
-        read.implementation_sha256 = self.with_named_functions(path, &class.qualname, &read);
+        read.implementation_sha256 = match chain.as_slice() {
+            [] => self.with_named_functions(path, &class.qualname, &read.implementation_sha256),
+            chain => {
+                // Every class of the chain, leaf first, each with the
+                // functions its methods name.
+                let mut hasher = Sha256::new();
+                for link in chain {
+                    let own = crate::frameworks::class_rules::class_digest(link.facts, link.class);
+                    hasher.update(
+                        self.with_named_functions(link.path, &link.class.qualname, &own)
+                            .as_bytes(),
+                    );
+                    hasher.update(b"\n");
+                }
+                format!("{:x}", hasher.finalize())
+            }
+        };
         let site = self.object_site(built.path(), built.facts(), built.scope());
         let mut object = site.tool_class(&name, &read, args, keywords);
         object.built_at = (built.path().to_string(), built.line());
@@ -78,11 +124,102 @@ impl ModuleReader<'_, '_> {
         }))
     }
 
+    /// The classes from `class` (a repository class deriving from no tool
+    /// base directly) up to the first that does, leaf first; `None` when
+    /// the chain leaves the scope's one-base classes, or is longer than
+    /// `MAX_CHAIN`.
+    fn tool_chain(
+        &self,
+        path: &'m str,
+        facts: &'m crate::python::ModuleFacts,
+        class: &'m crate::python::ClassFact,
+    ) -> Option<Vec<ChainClass<'m>>> {
+        let mut chain = vec![ChainClass {
+            path,
+            facts,
+            class,
+            steps: Vec::new(),
+        }];
+        while chain.len() <= MAX_CHAIN {
+            let last = chain.last()?;
+            if tool_class(last.facts, last.class).is_some() {
+                return Some(chain);
+            }
+            let [base] = last.class.bases.as_slice() else {
+                return None;
+            };
+            let found = class_definition(self.modules, last.path, "", base)?;
+            let class = found.class?;
+            chain.push(ChainClass {
+                path: found.path,
+                facts: found.facts,
+                class,
+                steps: found.steps,
+            });
+        }
+        None
+    }
+
+    /// The tool a chain's instantiation (`args`, `keywords`) makes: the
+    /// class the chain ends at, named by what the chain hands its base.
+    fn read_chain(
+        &self,
+        chain: &[ChainClass<'_>],
+        args: &[Value],
+        keywords: &[(Option<crate::python::Text>, Value)],
+    ) -> Result<ToolClass, String> {
+        let Some((root, derived)) = chain.split_last() else {
+            return Err("it derives from no tool class".into());
+        };
+        let mut read = tool_classes::tool_class_as(root.facts, root.class, true)
+            .unwrap_or_else(|| Err("it derives from no tool class".into()))?;
+        for link in derived {
+            let name = crate::pyrepr::str_repr(&link.class.name);
+            crate::frameworks::class_rules::module_level_on_one_base(link.class)
+                .map_err(|why| format!("{name} in its chain: {why}"))?;
+            if !link.class.decorators.is_empty() {
+                return Err(format!("{name} in its chain is decorated"));
+            }
+        }
+        for link in &chain[1..] {
+            if let Some(why) = chains::reassignment(self.modules, &link.steps) {
+                return Err(why);
+            }
+        }
+        let mut received = tool_classes::Arguments {
+            args: args.to_vec(),
+            keywords: keywords.to_vec(),
+        };
+        for link in chain {
+            let name = crate::pyrepr::str_repr(&link.class.name);
+            if let Some(next) =
+                tool_classes::super_init_arguments(link.facts, link.class, &received)
+                    .map_err(|why| format!("{name} in its chain: {why}"))?
+            {
+                received = next;
+            }
+        }
+        match received
+            .keywords
+            .iter()
+            .find(|(k, _)| k.as_deref() == Some("name"))
+        {
+            Some((_, Value::Str(name))) => read.name = name.to_string(),
+            _ => {
+                return Err(format!(
+                    "the name its chain passes to {} is not a literal",
+                    read.base
+                ))
+            }
+        }
+        Ok(read)
+    }
+
     /// The class digest extended by the implementation digest of each
     /// function its methods name, in name order.
-    fn with_named_functions(&self, path: &str, qualname: &str, read: &ToolClass) -> String {
+    fn with_named_functions(&self, path: &str, qualname: &str, digest: &str) -> String {
         let Some((key, facts)) = self.modules.key(path).zip(self.modules.facts(path)) else {
-            return read.implementation_sha256.clone();
+            return digest.to_string();
         };
         let prefix = format!("{qualname}.");
         let names: BTreeSet<&str> = facts
@@ -92,7 +229,7 @@ impl ModuleReader<'_, '_> {
             .flat_map(|f| f.body().name_uses.keys())
             .collect();
         let mut hasher = Sha256::new();
-        hasher.update(read.implementation_sha256.as_bytes());
+        hasher.update(digest.as_bytes());
         for name in names {
             let mut resolver = Resolver::new(self.modules);
             let Ok(found) = resolver.resolve(key, "", &Value::Name(name.to_string().into())) else {
