@@ -42,7 +42,7 @@ pub mod work;
 /// whenever `python/`, `frameworks/` or `graph/` would produce a different
 /// value for the same bytes: cached entries of another version are never
 /// read as current.
-pub const ENGINE_FACTS_VERSION: u32 = 58;
+pub const ENGINE_FACTS_VERSION: u32 = 59;
 
 /// The stack of every thread that parses or reads facts. Nesting is bounded
 /// before parsing (`python::nesting`) and every reader bounds its own

@@ -251,4 +251,11 @@ fn an_attribute_handed_out_stays_a_named_limit() {
             "    def setup(self):\n        register(self.tools)\n\n    def build(self):",
         );
     assert_named(&passed, &limit.replace("agent.py:15", "agent.py:19"));
+    // `print` a method's parameter: whatever the caller passes, not the
+    // builtin that only reads.
+    let shadowed = WRAPPER.replace(
+        "    def build(self):",
+        "    def show(self, print):\n        print(self.tools)\n\n    def build(self):",
+    );
+    assert_named(&shadowed, limit);
 }

@@ -260,22 +260,30 @@ fn plain_class(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String> {
 /// The `self.attribute` uses of the class that only read its value: an
 /// f-string field, a comparison's or a truth test's operand, an iterable,
 /// a `%`/`str.format` operand, or an argument of a builtin that only reads
-/// (`len`, `print`, `str`…, where the module binds no such name) or of a
-/// method of the module's `logging.getLogger(...)` logger. Every other use
+/// (`len`, `print`, `str`…, where neither the module nor a method binds
+/// such a name) or of a method of the module's `logging.getLogger(...)`
+/// logger. Every other use
 /// (an alias, a call that could keep or change it, a method called on it)
 /// stays outside the count, so the rule does not hold.
 fn read_only_reads(facts: &ModuleFacts, class: &ClassFact, attribute: &str) -> usize {
-    let read_only = |via: &str| match via.split_once('.') {
-        None => {
-            (READ_ONLY_BUILTINS.contains(&via)
-                || super::custom_agents::INERT_BUILTINS.contains(&via))
-                && !facts.module_bindings_named(via).any(|b| b.name == via)
-        }
-        Some(("str", "format")) => true,
-        Some((logger, method)) => {
-            super::custom_agents::LOGGER_METHODS.contains(&method)
-                && super::custom_agents::is_module_logger(facts, logger)
-        }
+    // A name a method binds (a parameter `print`, a local `logger`) is not
+    // the module's.
+    let methods = super::class_rules::methods(facts, class);
+    let local = |name: &str| methods.iter().any(|m| m.binds_local(name));
+    let read_only = |via: &str| {
+        !local(via.split('.').next().unwrap_or(via))
+            && match via.split_once('.') {
+                None => {
+                    (READ_ONLY_BUILTINS.contains(&via)
+                        || super::custom_agents::INERT_BUILTINS.contains(&via))
+                        && !facts.module_bindings_named(via).any(|b| b.name == via)
+                }
+                Some(("str", "format")) => true,
+                Some((logger, method)) => {
+                    super::custom_agents::LOGGER_METHODS.contains(&method)
+                        && super::custom_agents::is_module_logger(facts, logger)
+                }
+            }
     };
     class
         .self_reads
