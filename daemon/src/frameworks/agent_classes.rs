@@ -135,11 +135,7 @@ fn forwarding(init: &FunctionFact) -> Result<Forwarding, String> {
         return Err("its __init__ takes no self".into());
     }
     let super_init = |call: &&crate::python::BodyCall| {
-        matches!(call.receiver.as_deref(), Some((Value::Call { callee, args, keywords }, method))
-            if method == "__init__"
-                && **callee == Value::Name("super".into())
-                && args.is_empty()
-                && keywords.is_empty())
+        super::class_rules::super_method(call) == Some("__init__")
     };
     let calls: Vec<_> = init.body().body_calls.iter().filter(super_init).collect();
     let [call] = calls.as_slice() else {

@@ -5,7 +5,7 @@
 
 use super::imports::imported_name;
 use crate::pyrepr::str_repr;
-use crate::python::{ClassFact, FunctionFact, ModuleFacts, Value};
+use crate::python::{BodyCall, ClassFact, FunctionFact, ModuleFacts, Value};
 use sha2::{Digest, Sha256};
 
 /// Method decorators that do not change what an instance holds.
@@ -95,6 +95,24 @@ pub fn plain_methods(
         }
     }
     Ok(())
+}
+
+/// The method a call makes on a bare `super()` (`super().__init__(…)`
+/// gives `__init__`); `None` for any other call, `super(C, self)` too.
+pub fn super_method(call: &BodyCall) -> Option<&str> {
+    match call.receiver.as_deref() {
+        Some((
+            Value::Call {
+                callee,
+                args,
+                keywords,
+            },
+            method,
+        )) if **callee == Value::Name("super".into()) && args.is_empty() && keywords.is_empty() => {
+            Some(method.as_str())
+        }
+        _ => None,
+    }
 }
 
 /// `@dataclass` or `@dataclass(...)`, the standard library's.

@@ -19,7 +19,7 @@
 //! the class a limit, with the call named. Without a call it can reach,
 //! the class can only yield what its code spells.
 
-use super::class_rules::methods;
+use super::class_rules::{methods, super_method};
 use super::imports::imported_name;
 use crate::pyrepr::str_repr;
 use crate::python::{
@@ -57,14 +57,7 @@ pub fn runs_nothing(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String
             .iter()
             .find(|call| !inert(facts, method, call))
         {
-            return Err(format!(
-                "its method {} calls {} at line {}, which may run an agent or a tool",
-                str_repr(&method.name),
-                call.callee
-                    .dotted()
-                    .unwrap_or_else(|| "a computed callee".into()),
-                call.line
-            ));
+            return Err(may_run(method, call, ""));
         }
     }
     Ok(())
@@ -90,38 +83,36 @@ const RUN_METHODS: &[&str] = &[
 pub fn run_methods_delegate(facts: &ModuleFacts, class: &ClassFact) -> Result<(), String> {
     let prefix = format!("{}.", class.qualname);
     for method in methods(facts, class) {
-        let own = &method.qualname[prefix.len()..];
+        let own = method.qualname.strip_prefix(&prefix).unwrap_or_default();
         let run_method = own.split('.').next().unwrap_or(own);
         if !RUN_METHODS.contains(&run_method) {
             continue;
         }
-        let delegates = |call: &BodyCall| {
-            let is_super = |value: &Value| {
-                matches!(value, Value::Call { callee, args, keywords }
-                    if **callee == Value::Name("super".into()) && args.is_empty() && keywords.is_empty())
-            };
-            match call.receiver.as_deref() {
-                Some((receiver, called)) => {
-                    is_super(receiver) && RUN_METHODS.contains(&called.as_str())
-                }
-                None => {
-                    matches!(&call.callee, Value::Name(n) if n == "super" && call.args.is_empty())
-                        || inert(facts, method, call)
-                }
+        let delegates = |call: &BodyCall| match (call.receiver.is_some(), super_method(call)) {
+            (true, called) => called.is_some_and(|called| RUN_METHODS.contains(&called)),
+            (false, _) => {
+                matches!(&call.callee, Value::Name(n) if n == "super" && call.args.is_empty())
+                    || inert(facts, method, call)
             }
         };
         if let Some(call) = method.body().body_calls.iter().find(|c| !delegates(c)) {
-            return Err(format!(
-                "its method {} calls {} at line {}, which may run an agent or a tool in place of the model's loop",
-                str_repr(&method.name),
-                call.callee
-                    .dotted()
-                    .unwrap_or_else(|| "a computed callee".into()),
-                call.line
-            ));
+            return Err(may_run(method, call, " in place of the model's loop"));
         }
     }
     Ok(())
+}
+
+/// Why a method's call keeps the class unread: `…calls X at line N, which
+/// may run an agent or a tool`, and what it runs in place of (`place`).
+fn may_run(method: &FunctionFact, call: &BodyCall, place: &str) -> String {
+    format!(
+        "its method {} calls {} at line {}, which may run an agent or a tool{place}",
+        str_repr(&method.name),
+        call.callee
+            .dotted()
+            .unwrap_or_else(|| "a computed callee".into()),
+        call.line
+    )
 }
 
 fn inert(facts: &ModuleFacts, method: &FunctionFact, call: &BodyCall) -> bool {

@@ -148,10 +148,7 @@ pub fn super_init_arguments(
         .body()
         .body_calls
         .iter()
-        .filter(|call| {
-            matches!(call.receiver.as_deref(), Some((Value::Call { callee, .. }, method))
-                if method == "__init__" && **callee == Value::Name("super".into()))
-        })
+        .filter(|call| super::class_rules::super_method(call) == Some("__init__"))
         .collect();
     let [call] = calls.as_slice() else {
         return Err(format!(

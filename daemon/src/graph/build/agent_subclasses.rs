@@ -154,23 +154,32 @@ impl<'f> AgentClasses<'f> {
         }
         // Follow each class's parents to a known agent class; every class
         // on a path that ends at one is one (a cycle, or a path leaving the
-        // side's classes, ends nowhere).
+        // side's classes, ends nowhere). Each class is walked over once: a
+        // path's classes become agent classes or join `nowhere`, so a long
+        // hostile chain costs its length, not its square.
         let sites: Vec<ClassSite> = parents.keys().cloned().collect();
+        let mut nowhere: BTreeSet<ClassSite> = BTreeSet::new();
         for start in sites {
             let mut path = Vec::new();
+            let mut on_path = BTreeSet::new();
             let mut at = start;
             let root = loop {
                 if let Some(known) = self.by_site.get(&at) {
                     break Some((known.framework, known.base));
                 }
-                let Some((_, _, parent)) = parents.get(&at).filter(|_| !path.contains(&at)) else {
+                if nowhere.contains(&at) || on_path.contains(&at) {
+                    break None;
+                }
+                let Some((_, _, parent)) = parents.get(&at) else {
                     break None;
                 };
                 let next = parent.site.clone();
+                on_path.insert(at.clone());
                 path.push(at);
                 at = next;
             };
             let Some((framework, base)) = root else {
+                nowhere.extend(path);
                 continue;
             };
             for site in path {
