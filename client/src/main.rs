@@ -286,21 +286,8 @@ fn unreachable_daemon(err: String) -> ExitCode {
 }
 
 async fn diff(args: DiffArgs, target: &Target) -> ExitCode {
-    let needs_application = args.head.is_some()
-        || args.scope.is_some()
-        || args.base_scope.is_some()
-        || args.max_python_files.is_some();
-    if !args.application && needs_application {
-        return usage_error(
-            "diff",
-            "--head, --scope, --base-scope and --max-python-files require --application.",
-        );
-    }
     if !args.application {
-        return usage_error(
-            "diff",
-            "shipgate compares applications only: pass --application.",
-        );
+        return host_diff(args, target).await;
     }
     let max_python_files = match args.max_python_files {
         None => 0,
@@ -354,6 +341,53 @@ client: stop it (`shipgate-client shutdown`) and run again"
                 eprint!("{}", verdict.report);
             }
             code
+        }
+        Err(status) => diff_error(&status),
+    }
+}
+
+/// `diff` without `--application`: what the change does to the
+/// coding-agent hosts' configuration (issue 42).
+async fn host_diff(args: DiffArgs, target: &Target) -> ExitCode {
+    let json = match shipgate_proto::cli::host_diff_format(&args) {
+        Ok(json) => json,
+        Err((_, message)) => return usage_error("diff", &message),
+    };
+    let text = |value: &Option<String>| value.clone().unwrap_or_default();
+    let request = pb::HostDiffRequest {
+        workspace: match workspace_field(&args.workspace) {
+            Ok(workspace) => workspace,
+            Err(message) => return usage_error("diff", &message),
+        },
+        base: text(&args.base),
+        head: text(&args.head),
+        staged: args.staged,
+        format: if json {
+            OutputFormat::Json as i32
+        } else {
+            OutputFormat::Text as i32
+        },
+    };
+    if let Err(message) = check_lengths(&[
+        ("--workspace", &request.workspace),
+        ("--base", &request.base),
+        ("--head", &request.head),
+    ]) {
+        return usage_error("diff", &message);
+    }
+    let mut client = match connect(target).await {
+        Ok(client) => client,
+        Err(err) => return connect_failed(err),
+    };
+    let mut request = tonic::Request::new(request);
+    if let Some(timeout) = args.timeout {
+        request.set_timeout(timeout);
+    }
+    match client.host_diff(request).await {
+        Ok(response) => {
+            let response = response.into_inner();
+            let answer = if json { &response.json } else { &response.text };
+            print_then(answer, ExitCode::SUCCESS)
         }
         Err(status) => diff_error(&status),
     }

@@ -2,7 +2,7 @@
 //! same definition the client parses) checked the way the reference CLI
 //! checks them, so both binaries refuse the same input.
 
-use crate::engine::DiffRequest;
+use crate::engine::{DiffRequest, HostDiffRequest};
 use crate::error::{field, DiffError, Reason};
 use crate::policy::{PolicyRequest, PolicyText};
 use crate::render::OutputFormat;
@@ -49,6 +49,22 @@ pub fn diff_request(args: &DiffArgs) -> Result<DiffRequest, DiffError> {
         format,
         worktree: args.worktree,
         staged: args.staged,
+    })
+}
+
+/// The flags of `diff` without `--application` (a host comparison,
+/// issue 42), checked (`shipgate_proto::cli::host_diff_format`) and made
+/// the engine request.
+pub fn host_diff_request(args: &DiffArgs) -> Result<HostDiffRequest, DiffError> {
+    let json = shipgate_proto::cli::host_diff_format(args)
+        .map_err(|(reason, message)| DiffError::usage(reason, message))?;
+    let workspace = std::path::absolute(&args.workspace).unwrap_or_else(|_| args.workspace.clone());
+    Ok(HostDiffRequest {
+        workspace,
+        base: args.base.clone(),
+        head: args.head.clone(),
+        staged: args.staged,
+        json,
     })
 }
 

@@ -17,6 +17,7 @@ pub mod frameworks;
 pub mod git;
 pub mod graph;
 pub mod history;
+pub mod hosts;
 pub mod index;
 pub mod inventory;
 pub mod json_fields;

@@ -139,7 +139,13 @@ fn main() -> ExitCode {
         // The work runs on a thread with the engine's fixed stack, as it
         // does in a serving daemon.
         Command::Diff { args, data_dir } => {
-            on_work_thread("comparison", move || one_shot_diff(&args, data_dir))
+            if args.application {
+                on_work_thread("comparison", move || one_shot_diff(&args, data_dir))
+            } else {
+                on_work_thread("host comparison", move || {
+                    one_shot_host_diff(&args, data_dir)
+                })
+            }
         }
         Command::Inventory { args, data_dir } => {
             on_work_thread("inventory", move || one_shot_inventory(&args, data_dir))
@@ -246,6 +252,48 @@ fn one_shot_inventory(args: &InventoryArgs, data_dir: Option<PathBuf>) -> ExitCo
         Ok(outcome) => {
             print!("{}", outcome.rendered.as_deref().unwrap_or(&outcome.json));
             ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("{}", err.human_line());
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs one host comparison (`diff` without `--application`) against
+/// the store, as `one_shot_diff` does a comparison of applications.
+fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
+    let request = match shipgate_daemon::cli::host_diff_request(args) {
+        Ok(request) => request,
+        Err(err) => {
+            eprintln!("{}", err.human_line());
+            return ExitCode::from(2);
+        }
+    };
+    let (_store, cache) = match open_one_shot_store(data_dir) {
+        Ok(opened) => opened,
+        Err(code) => return code,
+    };
+    let engine = Engine::new(Arc::clone(&cache));
+    let cancel = match args.timeout {
+        Some(timeout) => {
+            shipgate_daemon::work::Cancel::new().with_deadline(std::time::Instant::now() + timeout)
+        }
+        None => shipgate_daemon::work::Cancel::new(),
+    };
+    let outcome = shipgate_daemon::work::with_cancel(&cancel, || engine.host_diff(&request));
+    let _ = cache.flush();
+    match outcome {
+        Ok(outcome) => {
+            print!("{}", outcome.printed(request.json));
+            ExitCode::SUCCESS
+        }
+        Err(_) if cancel.deadline_passed() => {
+            eprintln!(
+                "shipgate-daemon: the host comparison did not finish within --timeout {}; its work was stopped. Run again with a longer --timeout.",
+                shipgate_daemon::service::admission::spelled(args.timeout.unwrap_or_default())
+            );
+            ExitCode::from(1)
         }
         Err(err) => {
             eprintln!("{}", err.human_line());

@@ -55,6 +55,35 @@ pub fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputForm
     }
 }
 
+/// The flags of `diff` without `--application` (a host comparison)
+/// checked as both binaries check them: the application's and the
+/// policy's flags are refused, and only text and JSON print. `Ok(true)`
+/// when JSON is asked for.
+pub fn host_diff_format(args: &DiffArgs) -> Result<bool, (crate::errors::Reason, String)> {
+    use crate::errors::Reason;
+    if args.scope.is_some() || args.base_scope.is_some() || args.max_python_files.is_some() {
+        return Err((
+            Reason::ApplicationRequired,
+            "--scope, --base-scope and --max-python-files require --application.".into(),
+        ));
+    }
+    if !args.fail_on.is_empty() || args.policy.is_some() {
+        return Err((
+            Reason::ApplicationRequired,
+            "--fail-on and --policy gate application rows: pass --application.".into(),
+        ));
+    }
+    match chosen_format(args.format, args.json) {
+        Ok(OutputFormat::Text) => Ok(false),
+        Ok(OutputFormat::Json) => Ok(true),
+        Ok(_) => Err((
+            Reason::BadFormat,
+            "A host comparison prints text, or JSON with --json; --format markdown, sarif and github are for --application.".into(),
+        )),
+        Err(message) => Err((Reason::BadFormat, message)),
+    }
+}
+
 /// The reference tool's `diff --application` flags, and shipgate's own.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DiffArgs {

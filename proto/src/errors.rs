@@ -46,6 +46,7 @@ pub mod field {
     pub const STAGED: &str = "staged";
     pub const FAIL_ON: &str = "fail_on";
     pub const POLICY: &str = "policy";
+    pub const FORMAT: &str = "format";
 }
 
 /// The output contract's error kinds (its §1.3), which decide the exit code

@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex};
 mod answers;
 mod context;
 mod facts;
+mod host_diff;
 mod in_flight;
 mod inventory;
 mod keys;
@@ -39,6 +40,7 @@ use facts::DecodedFacts;
 use keys::*;
 pub use side_graphs::SideAt;
 
+pub use host_diff::{HostDiffOutcome, HostDiffRequest};
 pub use inventory::{InventoryOutcome, InventoryRequest};
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;
@@ -616,7 +618,7 @@ fn worktree_revisions(
     // The snapshot's one parent is `HEAD`, so its merge base with the
     // base is `HEAD`'s: resolved before anything is written.
     let mut revisions = repo.resolve_revisions(Some(base), Some("HEAD"))?;
-    let snapshot = repo.worktree_snapshot(taken, MAX_PYTHON_BYTES)?;
+    let snapshot = repo.worktree_snapshot(taken, crate::git::PYTHON_PATHSPECS, MAX_PYTHON_BYTES)?;
     revisions.head = snapshot.commit;
     revisions.head_ref = named.to_string();
     Ok((snapshot.repository, revisions))

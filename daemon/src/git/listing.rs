@@ -8,7 +8,7 @@ use gix::ObjectId;
 /// Directories never read as application source (environments, builds,
 /// vendored packages): reading them would compare code the repository does
 /// not own.
-const SKIPPED_DIRECTORIES: &[&str] = &[
+pub(super) const SKIPPED_DIRECTORIES: &[&str] = &[
     ".git",
     "__pycache__",
     "node_modules",
@@ -352,13 +352,13 @@ impl Repository {
 }
 
 /// One decoded tree entry, owned.
-struct TreeEntry {
+pub(super) struct TreeEntry {
     /// The name as `escaped_name` spells it.
-    name: String,
+    pub(super) name: String,
     /// Whether the name's bytes are UTF-8 (then `name` is them).
-    utf8: bool,
-    kind: EntryKind,
-    id: ObjectId,
+    pub(super) utf8: bool,
+    pub(super) kind: EntryKind,
+    pub(super) id: ObjectId,
 }
 
 /// A tree entry's name as a string, and whether its bytes are UTF-8: a
@@ -422,7 +422,10 @@ fn raw_path(spelled: &str) -> std::path::PathBuf {
 
 /// Reads and decodes one tree; a missing tree is `objects_missing`, a
 /// malformed one a clear error, never a panic.
-fn tree_entries(repo: &gix::Repository, tree_id: ObjectId) -> Result<Vec<TreeEntry>, DiffError> {
+pub(super) fn tree_entries(
+    repo: &gix::Repository,
+    tree_id: ObjectId,
+) -> Result<Vec<TreeEntry>, DiffError> {
     let tree = repo.find_tree(tree_id).map_err(|err| {
         DiffError::objects_missing(format!(
             "Tree {} could not be read (objects_missing): {err}. Hydrate the repository's objects, then rerun.",

@@ -3,16 +3,18 @@
 //! object may be missing or malformed; nothing here panics on repository data.
 
 mod history;
+mod host_files;
 mod kept;
 mod listing;
 mod worktree;
 
 pub use history::CommitInfo;
+pub use host_files::{FoundFiles, MAX_WALK_ENTRIES};
 pub use listing::{
     DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup, Unlisted, UnlistedWhy,
     MAX_TREE_DEPTH,
 };
-pub use worktree::Snapshotted;
+pub use worktree::{Snapshotted, PYTHON_PATHSPECS};
 
 use crate::error::{field, DiffError, Reason};
 use gix::ObjectId;

@@ -30,10 +30,11 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What the working tree's files are taken by: Python files only, at any
-/// depth (the engine lists nothing else), so a large untracked binary is
-/// never written into the object database.
-const PATHSPEC: &str = ":(glob)**/*.py";
+/// What an application comparison takes of the working tree: Python
+/// files only, at any depth (the engine lists nothing else), so a large
+/// untracked binary is never written into the object database. A host
+/// comparison takes its sources' pathspecs (`hosts::sources::PATHSPECS`).
+pub const PYTHON_PATHSPECS: &[&str] = &[":(glob)**/*.py"];
 
 /// The identity of every snapshot commit: fixed, so a snapshot is a
 /// function of the tree and its parent.
@@ -90,6 +91,7 @@ impl Repository {
     pub fn worktree_snapshot(
         &self,
         taken: Snapshotted,
+        pathspecs: &[&str],
         max_file_bytes: u64,
     ) -> Result<Snapshot, DiffError> {
         let local = self.local();
@@ -132,7 +134,7 @@ impl Repository {
                 .map_err(|err| unreadable(&format!("The index could not be copied: {err}.")))?;
         }
         if taken == Snapshotted::WorkingTree {
-            git.take_changed_files()?;
+            git.take_changed_files(pathspecs)?;
         }
         let tree = git.text(&["write-tree"], None)?;
         let head_hex = head.to_string();
@@ -194,23 +196,21 @@ struct Git {
 }
 
 impl Git {
-    /// Takes every changed Python file of the working tree into the
+    /// Takes every changed file `pathspecs` name of the working tree into the
     /// private index: those within the size bound as git reads them
     /// (deletions included), those past it as the stand-in blob, never
     /// read.
-    fn take_changed_files(&self) -> Result<(), DiffError> {
-        let listed = self.run(
-            &[
-                "ls-files",
-                "-z",
-                "--modified",
-                "--others",
-                "--exclude-standard",
-                "--",
-                PATHSPEC,
-            ],
-            None,
-        )?;
+    fn take_changed_files(&self, pathspecs: &[&str]) -> Result<(), DiffError> {
+        let mut args = vec![
+            "ls-files",
+            "-z",
+            "--modified",
+            "--others",
+            "--exclude-standard",
+            "--",
+        ];
+        args.extend_from_slice(pathspecs);
+        let listed = self.run(&args, None)?;
         let mut paths: Vec<&[u8]> = listed
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())

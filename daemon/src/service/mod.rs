@@ -424,6 +424,63 @@ impl Shipgate for ShipgateService {
         }))
     }
 
+    async fn host_diff(
+        &self,
+        request: Request<pb::HostDiffRequest>,
+    ) -> Result<Response<pb::HostDiffResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let _foreground = crate::work::foreground();
+        let metadata = request.metadata().clone();
+        let req = request.into_inner();
+        check_lengths(&[("base", &req.base), ("head", &req.head)])?;
+        let json = match pb::OutputFormat::try_from(req.format) {
+            Ok(pb::OutputFormat::Text) => false,
+            Ok(pb::OutputFormat::Json) => true,
+            _ => {
+                return Err(from_diff_error(
+                    &DiffError::usage(
+                        Reason::BadFormat,
+                        "A host comparison is rendered as text or JSON only.",
+                    )
+                    .about(crate::error::field::FORMAT, req.format.to_string()),
+                ))
+            }
+        };
+        let engine_request = crate::engine::HostDiffRequest {
+            workspace: workspace_path(&req.workspace)?,
+            base: non_empty(req.base),
+            head: non_empty(req.head),
+            staged: req.staged,
+            json,
+        };
+        let engine = Arc::clone(&self.engine);
+        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
+        let cancel = crate::work::Cancel::new().with_deadline(deadline);
+        let _cancel_on_drop = cancel.on_drop();
+        let outcome = self
+            .cpu_slots
+            .run(&cancel, move || engine.host_diff(&engine_request))
+            .await
+            .map_err(|not_run| match not_run {
+                admission::NotRun::DeadlinePassed => {
+                    status::deadline_exceeded("The host comparison", allowed)
+                }
+                admission::NotRun::Stopping => status::stopping(),
+                admission::NotRun::Failed(err) => task_failed("the host comparison", err),
+            })?
+            .map_err(|err| from_diff_error(&err))?;
+        Ok(Response::new(pb::HostDiffResponse {
+            json: outcome.json.clone(),
+            text: if json {
+                String::new()
+            } else {
+                outcome.text.clone()
+            },
+            comparison_status: outcome.status.to_string(),
+            rows: u32::try_from(outcome.rows).unwrap_or(u32::MAX),
+        }))
+    }
+
     type HistoryStream =
         tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryResponse, Status>>;
 
@@ -554,6 +611,7 @@ impl Shipgate for ShipgateService {
                 counters("facts", &cache.facts),
                 counters("graphs", &cache.graphs),
                 counters("history", &cache.history),
+                counters("hosts", &cache.hosts),
                 counters("answers", &cache.answers),
             ],
             pid: std::process::id(),

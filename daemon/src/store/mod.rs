@@ -27,6 +27,10 @@ pub enum Namespace {
     /// History steps (what one commit changed against its first parent)
     /// by blake3 of (engine version, both trees, scope, bounds).
     History,
+    /// Host sources (issue 42): each blob's reading by (reader version,
+    /// source kind, blob id), each tree's inventory by (reader version,
+    /// tree id).
+    Hosts,
 }
 
 impl Namespace {
@@ -36,6 +40,7 @@ impl Namespace {
             Namespace::Graphs => "graphs",
             Namespace::Repositories => "repositories",
             Namespace::History => "history",
+            Namespace::Hosts => "hosts",
         }
     }
 }
@@ -82,6 +87,8 @@ pub struct Cache {
     pub facts: Counters,
     pub graphs: Counters,
     pub history: Counters,
+    /// Host-source readings and inventories (issue 42).
+    pub hosts: Counters,
     /// The engine's in-memory answers to repeated requests (never stored:
     /// counted here so `status` shows them beside the store's caches).
     pub answers: Counters,
@@ -94,6 +101,7 @@ impl Cache {
             facts: Counters::default(),
             graphs: Counters::default(),
             history: Counters::default(),
+            hosts: Counters::default(),
             answers: Counters::default(),
         }
     }

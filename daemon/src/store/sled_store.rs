@@ -44,6 +44,7 @@ struct Trees {
     graphs: sled::Tree,
     repositories: sled::Tree,
     history: sled::Tree,
+    hosts: sled::Tree,
 }
 
 /// Failed calls in a row after which an open store is quarantined and
@@ -274,6 +275,7 @@ fn open_at(path: &Path) -> Result<Trees, String> {
         graphs: tree(Namespace::Graphs.tree_name())?,
         repositories: tree(Namespace::Repositories.tree_name())?,
         history: tree(Namespace::History.tree_name())?,
+        hosts: tree(Namespace::Hosts.tree_name())?,
         db,
     })
 }
@@ -307,6 +309,7 @@ impl Trees {
             Namespace::Graphs => &self.graphs,
             Namespace::Repositories => &self.repositories,
             Namespace::History => &self.history,
+            Namespace::Hosts => &self.hosts,
         }
     }
 }

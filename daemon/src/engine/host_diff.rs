@@ -1,0 +1,208 @@
+//! A host comparison (issue 42): what a change does to the coding-agent
+//! hosts' configuration, the reference's `diff` without `--application`.
+//! The head is the working tree by default (as the reference's), taken
+//! as a commit of the host sources only (`git::worktree` with the
+//! sources' pathspecs); a committed head or the index can be asked for.
+//! Each blob's reading is kept by blob id and each tree's inventory by
+//! tree id (`Namespace::Hosts`), so a warm comparison costs its rows.
+
+use super::*;
+use crate::hosts::compare::compare;
+use crate::hosts::document::{document, status, Sides};
+use crate::hosts::inventory::{HostInventory, InventorySource};
+use crate::hosts::read::{Malformed, SourceReading, MAX_SOURCE_BYTES};
+use crate::hosts::sources::{classify, SourceKind, PATHSPECS};
+use crate::hosts::HOST_READER_VERSION;
+
+/// A host comparison as asked.
+#[derive(Debug, Clone, Default)]
+pub struct HostDiffRequest {
+    pub workspace: PathBuf,
+    /// The base ref; none = the detected default branch.
+    pub base: Option<String>,
+    /// A committed head; none = the working tree (or the index).
+    pub head: Option<String>,
+    /// The index is the head, not the working tree.
+    pub staged: bool,
+    /// JSON, else text.
+    pub json: bool,
+}
+
+/// A host comparison as answered.
+#[derive(Debug, Clone)]
+pub struct HostDiffOutcome {
+    pub document: Value,
+    pub json: String,
+    pub text: String,
+    pub status: &'static str,
+    pub rows: usize,
+}
+
+impl HostDiffOutcome {
+    /// What the format asked for prints.
+    pub fn printed(&self, json: bool) -> &str {
+        if json {
+            &self.json
+        } else {
+            &self.text
+        }
+    }
+}
+
+impl Engine {
+    pub fn host_diff(&self, request: &HostDiffRequest) -> Result<HostDiffOutcome, DiffError> {
+        let resolving = phase!("resolve").entered();
+        let repo = Repository::discover(&request.workspace)?;
+        let (repo, revisions, head_commit, head_label, snapshot) = match &request.head {
+            Some(head) => {
+                if request.staged {
+                    return Err(DiffError::usage(
+                        Reason::WorktreeWithHead,
+                        "The staged changes are the head of this comparison; no other head can be asked for.",
+                    )
+                    .about(field::HEAD, head.as_str()));
+                }
+                let revisions = repo.resolve_revisions(request.base.as_deref(), Some(head))?;
+                let head_commit = revisions.head;
+                (repo, revisions, head_commit, head.clone(), false)
+            }
+            None => {
+                let mut revisions =
+                    repo.resolve_revisions(request.base.as_deref(), Some("HEAD"))?;
+                let head_commit = revisions.head;
+                let (taken, label) = if request.staged {
+                    (crate::git::Snapshotted::Index, crate::render::STAGED_REF)
+                } else {
+                    (
+                        crate::git::Snapshotted::WorkingTree,
+                        crate::render::WORKTREE_REF,
+                    )
+                };
+                let snapshot = repo.worktree_snapshot(taken, PATHSPECS, MAX_SOURCE_BYTES as u64)?;
+                revisions.head = snapshot.commit;
+                (
+                    snapshot.repository,
+                    revisions,
+                    head_commit,
+                    label.to_string(),
+                    true,
+                )
+            }
+        };
+        drop(resolving);
+        let base = self.host_inventory(&repo, revisions.base)?;
+        let head = self.host_inventory(&repo, revisions.head)?;
+        let comparing = phase!("compare").entered();
+        let comparison = compare(&base, &head);
+        drop(comparing);
+        let rendering = phase!("render").entered();
+        let sides = Sides {
+            workspace: repo.root().display().to_string(),
+            base_ref: revisions.base_ref.clone(),
+            base_commit: revisions.base.to_string(),
+            head_label,
+            head_commit: head_commit.to_string(),
+            head_is_snapshot: snapshot,
+        };
+        let document = document(&comparison, &sides);
+        let outcome = HostDiffOutcome {
+            json: to_pretty(&document),
+            text: crate::hosts::text::text(&comparison, &sides),
+            document,
+            status: status(&comparison),
+            rows: comparison.rows.len(),
+        };
+        drop(rendering);
+        let _ = self.cache.flush();
+        Ok(outcome)
+    }
+
+    /// Every host source of `commit`'s tree, read; kept by tree id.
+    fn host_inventory(
+        &self,
+        repo: &Repository,
+        commit: ObjectId,
+    ) -> Result<HostInventory, DiffError> {
+        let tree = repo.commit_tree(commit)?;
+        let key = blake3::Hasher::new()
+            .update(b"host-inventory")
+            .update(&HOST_READER_VERSION.to_le_bytes())
+            .update(tree.as_bytes())
+            .finalize();
+        if let Some(kept) = self.cache.get::<HostInventory>(
+            Namespace::Hosts,
+            key.as_bytes(),
+            Some(&self.cache.hosts),
+        ) {
+            return Ok(kept);
+        }
+        let listing = phase!("list").entered();
+        let found = repo.find_files(tree, &|path| classify(path).is_some())?;
+        drop(listing);
+        let mut sources = Vec::new();
+        for (path, blob) in &found.files {
+            crate::work::checkpoint()?;
+            let Some(class) = classify(path) else {
+                continue;
+            };
+            sources.push(InventorySource {
+                path: path.clone(),
+                host: class.host,
+                kind: class.kind,
+                blob: blob.to_string(),
+                reading: self.host_reading(repo, class.kind, *blob)?,
+            });
+        }
+        for path in &found.links {
+            if let Some(class) = classify(path) {
+                sources.push(InventorySource {
+                    path: path.clone(),
+                    host: class.host,
+                    kind: class.kind,
+                    blob: String::new(),
+                    reading: Err(Malformed {
+                        detail: "this source is a symbolic link, whose target is not read".into(),
+                    }),
+                });
+            }
+        }
+        sources.sort_by(|a, b| a.path.cmp(&b.path));
+        let inventory = HostInventory {
+            sources,
+            cut_short: found.cut_short,
+        };
+        let _ = self.cache.put(Namespace::Hosts, key.as_bytes(), &inventory);
+        Ok(inventory)
+    }
+
+    /// One blob's reading; kept by blob id and source kind.
+    fn host_reading(
+        &self,
+        repo: &Repository,
+        kind: SourceKind,
+        blob: ObjectId,
+    ) -> Result<Result<SourceReading, Malformed>, DiffError> {
+        let key = blake3::Hasher::new()
+            .update(b"host-reading")
+            .update(&HOST_READER_VERSION.to_le_bytes())
+            .update(&[kind as u8])
+            .update(blob.as_bytes())
+            .finalize();
+        if let Some(kept) = self.cache.get::<Result<SourceReading, Malformed>>(
+            Namespace::Hosts,
+            key.as_bytes(),
+            Some(&self.cache.hosts),
+        ) {
+            return Ok(kept);
+        }
+        let _facts = phase!("facts").entered();
+        // A blob past the bound is never inflated.
+        let reading = if repo.blob_size(blob)? > MAX_SOURCE_BYTES as u64 {
+            Err(Malformed::too_large())
+        } else {
+            crate::hosts::read::read(kind, &repo.read_blob(blob)?)
+        };
+        let _ = self.cache.put(Namespace::Hosts, key.as_bytes(), &reading);
+        Ok(reading)
+    }
+}

@@ -1,0 +1,132 @@
+//! One source file's bytes to its grants: the format's parser, then the
+//! host's reader. A file that does not parse, or holds a shape its reader
+//! does not know, is `Malformed`: its side's inventory is then incomplete,
+//! and the comparison says so rather than compare what it could not read.
+
+use super::grant::Grant;
+use super::sources::SourceKind;
+use super::{claude, codex, mcp, workflow};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The largest source file read; configuration files are far smaller.
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+
+/// What one source grants, and what its reader could not establish.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceReading {
+    pub grants: Vec<Grant>,
+    pub limits: Vec<SourceLimit>,
+}
+
+/// Something a source declares that its reader does not follow; the
+/// rows of the source stand, but do not cover it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceLimit {
+    /// The coverage status it is reported under (`script_not_resolved`).
+    pub status: String,
+    /// What it concerns (`PreToolUse handler 0 (working_directory_not_established)`).
+    pub detail: String,
+}
+
+impl SourceLimit {
+    pub fn script_not_resolved(detail: String) -> Self {
+        SourceLimit {
+            status: "script_not_resolved".to_string(),
+            detail,
+        }
+    }
+}
+
+/// Why a source file was not read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Malformed {
+    /// The sentence the coverage prints after the source.
+    pub detail: String,
+}
+
+impl Malformed {
+    /// A file that parses but whose shape its reader does not know.
+    pub fn shape(what: &str) -> Self {
+        Malformed {
+            detail: format!("static reader could not read this file: {what}"),
+        }
+    }
+
+    fn rejected(kind: SourceKind, why: &str) -> Self {
+        Malformed {
+            detail: format!("static parser rejected this {} file ({why})", kind.format()),
+        }
+    }
+}
+
+impl Malformed {
+    /// A file past `MAX_SOURCE_BYTES`, never read.
+    pub fn too_large() -> Self {
+        Malformed {
+            detail: format!(
+                "this file is larger than {MAX_SOURCE_BYTES} bytes, the most a host source is read at"
+            ),
+        }
+    }
+}
+
+/// The grants of one source of kind `kind`.
+pub fn read(kind: SourceKind, bytes: &[u8]) -> Result<SourceReading, Malformed> {
+    if bytes.len() > MAX_SOURCE_BYTES {
+        return Err(Malformed::too_large());
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(Malformed::rejected(kind, "not UTF-8"));
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc = parse(kind, text)?;
+    match kind {
+        SourceKind::ClaudeSettings => claude::read(&doc),
+        SourceKind::McpServers => servers(&doc, "mcpServers"),
+        SourceKind::VsCodeServers => servers(&doc, "servers"),
+        SourceKind::CodexConfig => codex::read(&doc),
+        SourceKind::Workflow => workflow::read(&doc),
+    }
+}
+
+/// The file as JSON values, whatever its format. Each parser bounds its
+/// own nesting (serde_json at 128 levels, the YAML parser's recursion and
+/// alias-expansion limits), so no file can exhaust the stack or memory.
+fn parse(kind: SourceKind, text: &str) -> Result<Value, Malformed> {
+    match kind {
+        SourceKind::ClaudeSettings | SourceKind::McpServers | SourceKind::VsCodeServers => {
+            serde_json::from_str(text).map_err(|err| Malformed::rejected(kind, &json_why(&err)))
+        }
+        SourceKind::CodexConfig => {
+            let table: toml::Table =
+                toml::from_str(text).map_err(|_| Malformed::rejected(kind, "TOML syntax"))?;
+            serde_json::to_value(table).map_err(|_| Malformed::rejected(kind, "TOML values"))
+        }
+        SourceKind::Workflow => {
+            yaml_serde::from_str(text).map_err(|_| Malformed::rejected(kind, "YAML syntax"))
+        }
+    }
+}
+
+fn json_why(err: &serde_json::Error) -> String {
+    format!("JSON syntax at line {}", err.line())
+}
+
+/// A file of MCP servers under `key`.
+fn servers(doc: &Value, key: &str) -> Result<SourceReading, Malformed> {
+    let Some(file) = doc.as_object() else {
+        return Err(Malformed::shape("the file is not a JSON object"));
+    };
+    let mut reading = SourceReading::default();
+    let Some(servers) = file.get(key) else {
+        return Ok(reading);
+    };
+    let Some(servers) = servers.as_object() else {
+        return Err(Malformed::shape(&format!("{key} is not an object")));
+    };
+    for (name, entry) in servers {
+        reading.grants.push(Grant::Mcp(mcp::server(name, entry)));
+    }
+    Ok(reading)
+}

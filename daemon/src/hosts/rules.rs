@@ -1,0 +1,195 @@
+//! Claude Code permission rules by what they match (issue 42: a rule
+//! whose matches include the old rule's is `widened`, not two rows).
+//!
+//! `covers(a, b)` holds only when every call `b` matches, `a` matches too,
+//! under every reading of the rule syntax the host has had: a Bash prefix
+//! (`npm run:*`) covers a longer prefix or command only at a word
+//! boundary (`npm run test`, never `npm runner`), a path pattern covers
+//! only paths under its `**` directory, a bare tool (or `Tool(*)`) covers
+//! every rule of that tool, an MCP server rule covers its tools. Any other
+//! pattern (a `*` inside a command, `?`, braces) covers only itself, so
+//! an unknown form is never claimed to cover anything: the pair is then
+//! printed as a rule removed and a rule added, as the reference does.
+
+/// A rule split into its tool and specifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule<'a> {
+    pub tool: &'a str,
+    /// What the parentheses hold; `None` for a bare tool.
+    pub specifier: Option<&'a str>,
+}
+
+/// The tools whose specifier is a path pattern.
+const PATH_TOOLS: &[&str] = &[
+    "Read",
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "NotebookEdit",
+    "Glob",
+    "Grep",
+];
+
+/// Tools that only read: a rule of one grants no change to anything.
+pub const READ_ONLY_TOOLS: &[&str] = &["Read", "Glob", "Grep", "LS", "WebSearch"];
+
+impl<'a> Rule<'a> {
+    pub fn parse(text: &'a str) -> Rule<'a> {
+        let text = text.trim();
+        if let Some(open) = text.find('(') {
+            if let Some(inner) = text[open + 1..].strip_suffix(')') {
+                return Rule {
+                    tool: text[..open].trim(),
+                    specifier: Some(inner.trim()),
+                };
+            }
+        }
+        Rule {
+            tool: text,
+            specifier: None,
+        }
+    }
+
+    /// Whether the rule matches every call of its tool (`Bash`,
+    /// `Bash(*)`, `Edit(**)`, `mcp__github`).
+    pub fn matches_every_target(&self) -> bool {
+        match self.specifier {
+            None => !self.is_mcp_tool(),
+            Some("*") => true,
+            Some(spec) if PATH_TOOLS.contains(&self.tool) => {
+                matches!(normalize_path(spec), "**" | "/**" | "**/*")
+            }
+            Some(_) => false,
+        }
+    }
+
+    /// An MCP rule naming one tool of a server (`mcp__github__get_issue`).
+    fn is_mcp_tool(&self) -> bool {
+        self.tool
+            .strip_prefix("mcp__")
+            .is_some_and(|rest| rest.contains("__") && !rest.ends_with("__*"))
+    }
+
+    /// The server of an MCP rule (`mcp__github__x` → `github`).
+    fn mcp_server(&self) -> Option<&'a str> {
+        let rest = self.tool.strip_prefix("mcp__")?;
+        Some(rest.split("__").next().unwrap_or(rest))
+    }
+}
+
+/// Whether every call `narrow` matches, `wide` matches too.
+pub fn covers(wide: &str, narrow: &str) -> bool {
+    let (a, b) = (Rule::parse(wide), Rule::parse(narrow));
+    if a == b {
+        return true;
+    }
+    if let (Some(server_a), Some(server_b)) = (a.mcp_server(), b.mcp_server()) {
+        // `mcp__github` and `mcp__github__*` cover every tool of the
+        // server; a tool rule covers only itself.
+        let whole_server = a.specifier.is_none()
+            && (a.tool == format!("mcp__{server_a}") || a.tool == format!("mcp__{server_a}__*"));
+        return whole_server && server_a == server_b && b.specifier.is_none();
+    }
+    if a.tool != b.tool {
+        return false;
+    }
+    if a.matches_every_target() {
+        return true;
+    }
+    let (Some(spec_a), Some(spec_b)) = (a.specifier, b.specifier) else {
+        return false;
+    };
+    match a.tool {
+        "Bash" => bash_covers(spec_a, spec_b),
+        tool if PATH_TOOLS.contains(&tool) => path_covers(spec_a, spec_b),
+        _ => spec_a == spec_b,
+    }
+}
+
+/// A Bash specifier as a prefix (`npm run:*`) or an exact command; `None`
+/// for a form whose matches are not read (a `*` elsewhere).
+fn bash_form(spec: &str) -> Option<(&str, bool)> {
+    match spec.strip_suffix(":*") {
+        Some(prefix) if !prefix.contains('*') => Some((prefix.trim_end(), true)),
+        Some(_) => None,
+        None if spec.contains('*') => None,
+        None => Some((spec.trim(), false)),
+    }
+}
+
+fn bash_covers(wide: &str, narrow: &str) -> bool {
+    let (Some((wide, wide_prefix)), Some((narrow, _))) = (bash_form(wide), bash_form(narrow))
+    else {
+        return false;
+    };
+    if !wide_prefix {
+        return false;
+    }
+    match narrow.strip_prefix(wide) {
+        Some("") => true,
+        // At a word boundary only: `npm run` covers `npm run test`, not
+        // `npm runner`, whichever way the host matches prefixes.
+        Some(rest) => wide.is_empty() || rest.starts_with(' '),
+        None => false,
+    }
+}
+
+/// A path pattern without a leading `./`.
+fn normalize_path(spec: &str) -> &str {
+    spec.strip_prefix("./").unwrap_or(spec)
+}
+
+fn path_covers(wide: &str, narrow: &str) -> bool {
+    let (wide, narrow) = (normalize_path(wide), normalize_path(narrow));
+    if wide == narrow {
+        return true;
+    }
+    let Some(dir) = wide.strip_suffix("/**") else {
+        return false;
+    };
+    if has_glob(dir) || dir.is_empty() {
+        return false;
+    }
+    // Anything under the directory, patterns included: `src/**` covers
+    // `src/api/**` and `src/a.py`.
+    narrow
+        .strip_prefix(dir)
+        .is_some_and(|rest| rest.starts_with('/'))
+        && !narrow.contains("..")
+}
+
+fn has_glob(text: &str) -> bool {
+    text.contains(['*', '?', '[', '{'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::covers;
+
+    #[test]
+    fn a_rule_covers_what_it_matches_and_no_more() {
+        assert!(covers("Bash(npm run:*)", "Bash(npm run test:*)"));
+        assert!(covers("Bash(npm run:*)", "Bash(npm run test)"));
+        assert!(covers("Bash(npm run:*)", "Bash(npm run)"));
+        assert!(!covers("Bash(npm run:*)", "Bash(npm runner:*)"));
+        assert!(!covers("Bash(npm run test:*)", "Bash(npm run:*)"));
+        assert!(!covers("Bash(npm run)", "Bash(npm run test)"));
+        assert!(covers("Bash", "Bash(git diff:*)"));
+        assert!(covers("Bash(*)", "Bash(git diff:*)"));
+        assert!(!covers("Bash(git * main)", "Bash(git push main)"));
+        assert!(covers("Edit(**)", "Edit(src/**)"));
+        assert!(covers("Edit(src/**)", "Edit(./src/api/**)"));
+        assert!(!covers("Edit(src/**)", "Edit(srcx/a.py)"));
+        assert!(!covers("Edit(src/**)", "Edit(src/../a.py)"));
+        assert!(!covers("Edit(**)", "Write(a)"));
+        assert!(covers("WebFetch", "WebFetch(domain:a.com)"));
+        assert!(!covers(
+            "WebFetch(domain:a.com)",
+            "WebFetch(domain:b.a.com)"
+        ));
+        assert!(covers("mcp__github", "mcp__github__get_issue"));
+        assert!(!covers("mcp__github", "mcp__gitlab__x"));
+        assert!(!covers("mcp__github__a", "mcp__github__b"));
+        assert!(!covers("mcp__github__a", "mcp__github"));
+    }
+}
