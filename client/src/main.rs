@@ -2,6 +2,7 @@
 //! Parses flags, talks gRPC, prints. Starts the daemon when none answers.
 
 mod agent_mode;
+mod audit;
 mod connect;
 mod errors;
 mod manual;
@@ -101,6 +102,21 @@ Examples:
   shipgate-client inventory --format cyclonedx > agents.cdx.json"
     )]
     Inventory(InventoryArgs),
+    /// Inventory the coding-agent host grants of the working tree; record a baseline; report drift from it.
+    #[command(
+        after_help = "Reads the repository's host configuration (Claude Code settings and .mcp.json, Cursor, VS Code, Codex, \
+GitHub workflows) from the working tree, or a commit with --at. Markdown by default; --json prints the inventory \
+(host_grants_inventory_schema_version 0.7) or, with --drift, the drift document.
+
+Exit codes: 0; 20 with --drift --fail-on-drift when the grants drifted; 2 for bad input (no baseline, a baseline \
+not recorded by shipgate); 1 when the daemon cannot be reached.
+
+Examples:
+  shipgate-client audit --host
+  git checkout main && shipgate-client audit --host --save-baseline && git add .agents-shipgate
+  shipgate-client audit --host --drift --fail-on-drift"
+    )]
+    Audit(audit::AuditArgs),
     /// Show the daemon's version, store, caches and watched repositories.
     Status {
         /// Print JSON instead of text
@@ -271,6 +287,7 @@ async fn run(command: Command, target: Target) -> ExitCode {
         Command::Diff(args) => diff(args, &target).await,
         Command::History(args) => history(args, &target).await,
         Command::Inventory(args) => inventory(args, &target).await,
+        Command::Audit(args) => audit::audit(args, &target).await,
         Command::Status { json } => status(&target, json).await,
         Command::Watch { workspace } => watch(&target, workspace, true).await,
         Command::Unwatch { workspace } => watch(&target, workspace, false).await,

@@ -178,6 +178,9 @@ reasons! {
     /// that is not TOML, or whose `[policy]` table holds an unknown key or a
     /// bad value.
     BadPolicy = "BAD_POLICY",
+    /// A host-grants baseline (`audit --host --drift`) that is missing, is
+    /// not JSON, or was not recorded by this reader.
+    BadBaseline = "BAD_BASELINE",
     /// A repository that cannot be watched (or unwatched).
     WatchFailed = "WATCH_FAILED",
     /// A `shipgate.v1` call over TCP without the daemon's bearer token, or

@@ -49,7 +49,88 @@ impl HostDiffOutcome {
     }
 }
 
+/// An `audit --host` as asked.
+#[derive(Debug, Clone, Default)]
+pub struct HostAuditRequest {
+    pub workspace: PathBuf,
+    /// A commit to inventory; none = the working tree.
+    pub at: Option<String>,
+    /// `--drift`: the baseline file's text, and its path as given.
+    pub baseline: Option<(String, String)>,
+    pub json: bool,
+}
+
+/// An `audit --host` as answered.
+#[derive(Debug, Clone)]
+pub struct HostAuditOutcome {
+    /// The inventory document, or the drift document when a baseline was
+    /// given.
+    pub json: String,
+    /// The markdown of the same.
+    pub markdown: String,
+    /// The baseline file recording this inventory (`--save-baseline`).
+    pub baseline: String,
+    /// The digest of its grants.
+    pub baseline_sha256: String,
+    pub has_drift: bool,
+    /// The repository's root, which a baseline path is relative to.
+    pub root: String,
+}
+
 impl Engine {
+    /// The host grants of the working tree (or a commit), and their drift
+    /// from a baseline when one is given.
+    pub fn host_audit(&self, request: &HostAuditRequest) -> Result<HostAuditOutcome, DiffError> {
+        use crate::hosts::{audit, drift};
+        let repo = Repository::discover(&request.workspace)?;
+        let (repo, commit) = match &request.at {
+            Some(at) => {
+                let commit = crate::history::resolve(&repo, at, field::AT)?;
+                (repo, commit)
+            }
+            None => {
+                let snapshot = repo.worktree_snapshot(
+                    crate::git::Snapshotted::WorkingTree,
+                    PATHSPECS,
+                    MAX_SOURCE_BYTES as u64,
+                )?;
+                (snapshot.repository, snapshot.commit)
+            }
+        };
+        let inventory = self.host_inventory(&repo, commit)?;
+        let root = repo.root().display().to_string();
+        let doc = audit::document(&inventory, &root);
+        let baseline_text = drift::baseline(&inventory, &doc);
+        let baseline_sha256 = drift::grants_sha256(&doc);
+        let (shown, markdown, has_drift) = match &request.baseline {
+            Some((text, file)) => {
+                let baseline = drift::read_baseline(text).map_err(|why| {
+                    DiffError::usage(
+                        Reason::BadBaseline,
+                        format!("The host-grants baseline {file} cannot be used: {why}."),
+                    )
+                })?;
+                let drifted = drift::drift(&baseline, &inventory, &doc, file);
+                let markdown = drift::markdown(&drifted);
+                let has_drift = drifted["has_drift"] == Value::Bool(true);
+                (drifted, markdown, has_drift)
+            }
+            None => {
+                let markdown = audit::markdown(&doc, &root);
+                (doc, markdown, false)
+            }
+        };
+        let _ = self.cache.flush();
+        Ok(HostAuditOutcome {
+            json: to_pretty(&shown),
+            markdown,
+            baseline: baseline_text,
+            baseline_sha256,
+            has_drift,
+            root,
+        })
+    }
+
     pub fn host_diff(&self, request: &HostDiffRequest) -> Result<HostDiffOutcome, DiffError> {
         let resolving = phase!("resolve").entered();
         let repo = Repository::discover(&request.workspace)?;

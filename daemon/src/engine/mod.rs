@@ -40,7 +40,7 @@ use facts::DecodedFacts;
 use keys::*;
 pub use side_graphs::SideAt;
 
-pub use host_diff::{HostDiffOutcome, HostDiffRequest};
+pub use host_diff::{HostAuditOutcome, HostAuditRequest, HostDiffOutcome, HostDiffRequest};
 pub use inventory::{InventoryOutcome, InventoryRequest};
 
 pub const DEFAULT_MAX_PYTHON_FILES: u32 = 1000;

@@ -41,6 +41,8 @@ impl Direction {
 pub struct HostRow {
     pub host: Host,
     pub source: String,
+    /// The grant's kind (`Grant::kind`).
+    pub kind: &'static str,
     pub direction: Direction,
     pub severity: Severity,
     pub expands: bool,
@@ -64,6 +66,7 @@ pub fn rows(host: Host, source: &str, base: &[Grant], head: &[Grant]) -> Vec<Hos
     let row = |direction, weight: Weight, before: Option<&Grant>, after: Option<&Grant>| HostRow {
         host,
         source: source.to_string(),
+        kind: after.or(before).map_or("unknown", Grant::kind),
         direction,
         severity: weight.severity,
         expands: weight.expands,

@@ -53,8 +53,13 @@ pub fn question(changes: usize) -> Option<String> {
     }
 }
 
+/// The rows of a comparison as the document lists them.
+pub fn rows(comparison: &HostComparison) -> Vec<Value> {
+    comparison.rows.iter().map(row).collect()
+}
+
 pub fn document(comparison: &HostComparison, sides: &Sides) -> Value {
-    let rows: Vec<Value> = comparison.rows.iter().map(row).collect();
+    let rows = rows(comparison);
     let changes: Vec<Value> = comparison
         .rows
         .iter()

@@ -137,6 +137,19 @@ pub enum Permissions {
 }
 
 impl Grant {
+    /// The kind of grant, as the inventory names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Grant::Rule(_) => "permission_rule",
+            Grant::Setting(s) if s.setting.starts_with("sandbox") => "sandbox",
+            Grant::Setting(s) if s.setting == "additionalDirectories" => "additional_path",
+            Grant::Setting(_) => "permission_mode",
+            Grant::Mcp(_) => "mcp_server",
+            Grant::Hook(_) => "hook",
+            Grant::Workflow(_) => "workflow",
+        }
+    }
+
     /// The grant's identity within its source: a base and a head grant
     /// with one identity are one grant, before and after.
     pub fn identity(&self) -> String {

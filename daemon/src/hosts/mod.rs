@@ -22,12 +22,14 @@
 //! rule syntax (`rules`).
 
 pub mod assess;
+pub mod audit;
 mod claude;
 mod codex;
 pub mod compare;
 pub mod diff;
 mod digest;
 pub mod document;
+pub mod drift;
 pub mod grant;
 pub mod inventory;
 pub mod label;

@@ -106,6 +106,12 @@ impl<'w> Authority<'w> {
         Some(highest)
     }
 
+    /// The highest access as the inventory names it (`unknown` when a
+    /// token is the repository's default).
+    pub fn access_name(&self) -> &'static str {
+        self.highest().map_or("unknown", Access::name)
+    }
+
     /// Where this authority stands against `before`: more, less, or
     /// neither (`None`: equal or not comparable).
     pub fn compared_to(&self, before: &Authority<'_>) -> Option<std::cmp::Ordering> {
@@ -129,10 +135,7 @@ impl<'w> Authority<'w> {
 
     /// The summary line, with the actions of `shown` steps appended.
     pub fn summary(&self, shown: &[(&str, &str)]) -> String {
-        let mut parts = vec![format!(
-            "access: {}",
-            self.highest().map_or("unknown", Access::name)
-        )];
+        let mut parts = vec![format!("access: {}", self.access_name())];
         if self.write_all() {
             parts.push("write-all".to_string());
         }

@@ -481,6 +481,64 @@ impl Shipgate for ShipgateService {
         }))
     }
 
+    async fn host_audit(
+        &self,
+        request: Request<pb::HostAuditRequest>,
+    ) -> Result<Response<pb::HostAuditResponse>, Status> {
+        let _in_flight = self.activity.begin();
+        let _foreground = crate::work::foreground();
+        let metadata = request.metadata().clone();
+        let req = request.into_inner();
+        check_lengths(&[("at", &req.at), ("baseline_file", &req.baseline_file)])?;
+        let json = match pb::OutputFormat::try_from(req.format) {
+            Ok(pb::OutputFormat::Text) => false,
+            Ok(pb::OutputFormat::Json) => true,
+            _ => {
+                return Err(from_diff_error(
+                    &DiffError::usage(
+                        Reason::BadFormat,
+                        "A host audit is rendered as markdown or JSON only.",
+                    )
+                    .about(crate::error::field::FORMAT, req.format.to_string()),
+                ))
+            }
+        };
+        let engine_request = crate::engine::HostAuditRequest {
+            workspace: workspace_path(&req.workspace)?,
+            at: non_empty(req.at),
+            baseline: (!req.baseline.is_empty()).then_some((req.baseline, req.baseline_file)),
+            json,
+        };
+        let engine = Arc::clone(&self.engine);
+        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
+        let cancel = crate::work::Cancel::new().with_deadline(deadline);
+        let _cancel_on_drop = cancel.on_drop();
+        let outcome = self
+            .cpu_slots
+            .run(&cancel, move || engine.host_audit(&engine_request))
+            .await
+            .map_err(|not_run| match not_run {
+                admission::NotRun::DeadlinePassed => {
+                    status::deadline_exceeded("The host audit", allowed)
+                }
+                admission::NotRun::Stopping => status::stopping(),
+                admission::NotRun::Failed(err) => task_failed("the host audit", err),
+            })?
+            .map_err(|err| from_diff_error(&err))?;
+        Ok(Response::new(pb::HostAuditResponse {
+            json: outcome.json,
+            markdown: if json {
+                String::new()
+            } else {
+                outcome.markdown
+            },
+            baseline: outcome.baseline,
+            baseline_sha256: outcome.baseline_sha256,
+            has_drift: outcome.has_drift,
+            root: outcome.root,
+        }))
+    }
+
     type HistoryStream =
         tokio_stream::wrappers::ReceiverStream<Result<pb::HistoryResponse, Status>>;
 
