@@ -535,3 +535,93 @@ fn flags_of_applications_are_refused_with_what_to_do() {
         "{text}"
     );
 }
+
+#[test]
+fn history_names_the_commits_that_changed_a_host_grant() {
+    let place = Place::new();
+    let repo = Repo::new();
+    repo.commit(&[("README.md", Some("x"))], "start");
+    repo.commit(
+        &[(
+            SETTINGS,
+            Some(&settings(r#""allow": ["Bash(git diff:*)"]"#)),
+        )],
+        "allow git diff",
+    );
+    repo.commit(&[("README.md", Some("y"))], "docs only");
+    let widened = repo.commit(
+        &[(SETTINGS, Some(&settings(r#""allow": ["Bash(git:*)"]"#)))],
+        "allow all of git",
+    );
+    repo.commit(
+        &[(
+            ".github/workflows/ci.yml",
+            Some("on: push\npermissions: write-all\njobs: {}\n"),
+        )],
+        "ci",
+    );
+    let workspace = repo.path().to_string_lossy().into_owned();
+    let output = place.client(&[
+        "history",
+        "--workspace",
+        &workspace,
+        "--host",
+        "claude-code",
+        "--grant",
+        "git",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(doc["commits_read"], 5);
+    let commits: Vec<(String, Vec<String>)> = doc["commits"]
+        .as_array()
+        .expect("commits")
+        .iter()
+        .map(|c| {
+            let rows = c["rows"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} {} -> {}",
+                        r["direction"].as_str().unwrap_or(""),
+                        r["before"].as_str().unwrap_or(""),
+                        r["after"].as_str().unwrap_or("")
+                    )
+                })
+                .collect();
+            (c["subject"].as_str().unwrap_or("").to_string(), rows)
+        })
+        .collect();
+    assert_eq!(
+        commits,
+        vec![
+            (
+                "allow all of git".to_string(),
+                vec!["widened Bash(git diff:*) -> Bash(git:*)".to_string()]
+            ),
+            (
+                "allow git diff".to_string(),
+                vec!["added — -> Bash(git diff:*)".to_string()]
+            ),
+        ]
+    );
+    assert_eq!(doc["commits"][0]["commit"], widened);
+    let output = place.client(&[
+        "history",
+        "--workspace",
+        &workspace,
+        "--host",
+        "gitlab",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("No host is named gitlab"));
+}

@@ -87,7 +87,8 @@ a team reviewed:
 
 Examples:
   shipgate-client history --workspace . --agent support --tool refund
-  shipgate-client history --since v1.2 --until main --json"
+  shipgate-client history --since v1.2 --until main --json
+  shipgate-client history --host claude-code --grant 'Bash('"
     )]
     History(HistoryArgs),
     /// List every agent of a commit: what each binds and reaches, its gates, and what could not be read.
@@ -186,7 +187,17 @@ struct HistoryArgs {
     /// Do not print progress on stderr
     #[arg(long)]
     quiet: bool,
+    /// Commits that changed a coding-agent host grant instead (MCP servers, permission rules, hooks, workflow
+    /// permissions); with a value, only that host's: claude-code, codex, cursor, vscode, github
+    #[arg(long, num_args = 0..=1, default_missing_value = ALL_HOSTS, value_name = "HOST")]
+    host: Option<String>,
+    /// With --host: only grants naming this text (a rule, a server, a setting)
+    #[arg(long)]
+    grant: Option<String>,
 }
+
+/// What `--host` without a value stands for.
+const ALL_HOSTS: &str = "all";
 
 fn usage_error(command: &str, message: &str) -> ExitCode {
     eprintln!("Usage: shipgate-client {command} [OPTIONS]\nTry 'shipgate-client {command} --help' for help.\nError: Invalid value: {message}");
@@ -598,9 +609,27 @@ fn history_request(args: &HistoryArgs) -> Result<pb::HistoryRequest, String> {
         } else {
             OutputFormat::Text
         } as i32,
+        host: args.host.is_some(),
+        host_name: args
+            .host
+            .clone()
+            .filter(|h| h != ALL_HOSTS)
+            .unwrap_or_default(),
+        grant: text(&args.grant),
     };
+    if args.host.is_none() && args.grant.is_some() {
+        return Err("--grant filters host grants: pass --host.".into());
+    }
+    if args.host.is_some() && (args.agent.is_some() || args.tool.is_some() || args.scope.is_some())
+    {
+        return Err(
+            "--agent, --tool and --scope filter agents' bindings; --host asks for host grants."
+                .into(),
+        );
+    }
     check_lengths(&[
         ("--workspace", &request.workspace),
+        ("--grant", &request.grant),
         ("--since", &request.since),
         ("--until", &request.until),
         ("--agent", &request.agent),

@@ -181,6 +181,8 @@ reasons! {
     /// A host-grants baseline (`audit --host --drift`) that is missing, is
     /// not JSON, or was not recorded by this reader.
     BadBaseline = "BAD_BASELINE",
+    /// `history --host NAME` naming no host shipgate reads.
+    UnknownHost = "UNKNOWN_HOST",
     /// A repository that cannot be watched (or unwatched).
     WatchFailed = "WATCH_FAILED",
     /// A `shipgate.v1` call over TCP without the daemon's bearer token, or

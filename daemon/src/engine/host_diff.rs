@@ -199,7 +199,7 @@ impl Engine {
     }
 
     /// Every host source of `commit`'s tree, read; kept by tree id.
-    fn host_inventory(
+    pub(crate) fn host_inventory(
         &self,
         repo: &Repository,
         commit: ObjectId,

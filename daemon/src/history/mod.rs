@@ -9,10 +9,12 @@
 //! `document.rs` the answer's JSON and text.
 
 mod document;
+mod hosts;
 mod step;
 mod walk;
 
 use document::{history_document, history_text};
+pub use hosts::HostFilter;
 pub use step::Step;
 
 use crate::engine::Engine;
@@ -44,6 +46,9 @@ pub struct HistoryRequest {
     pub max_python_files: Option<u32>,
     pub max_commits: Option<u32>,
     pub want_text: bool,
+    /// `history --host`: host-grant rows, kept by this filter, instead of
+    /// agents' bindings.
+    pub hosts: Option<HostFilter>,
 }
 
 /// A history query as answered.

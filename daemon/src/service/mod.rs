@@ -194,9 +194,11 @@ fn history_events(
         };
         // A panic ends this request with INTERNAL, never the stream
         // without an answer (and never the daemon).
-        let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            engine.history(request, &mut on_step)
-        }));
+        let answered =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &request.hosts {
+                Some(filter) => engine.host_history(request, filter, &mut on_step),
+                None => engine.history(request, &mut on_step),
+            }));
         drop(stop_ticker);
         answered
     });
@@ -558,6 +560,8 @@ impl Shipgate for ShipgateService {
             ("agent", &req.agent),
             ("tool", &req.tool),
             ("scope", &req.scope),
+            ("host_name", &req.host_name),
+            ("grant", &req.grant),
         ])?;
         let engine_request = crate::history::HistoryRequest {
             workspace: workspace_path(&req.workspace)?,
@@ -569,6 +573,10 @@ impl Shipgate for ShipgateService {
             max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
             max_commits: (req.max_commits > 0).then_some(req.max_commits),
             want_text: req.format == pb::OutputFormat::Text as i32,
+            hosts: req.host.then(|| crate::history::HostFilter {
+                host: non_empty(req.host_name),
+                grant: non_empty(req.grant),
+            }),
         };
         let (sender, receiver) = tokio::sync::mpsc::channel(16);
         let engine = Arc::clone(&self.engine);
