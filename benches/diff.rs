@@ -183,6 +183,7 @@ fn request(repo: &Repo, base: &str, head: &str) -> DiffRequest {
         format: shipgate_daemon::render::OutputFormat::Text,
         worktree: false,
         staged: false,
+        all: false,
         ..Default::default()
     }
 }

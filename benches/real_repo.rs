@@ -42,6 +42,7 @@ fn real_repo_benches(c: &mut Criterion) {
         format: shipgate_daemon::render::OutputFormat::Text,
         worktree: false,
         staged: false,
+        all: false,
         ..Default::default()
     };
     // Outside the timing: the pair must answer, or this measures an error.

@@ -52,6 +52,7 @@ fn scope_benches(c: &mut Criterion) {
         format: shipgate_daemon::render::OutputFormat::Text,
         worktree: false,
         staged: false,
+        all: false,
     };
 
     let store = Store::fresh();

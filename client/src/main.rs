@@ -377,10 +377,14 @@ client: stop it (`shipgate-client shutdown`) and run again"
 /// `diff` without `--application`: what the change does to the
 /// coding-agent hosts' configuration (issue 42).
 async fn host_diff(args: DiffArgs, target: &Target) -> ExitCode {
-    let json = match shipgate_proto::cli::host_diff_format(&args) {
-        Ok(json) => json,
-        Err((_, message)) => return usage_error("diff", &message),
+    if let Err((_, message)) = shipgate_proto::cli::host_diff_checks(&args) {
+        return usage_error("diff", &message);
+    }
+    let format = match chosen_format(args.format, args.json) {
+        Ok(format) => format,
+        Err(message) => return usage_error("diff", &message),
     };
+    let json = format == OutputFormat::Json;
     let text = |value: &Option<String>| value.clone().unwrap_or_default();
     let request = pb::HostDiffRequest {
         workspace: match workspace_field(&args.workspace) {
@@ -390,11 +394,7 @@ async fn host_diff(args: DiffArgs, target: &Target) -> ExitCode {
         base: text(&args.base),
         head: text(&args.head),
         staged: args.staged,
-        format: if json {
-            OutputFormat::Json as i32
-        } else {
-            OutputFormat::Text as i32
-        },
+        format: format as i32,
     };
     if let Err(message) = check_lengths(&[
         ("--workspace", &request.workspace),
@@ -439,6 +439,7 @@ fn diff_request(
         timings: args.timings,
         worktree: args.worktree,
         staged: args.staged,
+        all: args.all,
         fail_on: args.fail_on.clone(),
         policy: match &args.policy {
             Some(path) => shipgate_proto::cli::read_policy_file(path)?,

@@ -49,6 +49,7 @@ pub fn diff_request(args: &DiffArgs) -> Result<DiffRequest, DiffError> {
         format,
         worktree: args.worktree,
         staged: args.staged,
+        all: args.all,
     })
 }
 
@@ -56,7 +57,10 @@ pub fn diff_request(args: &DiffArgs) -> Result<DiffRequest, DiffError> {
 /// issue 42), checked (`shipgate_proto::cli::host_diff_format`) and made
 /// the engine request.
 pub fn host_diff_request(args: &DiffArgs) -> Result<HostDiffRequest, DiffError> {
-    let json = shipgate_proto::cli::host_diff_format(args)
+    let format = chosen_format(args.format, args.json)
+        .map(OutputFormat::from_wire)
+        .map_err(|message| DiffError::usage(Reason::BadFormat, message))?;
+    shipgate_proto::cli::host_diff_checks(args)
         .map_err(|(reason, message)| DiffError::usage(reason, message))?;
     let workspace = std::path::absolute(&args.workspace).unwrap_or_else(|_| args.workspace.clone());
     Ok(HostDiffRequest {
@@ -64,7 +68,7 @@ pub fn host_diff_request(args: &DiffArgs) -> Result<HostDiffRequest, DiffError> 
         base: args.base.clone(),
         head: args.head.clone(),
         staged: args.staged,
-        json,
+        format,
     })
 }
 

@@ -285,7 +285,7 @@ fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     let _ = cache.flush();
     match outcome {
         Ok(outcome) => {
-            print!("{}", outcome.printed(request.json));
+            print!("{}", outcome.rendered);
             ExitCode::SUCCESS
         }
         Err(_) if cancel.deadline_passed() => {

@@ -56,10 +56,9 @@ pub fn chosen_format(format: Option<FormatArg>, json: bool) -> Result<OutputForm
 }
 
 /// The flags of `diff` without `--application` (a host comparison)
-/// checked as both binaries check them: the application's and the
-/// policy's flags are refused, and only text and JSON print. `Ok(true)`
-/// when JSON is asked for.
-pub fn host_diff_format(args: &DiffArgs) -> Result<bool, (crate::errors::Reason, String)> {
+/// checked as both binaries check them: the application's flags and the
+/// policy's are refused.
+pub fn host_diff_checks(args: &DiffArgs) -> Result<(), (crate::errors::Reason, String)> {
     use crate::errors::Reason;
     if args.scope.is_some() || args.base_scope.is_some() || args.max_python_files.is_some() {
         return Err((
@@ -73,15 +72,7 @@ pub fn host_diff_format(args: &DiffArgs) -> Result<bool, (crate::errors::Reason,
             "--fail-on and --policy gate application rows: pass --application.".into(),
         ));
     }
-    match chosen_format(args.format, args.json) {
-        Ok(OutputFormat::Text) => Ok(false),
-        Ok(OutputFormat::Json) => Ok(true),
-        Ok(_) => Err((
-            Reason::BadFormat,
-            "A host comparison prints text, or JSON with --json; --format markdown, sarif and github are for --application.".into(),
-        )),
-        Err(message) => Err((Reason::BadFormat, message)),
-    }
+    Ok(())
 }
 
 /// The reference tool's `diff --application` flags, and shipgate's own.
@@ -132,6 +123,9 @@ pub struct DiffArgs {
     /// Apply no policy: ignore shipgate.toml at the base (and exit 0 for any comparison, as agents-shipgate does)
     #[arg(long, conflicts_with = "fail_on")]
     pub no_policy: bool,
+    /// With --application: also compare the coding-agent hosts' configuration between the same revisions, one document with both halves
+    #[arg(long, requires = "application")]
+    pub all: bool,
     /// Give up after this long (30s, 10m): the daemon stops the comparison and says so (exit 1) [default: the daemon's --request-timeout, 10m]
     #[arg(long, value_parser = parse_duration)]
     pub timeout: Option<std::time::Duration>,

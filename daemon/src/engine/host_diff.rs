@@ -24,8 +24,7 @@ pub struct HostDiffRequest {
     pub head: Option<String>,
     /// The index is the head, not the working tree.
     pub staged: bool,
-    /// JSON, else text.
-    pub json: bool,
+    pub format: OutputFormat,
 }
 
 /// A host comparison as answered.
@@ -33,20 +32,10 @@ pub struct HostDiffRequest {
 pub struct HostDiffOutcome {
     pub document: Value,
     pub json: String,
-    pub text: String,
+    /// The rendering `format` asked for (the JSON for JSON).
+    pub rendered: String,
     pub status: &'static str,
     pub rows: usize,
-}
-
-impl HostDiffOutcome {
-    /// What the format asked for prints.
-    pub fn printed(&self, json: bool) -> &str {
-        if json {
-            &self.json
-        } else {
-            &self.text
-        }
-    }
 }
 
 /// An `audit --host` as asked.
@@ -78,6 +67,53 @@ pub struct HostAuditOutcome {
 }
 
 impl Engine {
+    /// `diff --all`: the application comparison and the host comparison
+    /// of the same revisions, in one answer. The document (which the
+    /// policy reads) stays the application's; the JSON and the rendering
+    /// hold both halves, each with its own status.
+    pub(super) fn with_hosts(
+        &self,
+        request: &DiffRequest,
+        application: &DiffOutcome,
+    ) -> Result<DiffOutcome, DiffError> {
+        let snapshot = request.worktree || request.staged;
+        let hosts = self.host_diff(&HostDiffRequest {
+            workspace: request.workspace.clone(),
+            // The application's defaults: the working tree and the index
+            // are compared with `HEAD` unless a base is asked for.
+            base: request
+                .base
+                .clone()
+                .or_else(|| snapshot.then(|| "HEAD".to_string())),
+            head: (!snapshot).then(|| request.head.clone().unwrap_or_else(|| "HEAD".into())),
+            staged: request.staged,
+            format: request.format,
+        })?;
+        let both = json!({
+            "application": application.document,
+            "diff_all_schema_version": "0.1",
+            "hosts": hosts.document,
+        });
+        let rendered = match request.format {
+            OutputFormat::Json => None,
+            OutputFormat::Sarif => Some(merged_sarif(
+                application.rendered.as_deref().unwrap_or_default(),
+                &hosts.rendered,
+            )),
+            _ => Some(format!(
+                "{}\n{}",
+                application.rendered.as_deref().unwrap_or_default(),
+                hosts.rendered
+            )),
+        };
+        Ok(DiffOutcome {
+            document: application.document.clone(),
+            json: to_pretty(&both),
+            rendered,
+            status: application.status.clone(),
+        })
+    }
+
     /// The host grants of the working tree (or a commit), and their drift
     /// from a baseline when one is given.
     pub fn host_audit(&self, request: &HostAuditRequest) -> Result<HostAuditOutcome, DiffError> {
@@ -186,9 +222,17 @@ impl Engine {
             head_is_snapshot: snapshot,
         };
         let document = document(&comparison, &sides);
+        let json = to_pretty(&document);
+        let rendered = match request.format {
+            OutputFormat::Json => json.clone(),
+            OutputFormat::Text => crate::hosts::text::text(&comparison, &sides),
+            OutputFormat::Markdown => crate::hosts::formats::markdown(&comparison, &sides),
+            OutputFormat::Sarif => crate::hosts::formats::sarif(&comparison),
+            OutputFormat::Github => crate::hosts::formats::github(&comparison),
+        };
         let outcome = HostDiffOutcome {
-            json: to_pretty(&document),
-            text: crate::hosts::text::text(&comparison, &sides),
+            json,
+            rendered,
             document,
             status: status(&comparison),
             rows: comparison.rows.len(),
@@ -286,4 +330,14 @@ impl Engine {
         let _ = self.cache.put(Namespace::Hosts, key.as_bytes(), &reading);
         Ok(reading)
     }
+}
+
+/// Two SARIF logs as one, each tool's run kept.
+fn merged_sarif(application: &str, hosts: &str) -> String {
+    let parsed = |text: &str| serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    let (mut log, other) = (parsed(application), parsed(hosts));
+    if let (Some(runs), Some(more)) = (log["runs"].as_array_mut(), other["runs"].as_array()) {
+        runs.extend(more.iter().cloned());
+    }
+    to_pretty(&log)
 }

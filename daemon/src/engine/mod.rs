@@ -64,6 +64,8 @@ pub struct DiffRequest {
     pub worktree: bool,
     /// The index is the head (`git::worktree`, what is staged only).
     pub staged: bool,
+    /// Also compare the hosts' configuration (`diff --all`, `host_diff.rs`).
+    pub all: bool,
 }
 
 /// What an answer is asked for, once the revisions are resolved.
@@ -187,7 +189,10 @@ impl Engine {
     pub fn diff(&self, request: &DiffRequest) -> Result<Arc<DiffOutcome>, DiffError> {
         let outcome = self.answer(request);
         self.unwritten.write(&self.cache);
-        outcome
+        match outcome {
+            Ok(application) if request.all => self.with_hosts(request, &application).map(Arc::new),
+            outcome => outcome,
+        }
     }
 
     /// Writes the facts the work so far parsed to the store (a history

@@ -15,6 +15,7 @@ use crate::hosts::document::{rows as row_documents, status};
 use crate::hosts::inventory::HostInventory;
 use crate::hosts::sources::Host;
 use crate::render::pyjson::to_pretty;
+use crate::render::text::one_line;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -155,7 +156,7 @@ fn text(doc: &Value) -> String {
                 .get(..8)
                 .unwrap_or(""),
             commit["date"].as_str().unwrap_or(""),
-            commit["subject"].as_str().unwrap_or("")
+            one_line(commit["subject"].as_str().unwrap_or(""))
         );
         if commit["comparison_status"] != json!("comparable") {
             let _ = writeln!(
@@ -172,7 +173,7 @@ fn text(doc: &Value) -> String {
             );
         }
         for row in commit["rows"].as_array().into_iter().flatten() {
-            let s = |k: &str| row[k].as_str().unwrap_or("").to_string();
+            let s = |k: &str| one_line(row[k].as_str().unwrap_or(""));
             let marker = if row["expands"] == json!(true) {
                 "⚠"
             } else {

@@ -30,6 +30,7 @@ pub mod diff;
 mod digest;
 pub mod document;
 pub mod drift;
+pub mod formats;
 pub mod grant;
 pub mod inventory;
 pub mod label;

@@ -8,6 +8,7 @@ use super::compare::{CoverageItem, HostComparison};
 use super::diff::{Direction, HostRow};
 use super::document::{question, reproduce_command, Sides};
 use super::label;
+use crate::render::text::one_line;
 use std::fmt::Write;
 
 const STATIC_ONLY: &str =
@@ -24,15 +25,16 @@ pub fn text(comparison: &HostComparison, sides: &Sides) -> String {
     };
     let _ = writeln!(
         out,
-        "Agent capability diff  {} ({}) -> {head}\n",
-        sides.base_ref,
-        short(&sides.base_commit)
+        "Agent capability diff  {} ({}) -> {}\n",
+        one_line(&sides.base_ref),
+        short(&sides.base_commit),
+        one_line(&head)
     );
     if !comparison.incomparable.is_empty() {
         let _ = writeln!(
             out,
             "Cannot compare against {}: {}",
-            sides.base_ref,
+            one_line(&sides.base_ref),
             comparison.incomparable.join(", ")
         );
         out.push_str("This is an input limit, not a finding about the change. Nothing below is a claim that the change is safe.\n\n");
@@ -107,7 +109,7 @@ fn rows(out: &mut String, rows: &[HostRow]) {
             "{marker}{:<severity_width$}{:<direction_width$}{}",
             row.severity.name(),
             row.direction.name(),
-            row.subject()
+            one_line(&row.subject())
         );
         let what = match (row.direction, &row.change) {
             (_, Some(change)) => change.clone(),
@@ -115,7 +117,7 @@ fn rows(out: &mut String, rows: &[HostRow]) {
             (Direction::Removed, _) => format!("{} → gone", label::long(&row.before)),
             _ => format!("{} → {}", label::long(&row.before), label::long(&row.after)),
         };
-        let _ = writeln!(out, "{indent}{what}");
+        let _ = writeln!(out, "{indent}{}", one_line(&what));
         let _ = writeln!(out, "{indent}{}\n", row.why);
     }
 }
@@ -133,8 +135,13 @@ fn established(out: &mut String, coverage: &[CoverageItem]) {
     let mut unchanged = Vec::new();
     for item in coverage {
         let host = item.host.name();
+        let item = &CoverageItem {
+            source: one_line(&item.source),
+            detail: item.detail.as_deref().map(one_line),
+            ..item.clone()
+        };
         match item.status.as_str() {
-            "compared" if item.rows == 0 => unchanged.push(item.source.as_str()),
+            "compared" if item.rows == 0 => unchanged.push(item.source.clone()),
             "compared" => {
                 let plural = if item.rows == 1 { "row" } else { "rows" };
                 let _ = writeln!(

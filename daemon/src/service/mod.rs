@@ -328,6 +328,7 @@ impl Shipgate for ShipgateService {
             format: output_format(req.format)?,
             worktree: req.worktree,
             staged: req.staged,
+            all: req.all,
         };
         let engine = Arc::clone(&self.engine);
         // Dropping this future (the client went away, tonic's own timeout)
@@ -435,25 +436,25 @@ impl Shipgate for ShipgateService {
         let metadata = request.metadata().clone();
         let req = request.into_inner();
         check_lengths(&[("base", &req.base), ("head", &req.head)])?;
-        let json = match pb::OutputFormat::try_from(req.format) {
-            Ok(pb::OutputFormat::Text) => false,
-            Ok(pb::OutputFormat::Json) => true,
-            _ => {
-                return Err(from_diff_error(
-                    &DiffError::usage(
-                        Reason::BadFormat,
-                        "A host comparison is rendered as text or JSON only.",
-                    )
-                    .about(crate::error::field::FORMAT, req.format.to_string()),
-                ))
-            }
-        };
+        let format = pb::OutputFormat::try_from(req.format).map_err(|_| {
+            from_diff_error(
+                &DiffError::usage(
+                    Reason::BadFormat,
+                    format!(
+                        "Output format {} is not one this daemon renders.",
+                        req.format
+                    ),
+                )
+                .about(crate::error::field::FORMAT, req.format.to_string()),
+            )
+        })?;
+        let format = crate::render::OutputFormat::from_wire(format);
         let engine_request = crate::engine::HostDiffRequest {
             workspace: workspace_path(&req.workspace)?,
             base: non_empty(req.base),
             head: non_empty(req.head),
             staged: req.staged,
-            json,
+            format,
         };
         let engine = Arc::clone(&self.engine);
         let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
@@ -471,12 +472,13 @@ impl Shipgate for ShipgateService {
                 admission::NotRun::Failed(err) => task_failed("the host comparison", err),
             })?
             .map_err(|err| from_diff_error(&err))?;
+        let json = format == crate::render::OutputFormat::Json;
         Ok(Response::new(pb::HostDiffResponse {
             json: outcome.json.clone(),
             text: if json {
                 String::new()
             } else {
-                outcome.text.clone()
+                outcome.rendered.clone()
             },
             comparison_status: outcome.status.to_string(),
             rows: u32::try_from(outcome.rows).unwrap_or(u32::MAX),
