@@ -123,7 +123,7 @@ HOOK_MATCHERS = ("Bash", "Edit|Write", "Edit", "mcp__github__.*", "*")
 HOOK_COMMANDS = (
     "npx prettier --write", "echo done", "uvx ruff format", "/usr/local/bin/audit-hook",
     "./scripts/check.sh", "python3 .claude/hooks/lint.py",
-    "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh",
+    "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh", "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.sh",
 )
 HOOK_SCRIPT = ".claude/hooks/guard.sh"
 EXTRA_DIRS = ("../shared", "../docs", "/tmp/agent-scratch", "~/notes")
@@ -162,6 +162,15 @@ RUN_COMMANDS = ("npm ci", "npm test", "make build", "pytest -q", "cargo test", "
 JOB_NAMES = ("build", "test", "lint", "release", "deploy", "triage", "publish")
 
 BROKEN_JSON = ('{"permissions": {"allow": ["Bash(ls:*)",', "{not json", '{"mcpServers": {"x": }}')
+# Files that parse but whose shape a host does not have (the reference: `unsupported`).
+ODD_SHAPES = {
+    "claude": ('{"permissions": ["Bash"]}\n', '{"permissions": {"allow": "Bash"}}\n', "[]\n",
+               '{"permissions": {"allow": [""]}}\n'),
+    "mcp": ('{"mcpServers": []}\n', "[]\n"),
+    "vscode": ('{"mcpServers": {"x": {"command": "npx", "args": ["-y", "pkg@1.0.0"]}}}\n',),
+    "codex": ("mcp_servers = 3\n",),
+    "workflow": ("- on: push\n", ""),
+}
 BROKEN_TOML = ('approval_policy = \n', '[mcp_servers.x\ncommand = "npx"\n', 'sandbox_mode = "read-only\n')
 BROKEN_YAML = ("on: [push\njobs:\n", "on: push\njobs:\n\tbuild: {}\n", "name: ci\non: push\n  jobs: [\n")
 
@@ -608,7 +617,7 @@ def edit_claude_rare(rng, src, secrets):
 
 
 CLAUDE_EDITS = [
-    (12, edit_add_rule), (8, edit_remove_rule), (14, edit_widen_rule), (8, edit_narrow_rule),
+    (12, edit_add_rule), (8, edit_remove_rule), (18, edit_widen_rule), (10, edit_narrow_rule),
     (5, edit_replace_rule), (5, edit_move_rule), (2, edit_rename_list), (12, edit_default_mode),
     (4, edit_additional_dirs), (7, edit_mcp_flags), (9, edit_hooks), (2, edit_hook_script),
     (3, edit_claude_noise), (3, edit_claude_rare),
@@ -1102,7 +1111,8 @@ class Case:
 
 def draw_source(rng, secrets, kind, taken):
     if kind == "claude":
-        path = weighted(rng, [(3, ".claude/settings.json"), (1, ".claude/settings.local.json")])
+        path = weighted(rng, [(6, ".claude/settings.json"), (2, ".claude/settings.local.json"),
+                              (1, "packages/app/.claude/settings.json")])
         model, container, style = draw_claude(rng, secrets), None, weighted(rng, [(8, "normal"), (1, "wide"), (1, "compact")])
     elif kind == "mcp":
         path = weighted(rng, [(5, ".mcp.json"), (2, ".cursor/mcp.json"), (2, ".vscode/mcp.json"),
@@ -1156,8 +1166,9 @@ def rename_target(rng, src):
 
 def apply_lifecycle(rng, secrets, src, taken):
     """What happens to the file as a whole: edited, added, deleted, broken, renamed..."""
-    fate = weighted(rng, [(62, "edit"), (10, "added"), (6, "deleted"), (6, "broken-head"),
-                          (3, "broken-base"), (2, "broken-both"), (6, "unchanged"), (5, "renamed")])
+    fate = weighted(rng, [(60, "edit"), (10, "added"), (6, "deleted"), (6, "broken-head"),
+                          (3, "broken-base"), (2, "broken-both"), (3, "odd-shape"), (5, "unchanged"),
+                          (5, "renamed")])
     if fate == "edit":
         apply_edits(rng, secrets, src, weighted(rng, [(5, 1), (3, 2), (1, 3)]))
     elif fate == "added":
@@ -1172,6 +1183,10 @@ def apply_lifecycle(rng, secrets, src, taken):
     elif fate == "broken-head":
         src.head_text = rng.choice(BROKEN_TEXT[src.kind])
         src.note("head does not parse")
+    elif fate == "odd-shape":
+        shapes = ODD_SHAPES["vscode" if src.path.startswith(".vscode/") else src.kind]
+        src.head_text = rng.choice(shapes)
+        src.note("head parses but has a shape the host does not")
     elif fate == "broken-base":
         src.base_text = rng.choice(BROKEN_TEXT[src.kind])
         src.note("base does not parse; head repairs it")
@@ -1263,15 +1278,24 @@ class Run:
 
 
 def run_tool(argv, want_json):
+    """Run one tool in its own process group; on timeout the whole group is ended."""
     start = time.monotonic()
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                              errors="replace", stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired as exc:
-        out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else exc.stdout or ""
-        return Run(argv, stdout=out, failure=f"timeout after {RUN_TIMEOUT}s", seconds=RUN_TIMEOUT)
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                errors="replace", stdin=subprocess.DEVNULL, start_new_session=True)
     except OSError as exc:
         return Run(argv, failure=f"could not start: {exc}")
+    try:
+        stdout, stderr = proc.communicate(timeout=RUN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        stdout, stderr = proc.communicate()
+        return Run(argv, stdout=stdout, stderr=stderr, failure=f"timeout after {RUN_TIMEOUT}s",
+                   seconds=RUN_TIMEOUT)
+    done = subprocess.CompletedProcess(argv, proc.returncode, stdout, stderr)
     run = Run(argv, done.returncode, done.stdout, done.stderr, seconds=time.monotonic() - start)
     if want_json:
         try:
@@ -1780,19 +1804,21 @@ def keep_fixture(case, result, repo, keep_dir):
         json.dump(record, handle, indent=2, ensure_ascii=False)
 
 
-def show_files(case):
+def show_files(case, pad=2):
     base, head = case.base_files(), case.head_files()
-    print(f"  commit mode: {case.commit}" + (f" (committed: {sorted(case.committed_paths)})" if case.commit == "mixed" else ""))
+    lead = " " * pad
+    print(f"{lead}commit mode: {case.commit}"
+          + (f" (committed: {sorted(case.committed_paths)})" if case.commit == "mixed" else ""))
     for path in sorted(set(base) | set(head)):
         if path == "README.md":
             continue
         before, after = base.get(path), head.get(path, base.get(path))
-        print(f"  --- {path}: " + ("unchanged" if before == after else "absent on base" if before is None
-                                  else "deleted on head" if after is None else "changed"))
+        print(f"{lead}--- {path}: " + ("unchanged" if before == after else "absent on base" if before is None
+                                      else "deleted on head" if after is None else "changed"))
         if before is not None and before != after:
-            print("    base:\n" + indent_text(before, 6))
+            print(f"{lead}  base:\n" + indent_text(before, pad + 4))
         if after is not None:
-            print(("    head:\n" if before != after else "") + indent_text(after, 6))
+            print((f"{lead}  head:\n" if before != after else "") + indent_text(after, pad + 4))
 
 
 def indent_text(text, n):
@@ -1841,7 +1867,7 @@ def print_example(finding):
     case = finding.case
     print(f"      example: {case.name}; edits: {'; '.join(case.edits())}")
     print(f"      reproduce: {os.path.basename(__file__)} --seed {case.seed} --case {case.index} --show --daemon ...")
-    show_files(case)
+    show_files(case, pad=6)
     if finding.ref_row is not None or finding.ours_row is not None:
         print(f"      reference: {row_text(finding.ref_row)}")
         print(f"      ours:      {row_text(finding.ours_row)}")

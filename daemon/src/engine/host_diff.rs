@@ -14,6 +14,10 @@ use crate::hosts::read::{Malformed, SourceReading, MAX_SOURCE_BYTES};
 use crate::hosts::sources::{classify, SourceKind, PATHSPECS};
 use crate::hosts::HOST_READER_VERSION;
 
+/// Hook scripts resolved per source, at most; past it the source names a
+/// limit (a change to the rest would not show).
+const MAX_HOOK_SCRIPTS: usize = 64;
+
 /// A host comparison as asked.
 #[derive(Debug, Clone, Default)]
 pub struct HostDiffRequest {
@@ -270,13 +274,33 @@ impl Engine {
             let Some(class) = classify(path) else {
                 continue;
             };
-            sources.push(InventorySource {
+            let mut source = InventorySource {
                 path: path.clone(),
                 host: class.host,
                 kind: class.kind,
                 blob: blob.to_string(),
                 reading: self.host_reading(repo, class.kind, *blob)?,
-            });
+                scripts: Default::default(),
+            };
+            // The scripts hooks run under the project directory, each by
+            // its blob (bounded: a settings file names a handful).
+            let scripts = source.hook_scripts();
+            if scripts.len() > MAX_HOOK_SCRIPTS {
+                if let Ok(reading) = &mut source.reading {
+                    reading.limits.push(crate::hosts::read::SourceLimit::script_not_resolved(format!(
+                        "hooks run {} scripts; past the first {MAX_HOOK_SCRIPTS}, a change to a script is not shown",
+                        scripts.len()
+                    )));
+                }
+            }
+            for script in scripts.into_iter().take(MAX_HOOK_SCRIPTS) {
+                let blob = match repo.entry_at(tree, &script)? {
+                    Some(crate::git::PathEntry::Blob(id)) => id.to_string(),
+                    _ => "missing".to_string(),
+                };
+                source.scripts.insert(script, blob);
+            }
+            sources.push(source);
         }
         for path in &found.links {
             if let Some(class) = classify(path) {
@@ -288,6 +312,7 @@ impl Engine {
                     reading: Err(Malformed {
                         detail: "this source is a symbolic link, whose target is not read".into(),
                     }),
+                    scripts: Default::default(),
                 });
             }
         }

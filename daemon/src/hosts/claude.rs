@@ -127,10 +127,13 @@ fn read_hooks(hooks: &Value, reading: &mut SourceReading) -> Result<(), Malforme
                     .unwrap_or("command")
                     .to_string();
                 let command = handler.get("command").and_then(Value::as_str);
-                let executable = command
-                    .and_then(first_word)
-                    .map(|word| word.rsplit('/').next().unwrap_or(word).to_string());
-                if command.and_then(first_word).is_some_and(is_relative_script) {
+                let executable = command.and_then(first_word).map(|word| {
+                    let word = word.trim_matches(['"', '\'']);
+                    word.rsplit('/').next().unwrap_or(word).to_string()
+                });
+                let script = command.and_then(first_word).and_then(project_script);
+                if script.is_none() && command.and_then(first_word).is_some_and(is_relative_script)
+                {
                     reading
                         .limits
                         .push(SourceLimit::script_not_resolved(format!(
@@ -142,6 +145,8 @@ fn read_hooks(hooks: &Value, reading: &mut SourceReading) -> Result<(), Malforme
                     matcher: matcher.clone(),
                     kind,
                     executable,
+                    script,
+                    script_blob: None,
                     sha256: sha256(handler),
                 });
             }
@@ -155,14 +160,28 @@ fn read_hooks(hooks: &Value, reading: &mut SourceReading) -> Result<(), Malforme
 }
 
 fn first_word(command: &str) -> Option<&str> {
-    command
-        .split_whitespace()
-        .next()
-        .map(|w| w.trim_matches(['"', '\'']))
+    command.split_whitespace().next()
+}
+
+/// The repository path a command's first word names under the project
+/// directory, the one place a hook's script is established: Claude Code
+/// sets `CLAUDE_PROJECT_DIR` to the directory holding `.claude/`, the
+/// repository's root for its settings. A path leaving the root (`..`) or
+/// naming anything computed is not one.
+fn project_script(word: &str) -> Option<String> {
+    let unquoted = word.replace(['"', '\''], "");
+    let rest = ["$CLAUDE_PROJECT_DIR/", "${CLAUDE_PROJECT_DIR}/"]
+        .iter()
+        .find_map(|prefix| unquoted.strip_prefix(prefix))?;
+    let clean = rest
+        .split('/')
+        .all(|part| !part.is_empty() && part != "." && part != "..");
+    (clean && !rest.contains(['$', '`', '*', '?', '\\'])).then(|| rest.to_string())
 }
 
 /// A path relative to the working directory (`./scripts/check.sh`,
 /// `scripts/check.sh`), not a command found on `PATH` or an absolute path.
 fn is_relative_script(word: &str) -> bool {
-    word.contains('/') && !word.starts_with('/') && !word.starts_with('$') && !word.starts_with('~')
+    let word = word.trim_matches(['"', '\'']);
+    word.contains('/') && !word.starts_with('/') && !word.starts_with('~')
 }

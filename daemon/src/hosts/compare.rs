@@ -80,11 +80,8 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             }
             continue;
         }
-        let grants = |s: Option<&InventorySource>| {
-            s.and_then(|s| s.reading.as_ref().ok())
-                .map(|r| r.grants.clone())
-                .unwrap_or_default()
-        };
+        let grants =
+            |s: Option<&InventorySource>| s.map(InventorySource::grants).unwrap_or_default();
         let rows = diff::rows(host, path, &grants(old), &grants(new));
         // What the head's reader could not follow (else the base's).
         let source_limits: Vec<&SourceLimit> = new

@@ -104,6 +104,14 @@ pub struct HookHandler {
     pub kind: String,
     /// The executable's file name, when the handler runs a command.
     pub executable: Option<String>,
+    /// The repository path of the script the handler runs, when the
+    /// command names it under the project directory
+    /// (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh`).
+    pub script: Option<String>,
+    /// That script's blob id at this side's commit (`missing` when the
+    /// path holds no file): filled from the inventory when compared, so a
+    /// change to the script is a change to the hook.
+    pub script_blob: Option<String>,
     /// Digest of the whole handler entry.
     pub sha256: String,
 }

@@ -6,6 +6,7 @@
 use super::read::{Malformed, SourceReading};
 use super::sources::{Host, SourceKind};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Every host source of one tree, sorted by path.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,6 +26,51 @@ pub struct InventorySource {
     /// The blob's id (hex): the same blob reads the same.
     pub blob: String,
     pub reading: Result<SourceReading, Malformed>,
+    /// The blob id of each script a hook runs under the project directory
+    /// (`missing` when the path holds no file), by repository path.
+    pub scripts: BTreeMap<String, String>,
+}
+
+impl InventorySource {
+    /// The grants of this source with each hook's script blob filled in
+    /// (none when it did not read).
+    pub fn grants(&self) -> Vec<super::grant::Grant> {
+        let mut grants = self
+            .reading
+            .as_ref()
+            .map(|r| r.grants.clone())
+            .unwrap_or_default();
+        for grant in &mut grants {
+            if let super::grant::Grant::Hook(hook) = grant {
+                for handler in &mut hook.handlers {
+                    if let Some(script) = &handler.script {
+                        handler.script_blob = self.scripts.get(script).cloned();
+                    }
+                }
+            }
+        }
+        grants
+    }
+
+    /// The scripts the hooks of this source run under the project
+    /// directory.
+    pub fn hook_scripts(&self) -> Vec<String> {
+        let Ok(reading) = &self.reading else {
+            return Vec::new();
+        };
+        let mut scripts: Vec<String> = reading
+            .grants
+            .iter()
+            .filter_map(|g| match g {
+                super::grant::Grant::Hook(hook) => Some(hook),
+                _ => None,
+            })
+            .flat_map(|hook| hook.handlers.iter().filter_map(|h| h.script.clone()))
+            .collect();
+        scripts.sort();
+        scripts.dedup();
+        scripts
+    }
 }
 
 impl HostInventory {

@@ -120,9 +120,27 @@ fn handlers(hook: &Hook) -> String {
     }
 }
 
-/// What changed in a hook's handlers.
+/// What changed in a hook's handlers: the handlers, or the scripts
+/// they run.
 pub fn hook_change(old: &Hook, new: &Hook) -> String {
-    format!("{}: {} → {}", new.event, handlers(old), handlers(new))
+    let (before, after) = (handlers(old), handlers(new));
+    let scripts: Vec<&str> = new
+        .handlers
+        .iter()
+        .filter_map(|h| {
+            let script = h.script.as_deref()?;
+            let was = old
+                .handlers
+                .iter()
+                .find(|o| o.script.as_deref() == Some(script))?;
+            (was.script_blob != h.script_blob).then_some(script)
+        })
+        .collect();
+    if before == after && !scripts.is_empty() {
+        format!("{}: script {} changed", new.event, scripts.join(", "))
+    } else {
+        format!("{}: {before} → {after}", new.event)
+    }
 }
 
 /// The long label of an optional side, `—` when absent.
