@@ -512,8 +512,8 @@ fn flags_of_applications_are_refused_with_what_to_do() {
             "--scope, --base-scope and --max-python-files require --application.",
         ),
         (
-            vec!["--format", "sarif"],
-            "A host comparison prints text, or JSON with --json",
+            vec!["--max-python-files", "5"],
+            "--scope, --base-scope and --max-python-files require --application.",
         ),
         (
             vec!["--fail-on", "added"],
