@@ -164,33 +164,66 @@ fn the_working_tree_is_the_head_and_is_left_as_it_was() {
     let place = Place::new();
     let repo = Repo::new();
     repo.commit(
-        &[(
-            ".mcp.json",
-            Some(r#"{"mcpServers": {"docs": {"command": "npx", "args": ["docs-mcp@1.0.0"]}}}"#),
-        )],
+        &[
+            (
+                ".mcp.json",
+                Some(r#"{"mcpServers": {"docs": {"command": "npx", "args": ["docs-mcp@1.0.0"]}}}"#),
+            ),
+            (
+                ".gitignore",
+                Some(".claude/settings.local.json\nnode_modules/\n"),
+            ),
+        ],
         "base",
     );
     repo.git(&["checkout", "-q", "-b", "feature"]);
     let edited = r#"{"mcpServers": {"docs": {"command": "npx", "args": ["docs-mcp@1.0.0"]}, "slack": {"command": "npx", "args": ["-y", "slack-mcp"], "env": {"SLACK_TOKEN": "xoxb-live-secret"}}}}"#;
     std::fs::write(repo.path().join(".mcp.json"), edited).expect("write");
-    let status_before = repo.git(&["status", "--porcelain"]);
+    // Ignored by design, and still the host's configuration; a package's
+    // own file under node_modules is not the repository's.
+    std::fs::create_dir_all(repo.path().join(".claude")).expect("mkdir");
+    std::fs::write(
+        repo.path().join(".claude/settings.local.json"),
+        r#"{"permissions": {"allow": ["Bash(make:*)"]}}"#,
+    )
+    .expect("write");
+    std::fs::create_dir_all(repo.path().join("node_modules/pkg")).expect("mkdir");
+    std::fs::write(
+        repo.path().join("node_modules/pkg/.mcp.json"),
+        r#"{"mcpServers": {"vendored": {"command": "npx", "args": ["v"]}}}"#,
+    )
+    .expect("write");
+    let status_before = repo.git(&["status", "--porcelain", "--ignored"]);
     let doc = host_json(&place, &repo, &[]);
     assert_eq!(
         host_rows(&doc),
-        vec![row(
-            "added",
-            "high",
-            "claude-code .mcp.json",
-            "—",
-            "slack",
-            "an MCP tool surface the agent may call has changed; launch source is mutable"
-        )]
+        vec![
+            row(
+                "added",
+                "high",
+                "claude-code .mcp.json",
+                "—",
+                "slack",
+                "an MCP tool surface the agent may call has changed; launch source is mutable"
+            ),
+            row(
+                "added",
+                "medium",
+                "claude-code .claude/settings.local.json",
+                "—",
+                "Bash(make:*)",
+                "runs without a prompt"
+            ),
+        ]
     );
     assert_eq!(
         doc["review"]["changes"][0]["after"],
         "slack (command name npx; package slack-mcp; env keys SLACK_TOKEN)"
     );
-    assert_eq!(repo.git(&["status", "--porcelain"]), status_before);
+    assert_eq!(
+        repo.git(&["status", "--porcelain", "--ignored"]),
+        status_before
+    );
     let (code, text, _) = host_diff(&place, &repo, &[]);
     assert_eq!(code, 0);
     assert!(text.starts_with("Agent capability diff  main ("), "{text}");

@@ -11,7 +11,7 @@ use crate::hosts::compare::compare;
 use crate::hosts::document::{document, status, Sides};
 use crate::hosts::inventory::{HostInventory, InventorySource};
 use crate::hosts::read::{Malformed, SourceReading, MAX_SOURCE_BYTES};
-use crate::hosts::sources::{classify, SourceKind, PATHSPECS};
+use crate::hosts::sources::{classify, format_of, nested_host, SourceKind, TAKEN};
 use crate::hosts::HOST_READER_VERSION;
 
 /// Hook scripts resolved per source, at most; past it the source names a
@@ -131,7 +131,7 @@ impl Engine {
             None => {
                 let snapshot = repo.worktree_snapshot(
                     crate::git::Snapshotted::WorkingTree,
-                    PATHSPECS,
+                    TAKEN,
                     MAX_SOURCE_BYTES as u64,
                 )?;
                 (snapshot.repository, snapshot.commit)
@@ -199,7 +199,7 @@ impl Engine {
                         crate::render::WORKTREE_REF,
                     )
                 };
-                let snapshot = repo.worktree_snapshot(taken, PATHSPECS, MAX_SOURCE_BYTES as u64)?;
+                let snapshot = repo.worktree_snapshot(taken, TAKEN, MAX_SOURCE_BYTES as u64)?;
                 revisions.head = snapshot.commit;
                 (
                     snapshot.repository,
@@ -266,12 +266,16 @@ impl Engine {
             return Ok(kept);
         }
         let listing = phase!("list").entered();
-        let found = repo.find_files(tree, &|path| classify(path).is_some())?;
+        let found = repo.find_files(tree, &|path| {
+            classify(path).is_some() || nested_host(path).is_some()
+        })?;
         drop(listing);
         let mut sources = Vec::new();
+        let mut nested = std::collections::BTreeMap::new();
         for (path, blob) in &found.files {
             crate::work::checkpoint()?;
             let Some(class) = classify(path) else {
+                nested.insert(path.clone(), blob.to_string());
                 continue;
             };
             let mut source = InventorySource {
@@ -279,7 +283,7 @@ impl Engine {
                 host: class.host,
                 kind: class.kind,
                 blob: blob.to_string(),
-                reading: self.host_reading(repo, class.kind, *blob)?,
+                reading: self.host_reading(repo, class.kind, format_of(path), *blob)?,
                 scripts: Default::default(),
             };
             // The scripts hooks run under the project directory, each by
@@ -309,9 +313,9 @@ impl Engine {
                     host: class.host,
                     kind: class.kind,
                     blob: String::new(),
-                    reading: Err(Malformed {
-                        detail: "this source is a symbolic link, whose target is not read".into(),
-                    }),
+                    reading: Err(Malformed::unreadable(
+                        "this source is a symbolic link, whose target is not read".into(),
+                    )),
                     scripts: Default::default(),
                 });
             }
@@ -320,6 +324,7 @@ impl Engine {
         let inventory = HostInventory {
             sources,
             cut_short: found.cut_short,
+            nested,
         };
         let _ = self.cache.put(Namespace::Hosts, key.as_bytes(), &inventory);
         Ok(inventory)
@@ -330,12 +335,14 @@ impl Engine {
         &self,
         repo: &Repository,
         kind: SourceKind,
+        format: &str,
         blob: ObjectId,
     ) -> Result<Result<SourceReading, Malformed>, DiffError> {
         let key = blake3::Hasher::new()
             .update(b"host-reading")
             .update(&HOST_READER_VERSION.to_le_bytes())
             .update(&[kind as u8])
+            .update(format.as_bytes())
             .update(blob.as_bytes())
             .finalize();
         if let Some(kept) = self.cache.get::<Result<SourceReading, Malformed>>(
@@ -350,7 +357,7 @@ impl Engine {
         let reading = if repo.blob_size(blob)? > MAX_SOURCE_BYTES as u64 {
             Err(Malformed::too_large())
         } else {
-            crate::hosts::read::read(kind, &repo.read_blob(blob)?)
+            crate::hosts::read::read(kind, format, &repo.read_blob(blob)?)
         };
         let _ = self.cache.put(Namespace::Hosts, key.as_bytes(), &reading);
         Ok(reading)

@@ -623,7 +623,7 @@ fn worktree_revisions(
     // The snapshot's one parent is `HEAD`, so its merge base with the
     // base is `HEAD`'s: resolved before anything is written.
     let mut revisions = repo.resolve_revisions(Some(base), Some("HEAD"))?;
-    let snapshot = repo.worktree_snapshot(taken, crate::git::PYTHON_PATHSPECS, MAX_PYTHON_BYTES)?;
+    let snapshot = repo.worktree_snapshot(taken, crate::git::PYTHON_FILES, MAX_PYTHON_BYTES)?;
     revisions.head = snapshot.commit;
     revisions.head_ref = named.to_string();
     Ok((snapshot.repository, revisions))

@@ -30,11 +30,26 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Which files of the working tree a snapshot takes.
+#[derive(Debug, Clone, Copy)]
+pub struct Taken<'a> {
+    /// The pathspecs of the files taken.
+    pub pathspecs: &'a [&'a str],
+    /// Whether files `.gitignore` ignores are taken too: a host's local
+    /// configuration (`.claude/settings.local.json`) is ignored by design
+    /// and still configures the agent working in this tree.
+    pub ignored_too: bool,
+}
+
 /// What an application comparison takes of the working tree: Python
 /// files only, at any depth (the engine lists nothing else), so a large
-/// untracked binary is never written into the object database. A host
-/// comparison takes its sources' pathspecs (`hosts::sources::PATHSPECS`).
-pub const PYTHON_PATHSPECS: &[&str] = &[":(glob)**/*.py"];
+/// untracked binary is never written into the object database; ignored
+/// files are not the application. A host comparison takes its sources'
+/// (`hosts::sources::TAKEN`).
+pub const PYTHON_FILES: Taken<'static> = Taken {
+    pathspecs: &[":(glob)**/*.py"],
+    ignored_too: false,
+};
 
 /// The identity of every snapshot commit: fixed, so a snapshot is a
 /// function of the tree and its parent.
@@ -91,7 +106,7 @@ impl Repository {
     pub fn worktree_snapshot(
         &self,
         taken: Snapshotted,
-        pathspecs: &[&str],
+        files: Taken<'_>,
         max_file_bytes: u64,
     ) -> Result<Snapshot, DiffError> {
         let local = self.local();
@@ -134,7 +149,7 @@ impl Repository {
                 .map_err(|err| unreadable(&format!("The index could not be copied: {err}.")))?;
         }
         if taken == Snapshotted::WorkingTree {
-            git.take_changed_files(pathspecs)?;
+            git.take_changed_files(files)?;
         }
         let tree = git.text(&["write-tree"], None)?;
         let head_hex = head.to_string();
@@ -196,11 +211,11 @@ struct Git {
 }
 
 impl Git {
-    /// Takes every changed file `pathspecs` name of the working tree into the
+    /// Takes every changed file `files` names of the working tree into the
     /// private index: those within the size bound as git reads them
     /// (deletions included), those past it as the stand-in blob, never
     /// read.
-    fn take_changed_files(&self, pathspecs: &[&str]) -> Result<(), DiffError> {
+    fn take_changed_files(&self, files: Taken<'_>) -> Result<(), DiffError> {
         let mut args = vec![
             "ls-files",
             "-z",
@@ -209,8 +224,21 @@ impl Git {
             "--exclude-standard",
             "--",
         ];
-        args.extend_from_slice(pathspecs);
-        let listed = self.run(&args, None)?;
+        args.extend_from_slice(files.pathspecs);
+        let mut listed = self.run(&args, None)?;
+        if files.ignored_too {
+            let mut ignored = vec![
+                "ls-files",
+                "-z",
+                "--others",
+                "--ignored",
+                "--exclude-standard",
+                "--",
+            ];
+            ignored.extend_from_slice(files.pathspecs);
+            listed.push(0);
+            listed.extend(self.run(&ignored, None)?);
+        }
         let mut paths: Vec<&[u8]> = listed
             .split(|b| *b == 0)
             .filter(|p| !p.is_empty())
@@ -233,15 +261,17 @@ impl Git {
         }
         if !within.is_empty() {
             // An empty list would be `add --all` of the whole tree.
-            self.run(
-                &[
-                    "add",
-                    "--all",
-                    "--pathspec-from-file=-",
-                    "--pathspec-file-nul",
-                ],
-                Some(nul_joined(&within)),
-            )?;
+            let mut add = vec![
+                "add",
+                "--all",
+                "--pathspec-from-file=-",
+                "--pathspec-file-nul",
+            ];
+            if files.ignored_too {
+                // The ignored files listed above are taken as listed.
+                add.push("--force");
+            }
+            self.run(&add, Some(nul_joined(&within)))?;
         }
         if !oversized.is_empty() {
             let stand_in = self.text(

@@ -46,6 +46,9 @@ fn weight(severity: Severity, why: impl Into<String>, expands: bool) -> Weight {
     }
 }
 
+/// Said of a value whose authority is not ordered against the others.
+pub const UNKNOWN_DIRECTION: &str = "; authority direction is unknown";
+
 /// A grant the head adds.
 pub fn added(grant: &Grant) -> Weight {
     match grant {
@@ -56,14 +59,13 @@ pub fn added(grant: &Grant) -> Weight {
             mutable_suffix("an MCP tool surface the agent may call has changed", server),
             true,
         ),
-        Grant::Hook(_) => weight(
-            Severity::High,
-            "changes what runs around the agent's actions",
-            true,
-        ),
+        Grant::Hook(_) => weight(Severity::High, HOOK_WHY, true),
         Grant::Workflow(workflow) => workflow_weight(workflow),
     }
 }
+
+/// What a hook is said to change, added, widened or removed.
+pub const HOOK_WHY: &str = "changes what runs around the agent's actions";
 
 /// A grant the head no longer has.
 pub fn removed(grant: &Grant) -> Weight {
@@ -90,9 +92,13 @@ pub fn removed(grant: &Grant) -> Weight {
         }
         Grant::Setting(setting) => {
             let held = setting_weight(setting);
+            let why = held
+                .why
+                .strip_suffix(UNKNOWN_DIRECTION)
+                .unwrap_or(&held.why);
             weight(
                 held.severity,
-                format!("removes a setting that {}", held.why),
+                format!("removes a setting that {why}"),
                 false,
             )
         }
@@ -101,11 +107,7 @@ pub fn removed(grant: &Grant) -> Weight {
             "an MCP tool surface is no longer offered to the agent",
             false,
         ),
-        Grant::Hook(_) => weight(
-            Severity::High,
-            "removes a hook that ran around the agent's actions",
-            false,
-        ),
+        Grant::Hook(_) => weight(Severity::High, HOOK_WHY, false),
         Grant::Workflow(workflow) => {
             let held = workflow_weight(workflow);
             weight(held.severity, held.why, false)
@@ -124,31 +126,32 @@ fn rule_added(rule: &PermissionRule) -> Weight {
         Disposition::Allow => {
             let parsed = Rule::parse(&rule.rule);
             let read_only = READ_ONLY_TOOLS.contains(&parsed.tool);
-            match (parsed.matches_every_target(), parsed.tool) {
-                (true, "Bash") => weight(
+            let every = parsed.matches_every_target();
+            if parsed.tool == "Bash" && every {
+                return weight(
                     Severity::Critical,
                     "matches any command of this kind, without a prompt",
                     true,
-                ),
-                (true, _) => weight(
-                    if read_only {
-                        Severity::Low
-                    } else {
-                        Severity::High
-                    },
-                    "matches every target of this kind, without a prompt",
-                    true,
-                ),
-                (false, _) => weight(
-                    if read_only {
-                        Severity::Low
-                    } else {
-                        Severity::Medium
-                    },
-                    "runs without a prompt",
-                    true,
-                ),
+                );
             }
+            if parsed.is_launcher() {
+                return weight(
+                    Severity::Critical,
+                    "reaches arbitrary code through a launcher, without a prompt",
+                    true,
+                );
+            }
+            let severity = match (read_only, every) {
+                (true, _) => Severity::Low,
+                (false, true) => Severity::High,
+                (false, false) => Severity::Medium,
+            };
+            let why = if every {
+                "matches every target of this kind, without a prompt"
+            } else {
+                "runs without a prompt"
+            };
+            weight(severity, why, true)
         }
     }
 }
@@ -157,6 +160,8 @@ fn rule_added(rule: &PermissionRule) -> Weight {
 fn setting_weight(setting: &Setting) -> Weight {
     use Severity::*;
     let value = setting.value.as_str();
+    let unknown =
+        |severity, what: &str| weight(severity, format!("{what}{UNKNOWN_DIRECTION}"), false);
     match (setting.setting.as_str(), value) {
         ("defaultMode", "bypassPermissions") => weight(
             Critical,
@@ -177,11 +182,20 @@ fn setting_weight(setting: &Setting) -> Weight {
         ("defaultMode", "default") => {
             weight(Medium, "prompts on the first use of each tool", false)
         }
-        ("disableBypassPermissionsMode", _) => weight(
-            Low,
-            "keeps the mode that skips every permission prompt from being used",
+        ("defaultMode", _) => unknown(
+            High,
+            "sets a permission mode Claude Code does not document, so what it permits is not established",
+        ),
+        ("disableBypassPermissionsMode", "disable") => weight(
+            Medium,
+            "prevents bypassPermissions mode from being used",
             false,
         ),
+        ("disableAllHooks", "true") => unknown(
+            Medium,
+            "turns off every hook, including any that guard the agent's actions",
+        ),
+        ("disableAllHooks", "false") => unknown(Medium, "leaves hooks on"),
         ("additionalDirectories", _) => weight(
             High,
             "lets the agent read and edit files in a directory outside the project",
@@ -192,14 +206,14 @@ fn setting_weight(setting: &Setting) -> Weight {
             "approves every MCP server the project's .mcp.json declares, without a prompt",
             true,
         ),
-        ("enableAllProjectMcpServers", _) => weight(
+        ("enableAllProjectMcpServers", "false") => weight(
             Medium,
-            "leaves each MCP server the project's .mcp.json declares to be approved one by one",
+            "leaves each MCP server the project's .mcp.json declares to be approved on its own",
             false,
         ),
         ("enabledMcpjsonServers", _) => weight(
             High,
-            "approves this MCP server of the project's .mcp.json without a prompt",
+            "approves this MCP server from the project's .mcp.json, without a prompt",
             true,
         ),
         ("disabledMcpjsonServers", _) => weight(
@@ -207,19 +221,19 @@ fn setting_weight(setting: &Setting) -> Weight {
             "turns this MCP server of the project's .mcp.json off",
             false,
         ),
-        ("approval_policy", "never") => {
-            weight(High, "runs every command without asking for approval", true)
-        }
+        ("approval_policy", "never") => weight(
+            High,
+            "runs every command without asking for approval",
+            true,
+        ),
         ("approval_policy", "on-failure") => weight(
             Medium,
             "asks for approval only when a sandboxed command fails",
             false,
         ),
-        ("approval_policy", "on-request") => weight(
-            Medium,
-            "lets the model decide when to ask for approval",
-            false,
-        ),
+        ("approval_policy", "on-request") => {
+            weight(Medium, "lets the model decide when to ask for approval", false)
+        }
         ("approval_policy", "untrusted") => weight(
             Medium,
             "asks for approval before any command not known to be safe",
@@ -241,19 +255,39 @@ fn setting_weight(setting: &Setting) -> Weight {
         ("sandbox_workspace_write.network_access", "true") => {
             weight(High, "lets sandboxed commands reach the network", true)
         }
-        ("sandbox_workspace_write.network_access", _) => {
-            weight(Low, "keeps sandboxed commands off the network", false)
+        ("sandbox_workspace_write.network_access", "false") => {
+            weight(Medium, "keeps sandboxed commands off the network", false)
         }
         ("sandbox_workspace_write.writable_roots", _) => weight(
-            High,
+            Medium,
             "lets sandboxed commands write in a directory outside the workspace",
             true,
         ),
-        _ => weight(
+        ("sandbox_workspace_write.exclude_tmpdir_env_var", _) => weight(
             Medium,
-            "a setting whose authority is not established",
+            "changes whether sandboxed commands may write in the temporary directory",
             false,
         ),
+        ("sandbox.enabled", "false") => weight(High, "turns the command sandbox off", true),
+        ("sandbox.enabled", "true") => weight(High, "runs commands in the sandbox", false),
+        ("sandbox.autoAllowBashIfSandboxed", "true") => weight(
+            High,
+            "runs sandboxed commands without a prompt",
+            true,
+        ),
+        ("sandbox.excludedCommands", _) => weight(
+            High,
+            "runs this command outside the sandbox",
+            true,
+        ),
+        ("sandbox.allowUnsandboxedCommands", "true") => weight(
+            High,
+            "lets a command ask to run outside the sandbox",
+            true,
+        ),
+        (name, _) if name.starts_with("sandbox.") => unknown(High, "changes a sandbox grant"),
+        ("enableAllProjectMcpServers", _) => unknown(Critical, "changes a permission_mode grant"),
+        _ => unknown(Medium, "changes a permission_mode grant"),
     }
 }
 
@@ -261,6 +295,10 @@ fn setting_weight(setting: &Setting) -> Weight {
 /// authority first; `None` where values are not ordered.
 pub fn setting_rank(setting: &str, value: &str) -> Option<u8> {
     let ranks: &[(&str, u8)] = match setting {
+        "sandbox.enabled" | "disableAllHooks" => &[("true", 0), ("false", 1)],
+        "sandbox.autoAllowBashIfSandboxed" | "sandbox.allowUnsandboxedCommands" => {
+            &[("false", 0), ("true", 1)]
+        }
         "defaultMode" => &[
             ("plan", 0),
             ("dontAsk", 0),
@@ -291,12 +329,36 @@ pub fn setting_rank(setting: &str, value: &str) -> Option<u8> {
 }
 
 pub(super) fn mutable_suffix(why: &str, server: &McpServer) -> String {
-    if server.mutable_launch {
-        format!("{why}; launch source is mutable")
-    } else {
-        why.to_string()
+    match (server.mutable_launch, latest(server)) {
+        (true, Some(package)) => format!("{why}; launch source is mutable ({package})"),
+        (true, None) => format!("{why}; launch source is mutable"),
+        (false, _) => why.to_string(),
     }
 }
+
+/// The package when its tag is `latest`.
+fn latest(server: &McpServer) -> Option<&str> {
+    server
+        .package
+        .as_deref()
+        .filter(|p| p.ends_with("@latest") || p.ends_with(":latest"))
+}
+
+/// Why an MCP server's entry changed in place matters: the launch source
+/// moving from a pinned release to one that can change is said.
+pub(super) fn mcp_edit(old: &McpServer, new: &McpServer) -> String {
+    let why = "MCP edit; authority direction is unknown";
+    match (old.mutable_launch, new.mutable_launch, &old.package) {
+        (false, true, Some(pinned)) => {
+            let to = latest(new).map_or(String::new(), |p| format!(" ({p})"));
+            format!("{why}; launch source moved from pinned ({pinned}) to mutable{to}")
+        }
+        _ => mutable_suffix(why, new),
+    }
+}
+
+/// Said of a workflow whose jobs' tokens may read at most.
+pub const WORKFLOW_OWN_AUTHORITY: &str = "changes the workflow's own authority";
 
 /// What a workflow's authority weighs: the privileged trigger, write
 /// tokens, tokens whose permissions are the repository's unknown default.
@@ -326,7 +388,7 @@ pub fn workflow_weight(workflow: &Workflow) -> Weight {
         }
     }
     if reasons.is_empty() {
-        reasons.push("changes the workflow's own authority");
+        reasons.push(WORKFLOW_OWN_AUTHORITY);
     }
     weight(severity, reasons.join("; "), authority.writes())
 }

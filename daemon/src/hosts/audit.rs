@@ -230,7 +230,7 @@ fn content(source: &InventorySource, grant: &Grant) -> Value {
                     "state": if matches!(p, Permissions::Unset) { "inherited" } else { "explicit" },
                 })).collect::<Vec<_>>(),
                 "pull_request_target": workflow.triggers.iter().any(|t| t == "pull_request_target"),
-                "step_actions": workflow.unpinned_actions.iter().map(|(step, uses)| json!({"step": step, "uses": uses})).collect::<Vec<_>>(),
+                "step_actions": workflow.runs.iter().map(|(step, runs)| json!({"step": step, "runs": runs})).collect::<Vec<_>>(),
                 "triggers": workflow.triggers,
                 "write_all": authority.write_all(),
             })

@@ -10,12 +10,12 @@ use serde_json::Value;
 /// The settings document read as grants.
 pub fn read(doc: &Value) -> Result<SourceReading, Malformed> {
     let Some(settings) = doc.as_object() else {
-        return Err(Malformed::shape("the settings are not a JSON object"));
+        return Err(unsupported("settings must be an object"));
     };
     let mut reading = SourceReading::default();
     if let Some(permissions) = settings.get("permissions") {
         let Some(permissions) = permissions.as_object() else {
-            return Err(Malformed::shape("permissions is not an object"));
+            return Err(unsupported("permissions must be an object"));
         };
         for (key, disposition) in [
             ("allow", Disposition::Allow),
@@ -30,9 +30,7 @@ pub fn read(doc: &Value) -> Result<SourceReading, Malformed> {
         }
         for key in ["defaultMode", "disableBypassPermissionsMode"] {
             if let Some(value) = permissions.get(key) {
-                reading
-                    .grants
-                    .push(setting(key, scalar(value, key)?, false));
+                reading.grants.push(setting(key, scalar(value), false));
             }
         }
         for directory in strings(
@@ -44,21 +42,55 @@ pub fn read(doc: &Value) -> Result<SourceReading, Malformed> {
                 .push(setting("additionalDirectories", directory, true));
         }
     }
-    if let Some(value) = settings.get("enableAllProjectMcpServers") {
-        let value = scalar(value, "enableAllProjectMcpServers")?;
-        reading
-            .grants
-            .push(setting("enableAllProjectMcpServers", value, false));
+    // Read at the top level too, where the permissions object does not
+    // already set it.
+    let in_permissions = |key: &str| {
+        settings
+            .get("permissions")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.contains_key(key))
+    };
+    for key in [
+        "defaultMode",
+        "disableAllHooks",
+        "enableAllProjectMcpServers",
+    ] {
+        if let Some(value) = settings.get(key).filter(|_| !in_permissions(key)) {
+            reading.grants.push(setting(key, scalar(value), false));
+        }
     }
     for key in ["enabledMcpjsonServers", "disabledMcpjsonServers"] {
         for server in strings(settings.get(key), key)? {
             reading.grants.push(setting(key, server, true));
         }
     }
+    if let Some(sandbox) = settings.get("sandbox") {
+        let Some(sandbox) = sandbox.as_object() else {
+            return Err(unsupported("sandbox must be an object"));
+        };
+        for (key, value) in sandbox {
+            let name = format!("sandbox.{key}");
+            match value {
+                Value::Array(items) => {
+                    for item in items {
+                        reading.grants.push(setting(&name, scalar(item), true));
+                    }
+                }
+                value => reading.grants.push(setting(&name, scalar(value), false)),
+            }
+        }
+    }
     if let Some(hooks) = settings.get("hooks") {
         read_hooks(hooks, &mut reading)?;
     }
     Ok(reading)
+}
+
+/// A settings field whose shape Claude Code does not accept.
+fn unsupported(what: &str) -> Malformed {
+    Malformed::unsupported(format!(
+        "Cannot interpret Claude settings: {what}; repair the field and rerun the audit."
+    ))
 }
 
 fn setting(name: &str, value: String, member: bool) -> Grant {
@@ -74,26 +106,27 @@ fn strings(value: Option<&Value>, what: &str) -> Result<Vec<String>, Malformed> 
     let Some(value) = value else {
         return Ok(Vec::new());
     };
+    let refused = || unsupported(&format!("{what} must be an array of non-empty strings"));
     let Some(items) = value.as_array() else {
-        return Err(Malformed::shape(&format!("{what} is not a list")));
+        return Err(refused());
     };
     items
         .iter()
         .map(|item| {
-            item.as_str().map(str::to_string).ok_or_else(|| {
-                Malformed::shape(&format!("{what} holds a value that is not a string"))
-            })
+            item.as_str()
+                .filter(|text| !text.is_empty())
+                .map(str::to_string)
+                .ok_or_else(refused)
         })
         .collect()
 }
 
-/// A setting's value as printed (`true`, `acceptEdits`).
-fn scalar(value: &Value, what: &str) -> Result<String, Malformed> {
+/// A setting's value as printed (`true`, `acceptEdits`; anything else as
+/// JSON spells it, so an unknown value is shown, never dropped).
+fn scalar(value: &Value) -> String {
     match value {
-        Value::String(text) => Ok(text.clone()),
-        Value::Bool(flag) => Ok(flag.to_string()),
-        Value::Number(number) => Ok(number.to_string()),
-        _ => Err(Malformed::shape(&format!("{what} is not a single value"))),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -103,11 +136,11 @@ fn scalar(value: &Value, what: &str) -> Result<String, Malformed> {
 /// repository does not establish, so the script's code is not read.
 fn read_hooks(hooks: &Value, reading: &mut SourceReading) -> Result<(), Malformed> {
     let Some(events) = hooks.as_object() else {
-        return Err(Malformed::shape("hooks is not an object"));
+        return Err(unsupported("hooks must be an object"));
     };
     for (event, entries) in events {
         let Some(entries) = entries.as_array() else {
-            return Err(Malformed::shape(&format!("hooks.{event} is not a list")));
+            return Err(unsupported(&format!("hooks.{event} must be an array")));
         };
         let mut handlers = Vec::new();
         for entry in entries {
@@ -131,13 +164,15 @@ fn read_hooks(hooks: &Value, reading: &mut SourceReading) -> Result<(), Malforme
                     let word = word.trim_matches(['"', '\'']);
                     word.rsplit('/').next().unwrap_or(word).to_string()
                 });
-                let script = command.and_then(first_word).and_then(project_script);
-                if script.is_none() && command.and_then(first_word).is_some_and(is_relative_script)
-                {
+                let (script, unresolved) = match command {
+                    Some(command) if kind == "command" => what_runs(command),
+                    _ => (None, Some("unsupported_hook_shape")),
+                };
+                if let Some(reason) = unresolved {
                     reading
                         .limits
                         .push(SourceLimit::script_not_resolved(format!(
-                            "{event} handler {} (working_directory_not_established)",
+                            "{event} handler {} ({reason})",
                             handlers.len()
                         )));
                 }
@@ -179,9 +214,65 @@ fn project_script(word: &str) -> Option<String> {
     (clean && !rest.contains(['$', '`', '*', '?', '\\'])).then(|| rest.to_string())
 }
 
-/// A path relative to the working directory (`./scripts/check.sh`,
-/// `scripts/check.sh`), not a command found on `PATH` or an absolute path.
-fn is_relative_script(word: &str) -> bool {
-    let word = word.trim_matches(['"', '\'']);
-    word.contains('/') && !word.starts_with('/') && !word.starts_with('~')
+/// Commands that run code their arguments name: a hook running one
+/// runs code this reader does not follow.
+const INTERPRETERS: &[&str] = &[
+    "bash",
+    "sh",
+    "zsh",
+    "fish",
+    "dash",
+    "pwsh",
+    "powershell",
+    "python",
+    "python3",
+    "node",
+    "deno",
+    "bun",
+    "ruby",
+    "perl",
+    "php",
+    "npx",
+    "bunx",
+    "pnpm",
+    "npm",
+    "yarn",
+    "uv",
+    "uvx",
+    "pipx",
+    "env",
+    "xargs",
+    "eval",
+    "sudo",
+    "docker",
+    "curl",
+    "wget",
+    "osascript",
+];
+
+/// What a hook's command runs: the project script it names (read by its
+/// bytes), and why what runs is not established when it is not — shell
+/// syntax (pipes, `&&`, substitutions, redirections), an interpreter
+/// running code its arguments name, a script relative to the directory
+/// the host was started in. A plain command found on `PATH` is named by
+/// the handler itself.
+fn what_runs(command: &str) -> (Option<String>, Option<&'static str>) {
+    if command.contains(['|', '&', ';', '`', '>', '<', '\n']) || command.contains("$(") {
+        return (None, Some("unsupported_shell_command"));
+    }
+    let Some(first) = first_word(command) else {
+        return (None, Some("unsupported_hook_shape"));
+    };
+    if let Some(script) = project_script(first) {
+        return (Some(script), None);
+    }
+    let word = first.trim_matches(['"', '\'']);
+    let name = word.rsplit('/').next().unwrap_or(word);
+    if INTERPRETERS.contains(&name) {
+        return (None, Some("interpreter_wrapper"));
+    }
+    if word.contains('/') && !word.starts_with('/') || word.contains('$') {
+        return (None, Some("working_directory_not_established"));
+    }
+    (None, None)
 }

@@ -3,7 +3,11 @@
 //! source that does not read on a side is never compared (its rows would
 //! claim a change, or hide one): it is a blocking limit, and the
 //! comparison is `incomparable` with that side's inventory incomplete;
-//! the other sources' rows are still given.
+//! the other sources' rows are still given. A source that does not read
+//! on either side with the same bytes on both changed nothing: it is an
+//! unchanged limit, and the comparison stands. A file a host would read
+//! only from another working directory (a nested `.claude/settings.json`)
+//! that changed is named, never compared.
 
 use super::diff::{self, HostRow};
 use super::inventory::{HostInventory, InventorySource};
@@ -18,12 +22,32 @@ pub struct CoverageItem {
     pub host: Host,
     /// `both`, `base` or `head`: the sides the item concerns.
     pub side: &'static str,
-    /// `compared`, `script_not_resolved`, `blocking_limit`.
+    /// `compared`, `script_not_resolved`, `blocking_limit`,
+    /// `changed_not_read`.
     pub status: String,
     pub detail: Option<String>,
-    /// `parse_failed` for a blocking limit.
-    pub limit: Option<&'static str>,
+    /// A blocking limit's name (`parse_failed`, `unsupported`,
+    /// `unreadable`, `tree_not_walked`).
+    pub limit: Option<String>,
+    /// What kind of file a `changed_not_read` item is
+    /// (`nested_host_settings`).
+    pub candidate: Option<&'static str>,
     pub rows: usize,
+}
+
+impl CoverageItem {
+    fn new(source: &str, host: Host, side: &'static str, status: &str) -> Self {
+        CoverageItem {
+            source: source.to_string(),
+            host,
+            side,
+            status: status.to_string(),
+            detail: None,
+            limit: None,
+            candidate: None,
+            rows: 0,
+        }
+    }
 }
 
 /// A host comparison's findings.
@@ -33,6 +57,8 @@ pub struct HostComparison {
     pub coverage: Vec<CoverageItem>,
     /// `base_inventory_incomplete`, `head_inventory_incomplete`.
     pub incomparable: Vec<&'static str>,
+    /// Sources that did not read on either side, unchanged.
+    pub unchanged_limits: Vec<CoverageItem>,
 }
 
 pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
@@ -56,28 +82,35 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             (Some(_), None) => "base",
             _ => "head",
         };
-        let failed: Vec<(&str, &InventorySource)> = [("base", old), ("head", new)]
+        if let (Some(old), Some(new)) = (old, new) {
+            if let (Err(malformed), true) = (&new.reading, old.blob == new.blob) {
+                let mut item = CoverageItem::new(path, host, "both", "unchanged_limit");
+                item.limit = Some(malformed.limit.clone());
+                item.detail = Some(malformed.detail.clone());
+                out.unchanged_limits.push(item);
+                continue;
+            }
+        }
+        let failed: Vec<(&'static str, &InventorySource)> = [("base", old), ("head", new)]
             .into_iter()
             .filter_map(|(name, s)| s.filter(|s| s.reading.is_err()).map(|s| (name, s)))
             .collect();
         if !failed.is_empty() {
-            for (name, source) in &failed {
-                incomplete.insert(*name);
+            let both = failed.len() == 2;
+            for (name, source) in failed.iter().take(if both { 1 } else { 2 }) {
                 if let Err(malformed) = &source.reading {
-                    limits.push(CoverageItem {
-                        source: path.to_string(),
+                    let mut item = CoverageItem::new(
+                        path,
                         host,
-                        side: if failed.len() == 2 { "both" } else { name },
-                        status: "blocking_limit".to_string(),
-                        detail: Some(malformed.detail.clone()),
-                        limit: Some("parse_failed"),
-                        rows: 0,
-                    });
-                }
-                if failed.len() == 2 {
-                    break;
+                        if both { "both" } else { name },
+                        "blocking_limit",
+                    );
+                    item.limit = Some(malformed.limit.clone());
+                    item.detail = Some(malformed.detail.clone());
+                    limits.push(item);
                 }
             }
+            incomplete.extend(failed.iter().map(|(name, _)| *name));
             continue;
         }
         let grants =
@@ -89,49 +122,33 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             .and_then(|s| s.reading.as_ref().ok())
             .map(|r| r.limits.iter().collect())
             .unwrap_or_default();
-        if !source_limits.is_empty() {
-            let status = source_limits[0].status.clone();
-            let detail = source_limits
-                .iter()
-                .map(|l| l.detail.as_str())
-                .collect::<Vec<_>>()
-                .join("; ");
-            limits.push(CoverageItem {
-                source: path.to_string(),
-                host,
-                side,
-                status,
-                detail: Some(detail),
-                limit: None,
-                rows: 0,
-            });
+        if let Some(first) = source_limits.first() {
+            let mut item = CoverageItem::new(path, host, side, &first.status);
+            item.detail = Some(
+                source_limits
+                    .iter()
+                    .map(|l| l.detail.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
+            limits.push(item);
         }
-        compared.push(CoverageItem {
-            source: path.to_string(),
-            host,
-            side,
-            status: "compared".to_string(),
-            detail: None,
-            limit: None,
-            rows: rows.len(),
-        });
+        let mut item = CoverageItem::new(path, host, side, "compared");
+        item.rows = rows.len();
+        compared.push(item);
         out.rows.extend(rows);
     }
+    limits.extend(nested_changes(base, head));
     for (side, inventory) in [("base", base), ("head", head)] {
         if inventory.cut_short {
             incomplete.insert(side);
-            limits.push(CoverageItem {
-                source: ".".to_string(),
-                host: Host::ClaudeCode,
-                side,
-                status: "blocking_limit".to_string(),
-                detail: Some(
-                    "the tree is larger or deeper than one walk reads, so a source past its bound could be missing"
-                        .to_string(),
-                ),
-                limit: Some("tree_not_walked"),
-                rows: 0,
-            });
+            let mut item = CoverageItem::new(".", Host::ClaudeCode, side, "blocking_limit");
+            item.limit = Some("tree_not_walked".into());
+            item.detail = Some(
+                "the tree is larger or deeper than one walk reads, so a source past its bound could be missing"
+                    .into(),
+            );
+            limits.push(item);
         }
     }
     diff::sort(&mut out.rows);
@@ -152,4 +169,33 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
         })
         .collect();
     out
+}
+
+/// Nested host files that changed: a host reads them only when started
+/// in their directory, which the repository does not establish.
+fn nested_changes(base: &HostInventory, head: &HostInventory) -> Vec<CoverageItem> {
+    let paths: BTreeSet<&str> = base
+        .nested
+        .keys()
+        .chain(head.nested.keys())
+        .map(String::as_str)
+        .collect();
+    paths
+        .into_iter()
+        .filter(|path| base.nested.get(*path) != head.nested.get(*path))
+        .map(|path| {
+            let host = super::sources::nested_host(path).unwrap_or(Host::ClaudeCode);
+            let side = match (base.nested.contains_key(path), head.nested.contains_key(path)) {
+                (true, true) => "both",
+                (true, false) => "base",
+                _ => "head",
+            };
+            let mut item = CoverageItem::new(path, host, side, "changed_not_read");
+            item.candidate = Some("nested_host_settings");
+            item.detail = Some(
+                "a host reads this file only when started in its directory, which the repository does not establish; its change is not compared".into(),
+            );
+            item
+        })
+        .collect()
 }

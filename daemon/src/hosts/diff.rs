@@ -122,9 +122,8 @@ pub fn rows(host: Host, source: &str, base: &[Grant], head: &[Grant]) -> Vec<Hos
                 let mut made = row(direction, weight, Some(before), Some(after));
                 made.change = change;
                 if let (Grant::Workflow(old), Grant::Workflow(new)) = (before, after) {
-                    let steps = label::changed_steps(old, new);
-                    made.before = Some(label::workflow_shown(old, &steps));
-                    made.after = Some(label::workflow_shown(new, &steps));
+                    made.before = Some(label::workflow_shown(old, Some(new)));
+                    made.after = Some(label::workflow_shown(new, Some(old)));
                 }
                 out.push(made);
             }
@@ -310,64 +309,60 @@ fn changed(before: &Grant, after: &Grant) -> (Direction, Weight, Option<String>)
             Direction::Changed,
             Weight {
                 severity: Severity::High,
-                why: assess::mutable_suffix("MCP edit; authority direction is unknown", new),
+                why: assess::mcp_edit(old, new),
                 expands: false,
             },
             Some(mcp_change(old, new)),
         ),
-        (Grant::Hook(old), Grant::Hook(new)) => (
-            Direction::Changed,
-            Weight {
-                severity: Severity::High,
-                why: "hook edit; authority direction is unknown".to_string(),
-                expands: false,
-            },
-            Some(label::hook_change(old, new)),
-        ),
+        (Grant::Hook(old), Grant::Hook(new)) => {
+            // Every handler kept and more added: more runs around the
+            // agent's actions than before.
+            let kept = old.handlers.iter().all(|h| new.handlers.contains(h));
+            let (direction, why, expands) = if kept && new.handlers.len() > old.handlers.len() {
+                (Direction::Widened, assess::HOOK_WHY, true)
+            } else {
+                (
+                    Direction::Changed,
+                    "hook edit; authority direction is unknown",
+                    false,
+                )
+            };
+            (
+                direction,
+                Weight {
+                    severity: Severity::High,
+                    why: why.to_string(),
+                    expands,
+                },
+                Some(label::hook_change(old, new)),
+            )
+        }
         (Grant::Workflow(old), Grant::Workflow(new)) => {
             let weight = assess::workflow_weight(new);
             let (a, b) = (Authority::of(new), Authority::of(old));
-            match a.compared_to(&b) {
-                Some(Ordering::Greater) => (
-                    Direction::Widened,
-                    Weight {
-                        expands: true,
-                        ..weight
-                    },
-                    None,
-                ),
-                Some(Ordering::Less) => (
-                    Direction::Narrowed,
-                    Weight {
-                        expands: false,
-                        ..weight
-                    },
-                    None,
-                ),
-                _ if a.write_scopes() == b.write_scopes()
-                    && old.triggers == new.triggers
-                    && old.unpinned_actions != new.unpinned_actions =>
-                {
-                    let steps = label::changed_steps(old, new).join(", ");
-                    (
-                        Direction::Changed,
-                        Weight {
-                            severity: Severity::Low,
-                            why: format!("a step's action reference changed ({steps}); it names different code to run with that job's existing token permissions and adds no scope"),
-                            expands: false,
-                        },
-                        None,
-                    )
-                }
-                _ => (
-                    Direction::Changed,
-                    Weight {
-                        expands: false,
-                        ..weight
-                    },
-                    None,
-                ),
-            }
+            let clauses = label::runs_change(old, new);
+            // What the steps run is said after the authority's reasons; in
+            // place of the generic one when that is all there is to say.
+            let why = match clauses.is_empty() {
+                true => weight.why.clone(),
+                false if weight.why == assess::WORKFLOW_OWN_AUTHORITY => clauses.join("; "),
+                false => format!("{}; {}", weight.why, clauses.join("; ")),
+            };
+            let severity = weight.severity;
+            let direction = match a.compared_to(&b) {
+                Some(Ordering::Greater) => Direction::Widened,
+                Some(Ordering::Less) => Direction::Narrowed,
+                _ => Direction::Changed,
+            };
+            (
+                direction,
+                Weight {
+                    severity,
+                    why,
+                    expands: direction == Direction::Widened,
+                },
+                None,
+            )
         }
         // One identity is one kind of grant.
         _ => (Direction::Changed, assess::added(after), None),
@@ -419,6 +414,9 @@ fn mcp_change(old: &McpServer, new: &McpServer) -> String {
     pair("command", &old.command, &new.command, &mut parts);
     pair("package", &old.package, &new.package, &mut parts);
     pair("url", &old.url, &new.url, &mut parts);
+    if old.url == new.url && old.url_sha256 != new.url_sha256 {
+        parts.push("url changed in its path or query (withheld)".to_string());
+    }
     for (name, a, b) in [
         ("env keys", &old.env_keys, &new.env_keys),
         ("header keys", &old.header_keys, &new.header_keys),

@@ -92,7 +92,12 @@ pub fn document(comparison: &HostComparison, sides: &Sides) -> Value {
         },
         "rows": rows,
         "static_analysis_only": true,
-        "unchanged_limits": [],
+        "unchanged_limits": comparison.unchanged_limits.iter().map(|item| json!({
+            "detail": item.detail,
+            "host": item.host.name(),
+            "limit": item.limit,
+            "source": item.source,
+        })).collect::<Vec<_>>(),
         "workspace": sides.workspace,
     })
 }
@@ -132,7 +137,7 @@ fn change(index: usize, r: &HostRow) -> Value {
 
 fn coverage_item(item: &CoverageItem) -> Value {
     json!({
-        "candidate": Value::Null,
+        "candidate": item.candidate,
         "detail": item.detail,
         "hosts": [item.host.name()],
         "limit": item.limit,

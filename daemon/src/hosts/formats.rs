@@ -80,7 +80,7 @@ pub fn markdown(comparison: &HostComparison, sides: &Sides) -> String {
                 "- `{}` ({}): {} — {}",
                 cell(&item.source),
                 item.host.name(),
-                item.limit.unwrap_or(item.status.as_str()),
+                item.limit.as_deref().unwrap_or(item.status.as_str()),
                 cell(item.detail.as_deref().unwrap_or(""))
             )
         })
@@ -173,7 +173,7 @@ pub fn sarif(comparison: &HostComparison) -> String {
         .map(|item| {
             json!({
                 "level": "note",
-                "message": {"text": one_line(&format!("{} ({}): {}: {}", item.source, item.host.name(), item.limit.unwrap_or(item.status.as_str()), item.detail.as_deref().unwrap_or("")))},
+                "message": {"text": one_line(&format!("{} ({}): {}: {}", item.source, item.host.name(), item.limit.as_deref().unwrap_or(item.status.as_str()), item.detail.as_deref().unwrap_or("")))},
             })
         })
         .collect();

@@ -79,6 +79,9 @@ pub struct McpServer {
     pub mutable_launch: bool,
     /// The URL with userinfo, path and query withheld.
     pub url: Option<String>,
+    /// Digest of the URL without its userinfo (a credential, not where the
+    /// server is): a changed path or query is a change, never printed.
+    pub url_sha256: Option<String>,
     pub env_keys: Vec<String>,
     pub header_keys: Vec<String>,
     /// Digest of the arguments (they may hold secrets: never printed).
@@ -126,9 +129,11 @@ pub struct Workflow {
     pub permissions: Permissions,
     /// Each job's own `permissions:`, by job id (sorted).
     pub jobs: BTreeMap<String, Permissions>,
-    /// Remote actions its steps use (`job/steps[i]` → `owner/repo@ref`),
-    /// of those not pinned to a commit.
-    pub unpinned_actions: BTreeMap<String, String>,
+    /// What each step or reusable job runs that is not in this workflow:
+    /// a remote action (`job/steps[i]` → `uses owner/repo@ref`), the code
+    /// a checkout takes (`checkout of ref …`), a reusable workflow
+    /// (`job` → `uses: …`). Local actions (`./…`) are the repository's.
+    pub runs: BTreeMap<String, Vec<String>>,
 }
 
 /// A `permissions:` declaration.

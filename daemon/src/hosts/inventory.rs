@@ -15,6 +15,9 @@ pub struct HostInventory {
     /// The walk stopped at its bound (`git::MAX_WALK_ENTRIES`, the depth
     /// bound): a source past it would be missing.
     pub cut_short: bool,
+    /// Host files in a subdirectory that a host reads only when started
+    /// there (`sources::nested_host`), by path: their blob ids.
+    pub nested: BTreeMap<String, String>,
 }
 
 /// One source file of a tree, read.

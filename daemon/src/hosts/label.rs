@@ -34,21 +34,27 @@ pub fn shown(grant: &Grant) -> Shown {
             short: hook.event.clone(),
             long: format!("{} ({})", hook.event, handlers(hook)),
         },
-        Grant::Workflow(workflow) => workflow_shown(workflow, &[]),
+        Grant::Workflow(workflow) => workflow_shown(workflow, None),
     }
 }
 
-/// A workflow's summary, with the actions of `steps` named.
-pub fn workflow_shown(workflow: &Workflow, steps: &[String]) -> Shown {
-    let shown: Vec<(&str, &str)> = steps
-        .iter()
-        .filter_map(|step| {
-            workflow
-                .unpinned_actions
-                .get_key_value(step)
-                .map(|(s, u)| (s.as_str(), u.as_str()))
-        })
-        .collect();
+/// A workflow's summary, with what its steps run named where that
+/// differs from `other` (the workflow on the other side).
+pub fn workflow_shown(workflow: &Workflow, other: Option<&Workflow>) -> Shown {
+    let empty = Vec::new();
+    let shown: Vec<(&str, &str)> = match other {
+        None => Vec::new(),
+        Some(other) => workflow
+            .runs
+            .iter()
+            .flat_map(|(step, runs)| {
+                let there = other.runs.get(step).unwrap_or(&empty);
+                runs.iter()
+                    .filter(move |r| !there.contains(r))
+                    .map(move |r| (step.as_str(), r.as_str()))
+            })
+            .collect(),
+    };
     let text = Authority::of(workflow).summary(&shown);
     Shown {
         short: text.clone(),
@@ -56,19 +62,66 @@ pub fn workflow_shown(workflow: &Workflow, steps: &[String]) -> Shown {
     }
 }
 
-/// The steps whose remote action differs between two versions of a
-/// workflow.
+/// The steps (and reusable jobs) whose code differs between two
+/// versions of a workflow.
 pub fn changed_steps(old: &Workflow, new: &Workflow) -> Vec<String> {
     let mut steps: Vec<String> = old
-        .unpinned_actions
+        .runs
         .keys()
-        .chain(new.unpinned_actions.keys())
-        .filter(|step| old.unpinned_actions.get(*step) != new.unpinned_actions.get(*step))
+        .chain(new.runs.keys())
+        .filter(|step| old.runs.get(*step) != new.runs.get(*step))
         .cloned()
         .collect();
     steps.sort();
     steps.dedup();
     steps
+}
+
+/// What a change to the code steps run says, one clause per kind: an
+/// action reference changed, a checkout declared or dropped.
+pub fn runs_change(old: &Workflow, new: &Workflow) -> Vec<String> {
+    let steps = changed_steps(old, new);
+    let checkout = |w: &Workflow, step: &str| {
+        w.runs
+            .get(step)
+            .is_some_and(|runs| runs.iter().any(|r| r.starts_with("checkout of")))
+    };
+    let uses = |w: &Workflow, step: &str| {
+        w.runs
+            .get(step)
+            .and_then(|runs| runs.iter().find(|r| r.starts_with("uses")).cloned())
+    };
+    let listed = |pick: &dyn Fn(&str) -> bool| -> String {
+        steps
+            .iter()
+            .filter(|s| pick(s))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut clauses = Vec::new();
+    let changed_uses = listed(&|s| uses(old, s) != uses(new, s));
+    if !changed_uses.is_empty() {
+        clauses.push(format!("a step's action reference changed ({changed_uses}); it names different code to run with that job's existing token permissions and adds no scope"));
+    }
+    let declared = listed(&|s| checkout(new, s) && !checkout(old, s));
+    if !declared.is_empty() {
+        clauses.push(format!("a step now declares a checkout ({declared}); a ref names which commit's code the job runs and adds no scope"));
+    }
+    let dropped = listed(&|s| checkout(old, s) && !checkout(new, s));
+    if !dropped.is_empty() {
+        clauses.push(format!("a step no longer declares a checkout ({dropped}); a ref names which commit's code the job runs and adds no scope"));
+    }
+    let moved = listed(&|s| {
+        checkout(old, s)
+            && checkout(new, s)
+            && old.runs.get(s) != new.runs.get(s)
+            && uses(old, s) == uses(new, s)
+    });
+    if !moved.is_empty() {
+        clauses.push(format!("a step's checkout ref changed ({moved}); a ref names which commit's code the job runs and adds no scope"));
+    }
+    clauses
 }
 
 fn mcp_long(server: &McpServer) -> String {

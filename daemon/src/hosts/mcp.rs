@@ -54,9 +54,13 @@ pub fn server(name: &str, entry: &Value) -> McpServer {
         .into_iter()
         .map(|m| m.map_or(Value::Null, |m| Value::Object(m.clone())))
         .collect();
+    let url_keys = ["url", "serverUrl", "httpUrl"];
     let rest: Map<String, Value> = fields
         .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "args" | "env" | "headers" | "http_headers"))
+        .filter(|(k, _)| {
+            !matches!(k.as_str(), "args" | "env" | "headers" | "http_headers")
+                && !url_keys.contains(&k.as_str())
+        })
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     McpServer {
@@ -70,6 +74,7 @@ pub fn server(name: &str, entry: &Value) -> McpServer {
         package,
         mutable_launch,
         url: url.map(redacted_url),
+        url_sha256: url.map(|u| sha256(&Value::String(without_userinfo(u)))),
         env_keys,
         header_keys: keys(headers),
         args_sha256: fields.get("args").map(sha256),
@@ -167,6 +172,18 @@ fn is_pinned(launcher: &str, package: &str) -> bool {
             body.rsplit_once('@').is_some_and(|(_, v)| exact(v))
         }
     }
+}
+
+/// A URL without its userinfo (`user:pass@`).
+fn without_userinfo(url: &str) -> String {
+    let Some((scheme, rest)) = url.trim().split_once("://") else {
+        return url.trim().to_string();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let host = rest[..end]
+        .rsplit_once('@')
+        .map_or(&rest[..end], |(_, host)| host);
+    format!("{scheme}://{host}{}", &rest[end..])
 }
 
 /// A URL with what may carry a secret withheld: userinfo dropped, any

@@ -33,6 +33,7 @@ pub mod drift;
 pub mod formats;
 pub mod grant;
 pub mod inventory;
+mod jsonc;
 pub mod label;
 mod mcp;
 pub mod read;
@@ -45,4 +46,4 @@ mod workflow_authority;
 /// The version of what `read` makes of a blob and `inventory` of a tree:
 /// bumped whenever either changes, so a stored reading is never taken
 /// for a newer reader's.
-pub const HOST_READER_VERSION: u32 = 2;
+pub const HOST_READER_VERSION: u32 = 3;

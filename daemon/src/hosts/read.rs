@@ -41,6 +41,10 @@ impl SourceLimit {
 /// Why a source file was not read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Malformed {
+    /// The limit's name: `parse_failed` (the parser refused it),
+    /// `unsupported` (it parsed, in a shape the host does not take),
+    /// `unreadable` (not read at all: too large, a link).
+    pub limit: String,
     /// The sentence the coverage prints after the source.
     pub detail: String,
 }
@@ -48,14 +52,29 @@ pub struct Malformed {
 impl Malformed {
     /// A file that parses but whose shape its reader does not know.
     pub fn shape(what: &str) -> Self {
+        Self::unsupported(format!("static reader could not read this file: {what}"))
+    }
+
+    pub fn unsupported(detail: String) -> Self {
         Malformed {
-            detail: format!("static reader could not read this file: {what}"),
+            limit: "unsupported".into(),
+            detail,
         }
     }
 
-    fn rejected(kind: SourceKind, why: &str) -> Self {
+    pub fn unreadable(detail: String) -> Self {
         Malformed {
-            detail: format!("static parser rejected this {} file ({why})", kind.format()),
+            limit: "unreadable".into(),
+            detail,
+        }
+    }
+
+    /// The parser's refusal, named as the reference names its parsers'
+    /// errors (`JSONDecodeError`, `TOMLDecodeError`, `ParserError`).
+    fn rejected(format: &str, error: &str) -> Self {
+        Malformed {
+            limit: "parse_failed".into(),
+            detail: format!("static parser rejected this {format} file ({error})"),
         }
     }
 }
@@ -63,28 +82,35 @@ impl Malformed {
 impl Malformed {
     /// A file past `MAX_SOURCE_BYTES`, never read.
     pub fn too_large() -> Self {
-        Malformed {
-            detail: format!(
-                "this file is larger than {MAX_SOURCE_BYTES} bytes, the most a host source is read at"
-            ),
-        }
+        Self::unreadable(format!(
+            "this file is larger than {MAX_SOURCE_BYTES} bytes, the most a host source is read at"
+        ))
     }
 }
 
-/// The grants of one source of kind `kind`.
-pub fn read(kind: SourceKind, bytes: &[u8]) -> Result<SourceReading, Malformed> {
+/// The grants of one source of kind `kind`; `format` is how its file
+/// names its format (`json`, `toml`, `yml`, `yaml`), for messages.
+pub fn read(kind: SourceKind, format: &str, bytes: &[u8]) -> Result<SourceReading, Malformed> {
     if bytes.len() > MAX_SOURCE_BYTES {
         return Err(Malformed::too_large());
     }
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Err(Malformed::rejected(kind, "not UTF-8"));
+        return Err(Malformed::rejected(format, "UnicodeDecodeError"));
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let doc = parse(kind, text)?;
+    let doc = parse(kind, format, text)?;
     match kind {
         SourceKind::ClaudeSettings => claude::read(&doc),
         SourceKind::McpServers => servers(&doc, "mcpServers"),
-        SourceKind::VsCodeServers => servers(&doc, "servers"),
+        SourceKind::VsCodeServers => {
+            if doc.get("mcpServers").is_some() {
+                return Err(Malformed::unsupported(
+                    "top-level key 'mcpServers' is not part of the modeled .vscode/mcp.json shape"
+                        .into(),
+                ));
+            }
+            servers(&doc, "servers")
+        }
         SourceKind::CodexConfig => codex::read(&doc),
         SourceKind::Workflow => workflow::read(&doc),
     }
@@ -93,24 +119,23 @@ pub fn read(kind: SourceKind, bytes: &[u8]) -> Result<SourceReading, Malformed> 
 /// The file as JSON values, whatever its format. Each parser bounds its
 /// own nesting (serde_json at 128 levels, the YAML parser's recursion and
 /// alias-expansion limits), so no file can exhaust the stack or memory.
-fn parse(kind: SourceKind, text: &str) -> Result<Value, Malformed> {
+/// VS Code reads its file as JSON with comments and trailing commas.
+fn parse(kind: SourceKind, format: &str, text: &str) -> Result<Value, Malformed> {
+    let json = |text: &str| {
+        serde_json::from_str(text).map_err(|_| Malformed::rejected(format, "JSONDecodeError"))
+    };
     match kind {
-        SourceKind::ClaudeSettings | SourceKind::McpServers | SourceKind::VsCodeServers => {
-            serde_json::from_str(text).map_err(|err| Malformed::rejected(kind, &json_why(&err)))
-        }
+        SourceKind::ClaudeSettings | SourceKind::McpServers => json(text),
+        SourceKind::VsCodeServers => json(&super::jsonc::plain_json(text)),
         SourceKind::CodexConfig => {
             let table: toml::Table =
-                toml::from_str(text).map_err(|_| Malformed::rejected(kind, "TOML syntax"))?;
-            serde_json::to_value(table).map_err(|_| Malformed::rejected(kind, "TOML values"))
+                toml::from_str(text).map_err(|_| Malformed::rejected(format, "TOMLDecodeError"))?;
+            serde_json::to_value(table).map_err(|_| Malformed::rejected(format, "TOMLDecodeError"))
         }
         SourceKind::Workflow => {
-            yaml_serde::from_str(text).map_err(|_| Malformed::rejected(kind, "YAML syntax"))
+            yaml_serde::from_str(text).map_err(|_| Malformed::rejected(format, "ParserError"))
         }
     }
-}
-
-fn json_why(err: &serde_json::Error) -> String {
-    format!("JSON syntax at line {}", err.line())
 }
 
 /// A file of MCP servers under `key`.

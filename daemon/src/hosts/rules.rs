@@ -26,12 +26,56 @@ const PATH_TOOLS: &[&str] = &[
     "Write",
     "MultiEdit",
     "NotebookEdit",
+    "NotebookRead",
     "Glob",
     "Grep",
 ];
 
-/// Tools that only read: a rule of one grants no change to anything.
-pub const READ_ONLY_TOOLS: &[&str] = &["Read", "Glob", "Grep", "LS", "WebSearch"];
+/// Tools that only read the project: a rule of one grants no change to
+/// anything (web search reaches outside, so it is not one).
+pub const READ_ONLY_TOOLS: &[&str] = &["Read", "Glob", "Grep", "LS", "NotebookRead"];
+
+/// Commands that run whatever code their arguments name: a Bash prefix
+/// rule on one (`Bash(python:*)`) allows arbitrary code.
+const LAUNCHERS: &[&str] = &[
+    "bash",
+    "sh",
+    "zsh",
+    "pwsh",
+    "sh -c",
+    "bash -c",
+    "python",
+    "python3",
+    "python -c",
+    "python3 -c",
+    "node",
+    "node -e",
+    "node --eval",
+    "npx",
+    "pnpm",
+    "pnpm dlx",
+    "pnpm exec",
+    "bunx",
+    "uv",
+    "uv run",
+    "uv tool run",
+    "uvx",
+    "pipx",
+    "pipx run",
+    "env",
+    "xargs",
+    "eval",
+    "sudo",
+    "docker",
+    "docker run",
+    "docker exec",
+    "perl",
+    "perl -e",
+    "php",
+    "php -r",
+    "ruby",
+    "ruby -e",
+];
 
 impl<'a> Rule<'a> {
     pub fn parse(text: &'a str) -> Rule<'a> {
@@ -55,12 +99,25 @@ impl<'a> Rule<'a> {
     pub fn matches_every_target(&self) -> bool {
         match self.specifier {
             None => !self.is_mcp_tool(),
-            Some("*") => true,
-            Some(spec) if PATH_TOOLS.contains(&self.tool) => {
-                matches!(normalize_path(spec), "**" | "/**" | "**/*")
-            }
-            Some(_) => false,
+            Some(spec) => matches!(spec, "*" | "**" | "**/*"),
         }
+    }
+
+    /// A Bash rule allowing a launcher with any arguments
+    /// (`Bash(python:*)`, `Bash(npx *)`).
+    pub fn is_launcher(&self) -> bool {
+        if self.tool != "Bash" {
+            return false;
+        }
+        let Some(spec) = self.specifier else {
+            return false;
+        };
+        let command = spec
+            .strip_suffix(":*")
+            .or_else(|| spec.strip_suffix(" *"))
+            .or_else(|| spec.strip_suffix('*'))
+            .map(str::trim_end);
+        command.is_some_and(|c| LAUNCHERS.contains(&c))
     }
 
     /// An MCP rule naming one tool of a server (`mcp__github__get_issue`).

@@ -54,16 +54,13 @@ pub enum SourceKind {
     Workflow,
 }
 
-impl SourceKind {
-    /// The file format, as a parse failure names it.
-    pub fn format(self) -> &'static str {
-        match self {
-            SourceKind::ClaudeSettings | SourceKind::McpServers | SourceKind::VsCodeServers => {
-                "json"
-            }
-            SourceKind::CodexConfig => "toml",
-            SourceKind::Workflow => "yml",
-        }
+/// The file format of `path`, as a parse failure names it.
+pub fn format_of(path: &str) -> &'static str {
+    match path.rsplit('.').next() {
+        Some("toml") => "toml",
+        Some("yml") => "yml",
+        Some("yaml") => "yaml",
+        _ => "json",
     }
 }
 
@@ -100,14 +97,40 @@ pub fn classify(path: &str) -> Option<SourceClass> {
     None
 }
 
-/// The pathspecs a working-tree snapshot takes (`git::worktree`): every
-/// path `classify` accepts, and no other.
-pub const PATHSPECS: &[&str] = &[
-    ":(glob).claude/settings.json",
-    ":(glob).claude/settings.local.json",
+/// The host of a file that is a host source only in another working
+/// directory: a `.claude/settings.json` (or `settings.local.json`),
+/// `.cursor/mcp.json` or `.vscode/mcp.json` below the root.
+pub fn nested_host(path: &str) -> Option<Host> {
+    if classify(path).is_some() {
+        return None;
+    }
+    [
+        ("/.claude/settings.json", Host::ClaudeCode),
+        ("/.claude/settings.local.json", Host::ClaudeCode),
+        ("/.cursor/mcp.json", Host::Cursor),
+        ("/.vscode/mcp.json", Host::VsCode),
+    ]
+    .into_iter()
+    .find(|(suffix, _)| path.ends_with(suffix))
+    .map(|(_, host)| host)
+}
+
+/// What a working-tree snapshot takes (`git::worktree`): every path
+/// `classify` or `nested_host` accepts, and no other — ignored files too, as the host
+/// reads them (`.claude/settings.local.json` is ignored by design); the
+/// tree walk still skips the directories no repository owns
+/// (`node_modules`…).
+pub const TAKEN: crate::git::Taken<'static> = crate::git::Taken {
+    pathspecs: PATHSPECS,
+    ignored_too: true,
+};
+
+const PATHSPECS: &[&str] = &[
+    ":(glob)**/.claude/settings.json",
+    ":(glob)**/.claude/settings.local.json",
     ":(glob)**/.mcp.json",
-    ":(glob).cursor/mcp.json",
-    ":(glob).vscode/mcp.json",
+    ":(glob)**/.cursor/mcp.json",
+    ":(glob)**/.vscode/mcp.json",
     ":(glob)**/.codex/config.toml",
     ":(glob).github/workflows/*.yml",
     ":(glob).github/workflows/*.yaml",

@@ -57,7 +57,7 @@ pub fn text(comparison: &HostComparison, sides: &Sides) -> String {
         out.push_str(STATIC_ONLY);
         out.push('\n');
     }
-    established(&mut out, &comparison.coverage);
+    established(&mut out, &comparison.coverage, &comparison.unchanged_limits);
     if let Some(question) = question(comparison.rows.len()) {
         let _ = writeln!(out, "\n{question}");
     } else {
@@ -122,8 +122,8 @@ fn rows(out: &mut String, rows: &[HostRow]) {
     }
 }
 
-fn established(out: &mut String, coverage: &[CoverageItem]) {
-    if coverage.is_empty() {
+fn established(out: &mut String, coverage: &[CoverageItem], unchanged: &[CoverageItem]) {
+    if coverage.is_empty() && unchanged.is_empty() {
         out.push_str("\nWhat this run established: no host configuration source was compared.\n");
         out.push_str(READ_ONLY_NOTE);
         out.push('\n');
@@ -132,7 +132,7 @@ fn established(out: &mut String, coverage: &[CoverageItem]) {
     out.push_str("\nWhat this run established:\n");
     out.push_str(READ_ONLY_NOTE);
     out.push('\n');
-    let mut unchanged = Vec::new();
+    let mut unchanged_sources = Vec::new();
     for item in coverage {
         let host = item.host.name();
         let item = &CoverageItem {
@@ -141,7 +141,7 @@ fn established(out: &mut String, coverage: &[CoverageItem]) {
             ..item.clone()
         };
         match item.status.as_str() {
-            "compared" if item.rows == 0 => unchanged.push(item.source.clone()),
+            "compared" if item.rows == 0 => unchanged_sources.push(item.source.clone()),
             "compared" => {
                 let plural = if item.rows == 1 { "row" } else { "rows" };
                 let _ = writeln!(
@@ -160,7 +160,15 @@ fn established(out: &mut String, coverage: &[CoverageItem]) {
                     out,
                     "  {} ({host}): {} in {sides}, so {inventory} incomplete: {}",
                     item.source,
-                    item.limit.unwrap_or("not read"),
+                    item.limit.as_deref().unwrap_or("not read"),
+                    item.detail.as_deref().unwrap_or("")
+                );
+            }
+            "changed_not_read" => {
+                let _ = writeln!(
+                    out,
+                    "  {} ({host}): changed, not read: {}",
+                    item.source,
                     item.detail.as_deref().unwrap_or("")
                 );
             }
@@ -182,11 +190,21 @@ fn established(out: &mut String, coverage: &[CoverageItem]) {
             }
         }
     }
-    if !unchanged.is_empty() {
+    if !unchanged_sources.is_empty() {
         let _ = writeln!(
             out,
             "  compared with no change in what this entry reads: {}",
-            unchanged.join(", ")
+            unchanged_sources.join(", ")
+        );
+    }
+    for item in unchanged {
+        let _ = writeln!(
+            out,
+            "  {} ({}): {} on both sides with the same bytes, so nothing in it changed: {}",
+            one_line(&item.source),
+            item.host.name(),
+            item.limit.as_deref().unwrap_or("not read"),
+            one_line(item.detail.as_deref().unwrap_or(""))
         );
     }
 }

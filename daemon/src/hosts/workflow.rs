@@ -16,19 +16,35 @@ pub fn read(doc: &Value) -> Result<SourceReading, Malformed> {
     let triggers = triggers(workflow.get("on").or_else(|| workflow.get("true")))?;
     let declared_permissions = permissions(workflow.get("permissions"));
     let mut jobs = BTreeMap::new();
-    let mut unpinned_actions = BTreeMap::new();
+    let mut runs: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if let Some(declared) = workflow.get("jobs") {
         let Some(declared) = declared.as_object() else {
             return Err(Malformed::shape("jobs is not a mapping"));
         };
         for (job, body) in declared {
             jobs.insert(job.clone(), permissions(body.get("permissions")));
+            if let Some(uses) = body.get("uses").and_then(Value::as_str) {
+                runs.entry(job.clone())
+                    .or_default()
+                    .push(format!("uses: {uses}"));
+            }
             let steps = body.get("steps").and_then(Value::as_array);
             for (index, step) in steps.into_iter().flatten().enumerate() {
-                if let Some(uses) = step.get("uses").and_then(Value::as_str) {
-                    if is_unpinned_remote(uses) {
-                        unpinned_actions.insert(format!("{job}/steps[{index}]"), uses.to_string());
-                    }
+                let Some(uses) = step.get("uses").and_then(Value::as_str) else {
+                    continue;
+                };
+                if uses.starts_with("./") {
+                    continue;
+                }
+                let key = format!("{job}/steps[{index}]");
+                let shown = runs.entry(key).or_default();
+                shown.push(format!("uses {uses}"));
+                if uses.starts_with("actions/checkout@") || uses == "actions/checkout" {
+                    let reference = step.get("with").and_then(|w| w.get("ref"));
+                    shown.push(match reference {
+                        Some(reference) => format!("checkout of ref {}", printed(reference)),
+                        None => "checkout of the default ref".to_string(),
+                    });
                 }
             }
         }
@@ -38,7 +54,7 @@ pub fn read(doc: &Value) -> Result<SourceReading, Malformed> {
             triggers,
             permissions: declared_permissions,
             jobs,
-            unpinned_actions,
+            runs,
         })],
         limits: Vec::new(),
     })
@@ -78,23 +94,21 @@ fn permissions(value: Option<&Value>) -> Permissions {
 fn scoped(scopes: &Map<String, Value>) -> Permissions {
     let mut read = BTreeMap::new();
     for (scope, level) in scopes {
-        let Some(level) = level.as_str() else {
-            return Permissions::Unreadable;
-        };
-        read.insert(scope.clone(), level.to_string());
+        // A level GitHub does not define leaves the token's permission
+        // unresolved.
+        match level.as_str() {
+            Some(level @ ("read" | "write" | "none")) => {
+                read.insert(scope.clone(), level.to_string());
+            }
+            _ => return Permissions::Unreadable,
+        }
     }
     Permissions::Scopes(read)
 }
 
-/// A step's remote action not pinned to a full commit id: what runs can
-/// change without the workflow changing. Local actions (`./…`) are the
-/// repository's own code.
-fn is_unpinned_remote(uses: &str) -> bool {
-    if uses.starts_with("./") || uses.starts_with("docker://") {
-        return false;
+fn printed(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
-    let Some((_, reference)) = uses.rsplit_once('@') else {
-        return true;
-    };
-    !(reference.len() == 40 && reference.chars().all(|c| c.is_ascii_hexdigit()))
 }

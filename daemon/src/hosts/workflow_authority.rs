@@ -156,8 +156,8 @@ impl<'w> Authority<'w> {
         if !others.is_empty() {
             parts.push(format!("on: {}", others.join(", ")));
         }
-        for (step, uses) in shown {
-            parts.push(format!("{step}: uses {uses}"));
+        for (step, runs) in shown {
+            parts.push(format!("{step}: {runs}"));
         }
         parts.join(", ")
     }
@@ -181,14 +181,20 @@ fn access(permissions: &Permissions) -> Option<Access> {
 fn described(permissions: &Permissions) -> String {
     match permissions {
         Permissions::Unset => "repository defaults (unknown)".to_string(),
-        Permissions::Unreadable => "unreadable (unknown)".to_string(),
+        Permissions::Unreadable => "unresolved permissions (unknown)".to_string(),
         Permissions::ReadAll => "read-all".to_string(),
         Permissions::WriteAll => "write-all".to_string(),
-        Permissions::Scopes(map) if map.is_empty() => "none".to_string(),
-        Permissions::Scopes(map) => map
-            .iter()
-            .map(|(scope, level)| format!("{scope}: {level}"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        Permissions::Scopes(map) => {
+            let granted: Vec<String> = map
+                .iter()
+                .filter(|(_, level)| level.as_str() != "none")
+                .map(|(scope, level)| format!("{scope}: {level}"))
+                .collect();
+            if granted.is_empty() {
+                "no token permissions".to_string()
+            } else {
+                granted.join(", ")
+            }
+        }
     }
 }
