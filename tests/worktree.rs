@@ -231,3 +231,37 @@ fn the_working_tree_writes_nothing_into_the_repository_and_reads_no_file_past_th
         doc["head"]["compared_commit"]
     );
 }
+
+/// Git trusts a file's cached stat only when the file is older than the
+/// index ("racy git"). An edit made in the same second as the last `git
+/// add`, keeping the file's size, must still be seen: the snapshot's copy
+/// of the index keeps the index's time, so git reads the file's content.
+#[test]
+fn an_edit_in_the_same_second_as_the_index_with_the_same_size_is_seen() {
+    let repo = committed();
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    let set_time = |path: &std::path::Path| {
+        std::fs::File::options()
+            .write(true)
+            .open(path)
+            .expect("open")
+            .set_modified(when)
+            .expect("set time");
+    };
+    let tools = repo.path().join("bot/tools.py");
+    // The index records `tools.py` at `when`, and is itself from `when`.
+    set_time(&tools);
+    repo.git(&["add", "bot/tools.py"]);
+    repo.git(&["commit", "-q", "--allow-empty", "-m", "restamp"]);
+    set_time(&repo.path().join(".git/index"));
+    // Same size, same time: only the content tells.
+    let edited = TOOLS.replace("'pong'", "'pang'");
+    assert_eq!(edited.len(), TOOLS.len());
+    write(&repo, "bot/tools.py", &edited);
+    set_time(&tools);
+
+    let place = Place::new();
+    let _daemon: Daemon = place.start_daemon();
+    let doc = place.diff_json(&repo, &["--worktree", "--scope", "."]);
+    assert_eq!(rows(&doc), vec![row("bot", "ping", "changed")], "{doc:#}");
+}

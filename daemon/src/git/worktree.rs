@@ -145,7 +145,7 @@ impl Repository {
         // repository without an index starts empty.
         let own_index = local.index_path();
         if own_index.is_file() {
-            std::fs::copy(&own_index, &git.index)
+            copy_keeping_mtime(&own_index, &git.index)
                 .map_err(|err| unreadable(&format!("The index could not be copied: {err}.")))?;
         }
         if taken == Snapshotted::WorkingTree {
@@ -180,6 +180,20 @@ impl Repository {
             commit,
         })
     }
+}
+
+/// Copies the index keeping its modification time: git trusts an entry's
+/// cached stat only when the file is older than the index it is in
+/// ("racy git"), so a copy made later would let a file edited in the
+/// same second as the last `git add`, to the same size, pass for
+/// unchanged — an edit the snapshot would silently miss.
+fn copy_keeping_mtime(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::copy(from, to)?;
+    let modified = std::fs::metadata(from)?.modified()?;
+    std::fs::File::options()
+        .write(true)
+        .open(to)?
+        .set_modified(modified)
 }
 
 /// A bare git directory under `scratch` whose objects are private and
