@@ -171,14 +171,15 @@ def judge(case, ref, ours, known):
     if ours is None or ref.json.doc is None or ours.json.doc is None:
         return result
     ref_doc, ours_doc = ref.json.doc, ours.json.doc
-    if ref_doc.get("comparison_status") != ours_doc.get("comparison_status"):
+    ref_rows, ours_rows, ref_cov, ours_cov, ambiguous, statuses_explained = normalise(
+        ref_doc, ours_doc, known, result.known_notes)
+    if ref_doc.get("comparison_status") != ours_doc.get("comparison_status") and not statuses_explained:
         result.hard.append(Finding(
             f"comparison_status: reference {ref_doc.get('comparison_status')} vs ours {ours_doc.get('comparison_status')}",
             case, detail=f"incomparable_reasons {ref_doc.get('incomparable_reasons')} vs {ours_doc.get('incomparable_reasons')}"))
     if ref.json.rc != ours.json.rc:
         result.hard.append(Finding(f"exit code: reference {ref.json.rc} vs ours {ours.json.rc}", case))
     result.hard += compare_keys(case, ref_doc, ours_doc)
-    ref_rows, ours_rows, ref_cov, ours_cov, ambiguous = normalise(ref_doc, ours_doc, known, result.known_notes)
     if ambiguous:
         ref_set, ours_set = rule_set(ref_rows, ambiguous), rule_set(ours_rows, ambiguous)
         if ref_set != ours_set:

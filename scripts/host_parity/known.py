@@ -139,13 +139,80 @@ def where_matches(item, where):
     return all(re.search(pattern, str(item.get(field))) for field, pattern in where.items())
 
 
-def drop_items(items, entry, tool, notes):
-    """Generic known difference `drop-rows` / `drop-coverage`: forget matching items."""
+def drop_items(items, entry, tool, notes, ref_doc=None):
+    """Generic known difference `drop-rows` / `drop-coverage`: forget matching items
+    (with `when_reference_status`, only when the reference's status is that)."""
     if entry["match"].get("tool", "both") not in ("both", tool):
+        return items
+    status = entry["match"].get("when_reference_status")
+    if status and (ref_doc or {}).get("comparison_status") != status:
         return items
     kept = [i for i in items if not where_matches(i, entry["match"].get("where", {}))]
     notes[entry["id"]] += len(items) - len(kept)
     return kept
+
+
+def ignore_fields(rows, entry, notes):
+    """Known difference `ignore-fields`: in rows matching `where` (either side), the
+    named fields are not compared (a wording both tools phrase their own way)."""
+    out = []
+    for row in rows:
+        if where_matches(row, entry["match"].get("where", {})):
+            row = dict(row, **{field: "<not compared>" for field in entry["match"]["fields"]})
+            notes[entry["id"]] += 1
+        out.append(row)
+    return out
+
+
+def rewrite(rows, entry, tool, notes):
+    """Known difference `rewrite`: on one tool's side, rows matching `where` take the
+    values of `set` (ours says `narrowed` where the reference says `changed`)."""
+    if entry["match"].get("tool", "both") not in ("both", tool):
+        return rows
+    out = []
+    for row in rows:
+        if where_matches(row, entry["match"].get("where", {})):
+            row = dict(row, **entry["match"]["set"])
+            notes[entry["id"]] += 1
+        out.append(row)
+    return out
+
+
+def drop_unmatched_ours(ref_rows, ours_rows, ref_doc, entry, notes):
+    """Known difference `drop-unmatched-ours`: rows ours prints that the reference does
+    not (same subject, before, after), of a kind matching `where`, are dropped; rows the
+    reference prints are never dropped. With `when_reference_status`, only when the
+    reference's comparison_status is that."""
+    status = entry["match"].get("when_reference_status")
+    if status and ref_doc.get("comparison_status") != status:
+        return ours_rows
+    keys = {(r.get("subject"), r.get("before"), r.get("after")) for r in ref_rows}
+    kept = []
+    for row in ours_rows:
+        unmatched = (row.get("subject"), row.get("before"), row.get("after")) not in keys
+        if unmatched and where_matches(row, entry["match"].get("where", {})):
+            notes[entry["id"]] += 1
+            continue
+        kept.append(row)
+    return kept
+
+
+def unread_shape(ref_rows, ref_cov, ours_cov, entry, notes):
+    """Known difference `unread-shape`: a source that parses in a shape the host does
+    not take (a workflow that is a list, `mcpServers: []`) is a blocking limit in ours,
+    never compared; the reference reads it as holding no grant. The reference's rows
+    and coverage of such a source are dropped, and the statuses are not compared.
+    Returns (ref_rows, ref_cov, whether any source was such)."""
+    limits = entry["match"].get("limits", ["unsupported"])
+    sources = {i.get("source") for i in ours_cov
+               if i.get("status") == "blocking_limit" and i.get("limit") in limits}
+    if not sources:
+        return ref_rows, ref_cov, False
+    notes[entry["id"]] += len(sources)
+    rows = [r for r in ref_rows if not any(str(r.get("subject", "")).endswith(" " + s) for s in sources)]
+    cov = [i for i in ref_cov if i.get("source") not in sources]
+    ours_cov[:] = [i for i in ours_cov if i.get("source") not in sources]
+    return rows, cov, True
 
 
 def load_known(path):
@@ -161,7 +228,17 @@ def load_known(path):
     return entries
 
 
-NORMALISERS = {"collapse-rule-pairs", "collapse-setting-pairs", "drop-rows", "drop-coverage"}
+NORMALISERS = {
+    "collapse-rule-pairs",
+    "collapse-setting-pairs",
+    "drop-rows",
+    "drop-coverage",
+    "ignore-fields",
+    "rewrite",
+    "drop-unmatched-ours",
+    "unread-shape",
+    "documented",
+}
 
 
 def normalise(ref_doc, ours_doc, known, notes):
@@ -172,6 +249,7 @@ def normalise(ref_doc, ours_doc, known, notes):
     ref_cov = list(ref_doc.get("coverage", {}).get("items", []))
     ours_cov = list(ours_doc.get("coverage", {}).get("items", []))
     ambiguous = set()
+    statuses_explained = False
     for entry in known:
         kind = entry["match"]["normalise"]
         if kind == "collapse-rule-pairs":
@@ -183,6 +261,17 @@ def normalise(ref_doc, ours_doc, known, notes):
             ref_rows = drop_items(ref_rows, entry, "reference", notes)
             ours_rows = drop_items(ours_rows, entry, "ours", notes)
         elif kind == "drop-coverage":
-            ref_cov = drop_items(ref_cov, entry, "reference", notes)
-            ours_cov = drop_items(ours_cov, entry, "ours", notes)
-    return ref_rows, ours_rows, ref_cov, ours_cov, ambiguous
+            ref_cov = drop_items(ref_cov, entry, "reference", notes, ref_doc)
+            ours_cov = drop_items(ours_cov, entry, "ours", notes, ref_doc)
+        elif kind == "ignore-fields":
+            ref_rows = ignore_fields(ref_rows, entry, notes)
+            ours_rows = ignore_fields(ours_rows, entry, notes)
+        elif kind == "rewrite":
+            ref_rows = rewrite(ref_rows, entry, "reference", notes)
+            ours_rows = rewrite(ours_rows, entry, "ours", notes)
+        elif kind == "drop-unmatched-ours":
+            ours_rows = drop_unmatched_ours(ref_rows, ours_rows, ref_doc, entry, notes)
+        elif kind == "unread-shape":
+            ref_rows, ref_cov, explained = unread_shape(ref_rows, ref_cov, ours_cov, entry, notes)
+            statuses_explained |= explained
+    return ref_rows, ours_rows, ref_cov, ours_cov, ambiguous, statuses_explained

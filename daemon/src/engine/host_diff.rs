@@ -11,8 +11,13 @@ use crate::hosts::compare::compare;
 use crate::hosts::document::{document, status, Sides};
 use crate::hosts::inventory::{HostInventory, InventorySource};
 use crate::hosts::read::{Malformed, SourceReading, MAX_SOURCE_BYTES};
-use crate::hosts::sources::{classify, format_of, nested_host, SourceKind, TAKEN};
+use crate::hosts::sources::{classify, format_of, nested_host, SourceKind, PATHSPECS, TAKEN};
 use crate::hosts::HOST_READER_VERSION;
+
+/// The largest file a host snapshot takes as it is: larger host sources
+/// are never parsed (`MAX_SOURCE_BYTES`), but a hook's script is compared
+/// by its bytes, so it is hashed up to this bound.
+const MAX_SNAPSHOT_BYTES: u64 = 64 << 20;
 
 /// Hook scripts resolved per source, at most; past it the source names a
 /// limit (a change to the rest would not show).
@@ -129,11 +134,7 @@ impl Engine {
                 (repo, commit)
             }
             None => {
-                let snapshot = repo.worktree_snapshot(
-                    crate::git::Snapshotted::WorkingTree,
-                    TAKEN,
-                    MAX_SOURCE_BYTES as u64,
-                )?;
+                let snapshot = self.host_snapshot(&repo, crate::git::Snapshotted::WorkingTree)?;
                 (snapshot.repository, snapshot.commit)
             }
         };
@@ -199,7 +200,7 @@ impl Engine {
                         crate::render::WORKTREE_REF,
                     )
                 };
-                let snapshot = repo.worktree_snapshot(taken, TAKEN, MAX_SOURCE_BYTES as u64)?;
+                let snapshot = self.host_snapshot(&repo, taken)?;
                 revisions.head = snapshot.commit;
                 (
                     snapshot.repository,
@@ -244,6 +245,42 @@ impl Engine {
         drop(rendering);
         let _ = self.cache.flush();
         Ok(outcome)
+    }
+
+    /// The working tree (or the index) as a commit of its host sources
+    /// and of the scripts their hooks run under the project directory: a
+    /// script is named only inside a settings file, so the sources are
+    /// taken first and, when their hooks name scripts, taken again with
+    /// those scripts — an edited, uncommitted script is then the one
+    /// compared, never the committed one.
+    fn host_snapshot(
+        &self,
+        repo: &Repository,
+        taken: crate::git::Snapshotted,
+    ) -> Result<crate::git::Snapshot, DiffError> {
+        let first = repo.worktree_snapshot(taken, TAKEN, MAX_SNAPSHOT_BYTES)?;
+        if taken == crate::git::Snapshotted::Index {
+            return Ok(first);
+        }
+        let inventory = self.host_inventory(&first.repository, first.commit)?;
+        let mut scripts: Vec<String> = inventory
+            .sources
+            .iter()
+            .flat_map(InventorySource::hook_scripts)
+            .map(|script| format!(":(literal){script}"))
+            .collect();
+        if scripts.is_empty() {
+            return Ok(first);
+        }
+        scripts.sort();
+        scripts.dedup();
+        let mut pathspecs: Vec<&str> = PATHSPECS.to_vec();
+        pathspecs.extend(scripts.iter().map(String::as_str));
+        let files = crate::git::Taken {
+            pathspecs: &pathspecs,
+            ignored_too: true,
+        };
+        repo.worktree_snapshot(taken, files, MAX_SNAPSHOT_BYTES)
     }
 
     /// Every host source of `commit`'s tree, read; kept by tree id.

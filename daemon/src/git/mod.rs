@@ -14,7 +14,7 @@ pub use listing::{
     DirEntry, GitLink, Listing, PathEntry, PythonFile, ScopeLookup, Unlisted, UnlistedWhy,
     MAX_TREE_DEPTH,
 };
-pub use worktree::{Snapshotted, Taken, PYTHON_FILES};
+pub use worktree::{Snapshot, Snapshotted, Taken, PYTHON_FILES};
 
 use crate::error::{field, DiffError, Reason};
 use gix::ObjectId;

@@ -336,18 +336,25 @@ pub(super) fn mutable_suffix(why: &str, server: &McpServer) -> String {
     }
 }
 
-/// The package when its tag is `latest`.
+/// The package a mutable launch names in the why: one tagged `latest`,
+/// or a container image by tag (what the tag points at can move).
 fn latest(server: &McpServer) -> Option<&str> {
+    let container = matches!(server.command.as_deref(), Some("docker" | "podman"));
     server
         .package
         .as_deref()
-        .filter(|p| p.ends_with("@latest") || p.ends_with(":latest"))
+        .filter(|p| container || p.ends_with("@latest") || p.ends_with(":latest"))
 }
 
 /// Why an MCP server's entry changed in place matters: the launch source
 /// moving from a pinned release to one that can change is said.
 pub(super) fn mcp_edit(old: &McpServer, new: &McpServer) -> String {
     let why = "MCP edit; authority direction is unknown";
+    // Another launcher is another launch source altogether: the edit is
+    // said, not what either launches.
+    if old.command != new.command {
+        return why.to_string();
+    }
     match (old.mutable_launch, new.mutable_launch, &old.package) {
         (false, true, Some(pinned)) => {
             let to = latest(new).map_or(String::new(), |p| format!(" ({p})"));

@@ -214,8 +214,10 @@ fn project_script(word: &str) -> Option<String> {
     (clean && !rest.contains(['$', '`', '*', '?', '\\'])).then(|| rest.to_string())
 }
 
-/// Commands that run code their arguments name: a hook running one
-/// runs code this reader does not follow.
+/// Commands that run a script or code their arguments name (or fetch
+/// it): a hook running one runs code this reader does not follow. A
+/// package runner (`npx prettier`) names what it runs, as a command on
+/// `PATH` does.
 const INTERPRETERS: &[&str] = &[
     "bash",
     "sh",
@@ -232,22 +234,13 @@ const INTERPRETERS: &[&str] = &[
     "ruby",
     "perl",
     "php",
-    "npx",
-    "bunx",
-    "pnpm",
-    "npm",
-    "yarn",
-    "uv",
-    "uvx",
-    "pipx",
+    "osascript",
+    "curl",
+    "wget",
     "env",
     "xargs",
     "eval",
     "sudo",
-    "docker",
-    "curl",
-    "wget",
-    "osascript",
 ];
 
 /// What a hook's command runs: the project script it names (read by its

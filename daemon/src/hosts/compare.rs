@@ -22,8 +22,8 @@ pub struct CoverageItem {
     pub host: Host,
     /// `both`, `base` or `head`: the sides the item concerns.
     pub side: &'static str,
-    /// `compared`, `script_not_resolved`, `blocking_limit`,
-    /// `changed_not_read`.
+    /// `compared`, `changed_without_grant_change`, `script_not_resolved`,
+    /// `blocking_limit`, `changed_not_read`.
     pub status: String,
     pub detail: Option<String>,
     /// A blocking limit's name (`parse_failed`, `unsupported`,
@@ -59,6 +59,9 @@ pub struct HostComparison {
     pub incomparable: Vec<&'static str>,
     /// Sources that did not read on either side, unchanged.
     pub unchanged_limits: Vec<CoverageItem>,
+    /// Every source read, but a script a hook runs is missing: the rows
+    /// stand, the hook's script is not compared.
+    pub partial: bool,
 }
 
 pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
@@ -72,6 +75,8 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
     let mut incomplete = BTreeSet::new();
     let mut limits = Vec::new();
     let mut compared = Vec::new();
+    // A source or the tree not read (not merely a missing hook script).
+    let mut blocked = false;
     for path in paths {
         let (old, new) = (base.source(path), head.source(path));
         let Some(host) = new.or(old).map(|s| s.host) else {
@@ -96,6 +101,7 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             .filter_map(|(name, s)| s.filter(|s| s.reading.is_err()).map(|s| (name, s)))
             .collect();
         if !failed.is_empty() {
+            blocked = true;
             let both = failed.len() == 2;
             for (name, source) in failed.iter().take(if both { 1 } else { 2 }) {
                 if let Err(malformed) = &source.reading {
@@ -116,16 +122,27 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
         let grants =
             |s: Option<&InventorySource>| s.map(InventorySource::grants).unwrap_or_default();
         let rows = diff::rows(host, path, &grants(old), &grants(new));
-        // What the head's reader could not follow (else the base's).
-        let source_limits: Vec<&SourceLimit> = new
-            .or(old)
-            .and_then(|s| s.reading.as_ref().ok())
-            .map(|r| r.limits.iter().collect())
-            .unwrap_or_default();
-        if let Some(first) = source_limits.first() {
-            let mut item = CoverageItem::new(path, host, side, &first.status);
+        // What the readers could not follow, on the sides they concern.
+        let limits_of = |s: Option<&InventorySource>| -> Vec<SourceLimit> {
+            s.and_then(|s| s.reading.as_ref().ok())
+                .map(|r| r.limits.clone())
+                .unwrap_or_default()
+        };
+        let (old_limits, new_limits) = (limits_of(old), limits_of(new));
+        let limited = if new_limits.is_empty() {
+            &old_limits
+        } else {
+            &new_limits
+        };
+        if let Some(first) = limited.first() {
+            let limit_side = match (old_limits.is_empty(), new_limits.is_empty()) {
+                (false, false) if old_limits == new_limits => "both",
+                (_, false) => "head",
+                _ => "base",
+            };
+            let mut item = CoverageItem::new(path, host, limit_side, &first.status);
             item.detail = Some(
-                source_limits
+                limited
                     .iter()
                     .map(|l| l.detail.as_str())
                     .collect::<Vec<_>>()
@@ -133,7 +150,41 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             );
             limits.push(item);
         }
-        let mut item = CoverageItem::new(path, host, side, "compared");
+        // A hook's project script missing on a side: its bytes are not
+        // compared, so the side's inventory is incomplete.
+        for (side, source) in [("base", old), ("head", new)] {
+            let Some(source) = source else { continue };
+            for (script, blob) in &source.scripts {
+                // Missing on both sides under the same hooks: nothing of
+                // it changed.
+                let other = if side == "base" { new } else { old };
+                let missing_on_both =
+                    other.is_some_and(|o| o.scripts.get(script).is_some_and(|b| b == "missing"));
+                if blob != "missing" || missing_on_both {
+                    continue;
+                }
+                let mut item = CoverageItem::new(script, host, side, "blocking_limit");
+                item.limit = Some("unreadable".into());
+                item.detail = Some(format!(
+                    "Selected hook script {script}: missing_input; its bytes were not compared (hooks in {path})."
+                ));
+                limits.push(item);
+                incomplete.insert(side);
+                out.partial = true;
+            }
+        }
+        // A file whose bytes changed with no grant changing says so: the
+        // reader saw the edit and found nothing it grants changed.
+        let edited = match (old, new) {
+            (Some(a), Some(b)) => a.blob != b.blob,
+            _ => true,
+        };
+        let status = if edited && rows.is_empty() {
+            "changed_without_grant_change"
+        } else {
+            "compared"
+        };
+        let mut item = CoverageItem::new(path, host, side, status);
         item.rows = rows.len();
         compared.push(item);
         out.rows.extend(rows);
@@ -142,6 +193,7 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
     for (side, inventory) in [("base", base), ("head", head)] {
         if inventory.cut_short {
             incomplete.insert(side);
+            blocked = true;
             let mut item = CoverageItem::new(".", Host::ClaudeCode, side, "blocking_limit");
             item.limit = Some("tree_not_walked".into());
             item.detail = Some(
@@ -151,6 +203,7 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             limits.push(item);
         }
     }
+    out.partial &= !blocked;
     diff::sort(&mut out.rows);
     // Limits first, then sources with rows, then the rest, each by path.
     compared.sort_by(|a, b| {

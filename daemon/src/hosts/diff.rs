@@ -116,7 +116,7 @@ pub fn rows(host: Host, source: &str, base: &[Grant], head: &[Grant]) -> Vec<Hos
                 Some(before),
                 None,
             )),
-            Some(after) if after == before => {}
+            Some(after) if after == before || same_effect(before, after) => {}
             Some(after) => {
                 let (direction, weight, change) = changed(before, after);
                 let mut made = row(direction, weight, Some(before), Some(after));
@@ -141,6 +141,18 @@ pub fn rows(host: Host, source: &str, base: &[Grant], head: &[Grant]) -> Vec<Hos
         }
     }
     out
+}
+
+/// Two spellings of one grant: a workflow whose declarations moved
+/// (workflow level to job level) but whose jobs' tokens, triggers and
+/// steps are the same.
+fn same_effect(before: &Grant, after: &Grant) -> bool {
+    match (before, after) {
+        (Grant::Workflow(old), Grant::Workflow(new)) => {
+            Authority::of(old).same_as(&Authority::of(new))
+        }
+        _ => false,
+    }
 }
 
 fn disposition(grant: &Grant) -> Option<Disposition> {

@@ -25,10 +25,10 @@ pub struct Sides {
 }
 
 pub fn status(comparison: &HostComparison) -> &'static str {
-    if comparison.incomparable.is_empty() {
-        "comparable"
-    } else {
-        "incomparable"
+    match (comparison.incomparable.is_empty(), comparison.partial) {
+        (true, _) => "comparable",
+        (false, true) => "partial",
+        (false, false) => "incomparable",
     }
 }
 

@@ -46,8 +46,14 @@ impl InventorySource {
         for grant in &mut grants {
             if let super::grant::Grant::Hook(hook) = grant {
                 for handler in &mut hook.handlers {
+                    // A missing script is a limit of its own (`compare`):
+                    // the hook is then compared by its declaration alone.
                     if let Some(script) = &handler.script {
-                        handler.script_blob = self.scripts.get(script).cloned();
+                        handler.script_blob = self
+                            .scripts
+                            .get(script)
+                            .filter(|b| *b != "missing")
+                            .cloned();
                     }
                 }
             }

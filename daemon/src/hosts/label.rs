@@ -80,7 +80,11 @@ pub fn changed_steps(old: &Workflow, new: &Workflow) -> Vec<String> {
 /// What a change to the code steps run says, one clause per kind: an
 /// action reference changed, a checkout declared or dropped.
 pub fn runs_change(old: &Workflow, new: &Workflow) -> Vec<String> {
-    let steps = changed_steps(old, new);
+    // A reusable workflow a job calls is named in the summary itself.
+    let steps: Vec<String> = changed_steps(old, new)
+        .into_iter()
+        .filter(|s| s.contains("/steps["))
+        .collect();
     let checkout = |w: &Workflow, step: &str| {
         w.runs
             .get(step)
@@ -99,27 +103,55 @@ pub fn runs_change(old: &Workflow, new: &Workflow) -> Vec<String> {
             .collect::<Vec<_>>()
             .join(", ")
     };
+    // A step whose job was renamed: the same action at the same place of
+    // a job the other side does not have.
+    let index_of = |step: &str| step.rsplit_once('/').map(|(_, i)| i.to_string());
+    let mut moved: Vec<(String, String)> = Vec::new();
+    for from in steps
+        .iter()
+        .filter(|s| uses(old, s).is_some() && uses(new, s).is_none())
+    {
+        let to = steps.iter().find(|to| {
+            uses(old, to).is_none()
+                && uses(new, to) == uses(old, from)
+                && index_of(to) == index_of(from)
+                && !moved.iter().any(|(_, taken)| taken == *to)
+        });
+        if let Some(to) = to {
+            moved.push((from.clone(), to.clone()));
+        }
+    }
+    let in_move = |s: &str| moved.iter().any(|(a, b)| a == s || b == s);
     let mut clauses = Vec::new();
-    let changed_uses = listed(&|s| uses(old, s) != uses(new, s));
+    if !moved.is_empty() {
+        let pairs: Vec<String> = moved.iter().map(|(a, b)| format!("{a} → {b}")).collect();
+        clauses.push(format!("a step's action reference moved between jobs ({}); the same reference now runs with the receiving job's token permissions and adds no scope", pairs.join(", ")));
+    }
+    let changed_uses = listed(&|s| !in_move(s) && uses(old, s) != uses(new, s));
     if !changed_uses.is_empty() {
         clauses.push(format!("a step's action reference changed ({changed_uses}); it names different code to run with that job's existing token permissions and adds no scope"));
     }
     let declared = listed(&|s| checkout(new, s) && !checkout(old, s));
-    if !declared.is_empty() {
-        clauses.push(format!("a step now declares a checkout ({declared}); a ref names which commit's code the job runs and adds no scope"));
-    }
     let dropped = listed(&|s| checkout(old, s) && !checkout(new, s));
-    if !dropped.is_empty() {
-        clauses.push(format!("a step no longer declares a checkout ({dropped}); a ref names which commit's code the job runs and adds no scope"));
+    let checkout_clause = match (declared.is_empty(), dropped.is_empty()) {
+        (false, false) => Some(format!("a step now declares a checkout ({declared}) and a step no longer declares a checkout ({dropped})")),
+        (false, true) => Some(format!("a step now declares a checkout ({declared})")),
+        (true, false) => Some(format!("a step no longer declares a checkout ({dropped})")),
+        (true, true) => None,
+    };
+    if let Some(clause) = checkout_clause {
+        clauses.push(format!(
+            "{clause}; a ref names which commit's code the job runs and adds no scope"
+        ));
     }
-    let moved = listed(&|s| {
+    let moved_ref = listed(&|s| {
         checkout(old, s)
             && checkout(new, s)
             && old.runs.get(s) != new.runs.get(s)
             && uses(old, s) == uses(new, s)
     });
-    if !moved.is_empty() {
-        clauses.push(format!("a step's checkout ref changed ({moved}); a ref names which commit's code the job runs and adds no scope"));
+    if !moved_ref.is_empty() {
+        clauses.push(format!("a step's checkout ref changed ({moved_ref}); a ref names which commit's code the job runs and adds no scope"));
     }
     clauses
 }

@@ -7,6 +7,11 @@ use super::digest::sha256;
 use super::grant::{McpServer, Transport};
 use serde_json::{Map, Value};
 
+/// The launchers whose unpinned package is said to be a mutable launch
+/// source (the reference's set: what each fetches is what its registry
+/// serves that day).
+const FETCHING: &[&str] = &["npx", "uvx", "docker", "podman"];
+
 /// Commands that fetch and run a package named in their arguments.
 const LAUNCHERS: &[&str] = &["npx", "bunx", "uvx", "pipx", "pnpx", "docker", "podman"];
 
@@ -46,7 +51,7 @@ pub fn server(name: &str, entry: &Value) -> McpServer {
         Some(launcher) if LAUNCHERS.contains(&launcher) => {
             let package = launched_package(launcher, &args);
             let pinned = package.as_deref().is_some_and(|p| is_pinned(launcher, p));
-            (package, !pinned)
+            (package, !pinned && FETCHING.contains(&launcher))
         }
         _ => (None, false),
     };

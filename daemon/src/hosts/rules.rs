@@ -201,6 +201,10 @@ fn path_covers(wide: &str, narrow: &str) -> bool {
     if wide == narrow {
         return true;
     }
+    // `./**`: every path relative to the working directory.
+    if matches!(wide, "**" | "**/*") {
+        return !narrow.starts_with(['/', '~']) && !narrow.contains("..");
+    }
     let Some(dir) = wide.strip_suffix("/**") else {
         return false;
     };
@@ -238,6 +242,8 @@ mod tests {
         assert!(covers("Edit(src/**)", "Edit(./src/api/**)"));
         assert!(!covers("Edit(src/**)", "Edit(srcx/a.py)"));
         assert!(!covers("Edit(src/**)", "Edit(src/../a.py)"));
+        assert!(covers("Read(./**)", "Read(./src/**)"));
+        assert!(!covers("Read(./**)", "Read(//etc/**)"));
         assert!(!covers("Edit(**)", "Write(a)"));
         assert!(covers("WebFetch", "WebFetch(domain:a.com)"));
         assert!(!covers(

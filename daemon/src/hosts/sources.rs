@@ -125,7 +125,7 @@ pub const TAKEN: crate::git::Taken<'static> = crate::git::Taken {
     ignored_too: true,
 };
 
-const PATHSPECS: &[&str] = &[
+pub const PATHSPECS: &[&str] = &[
     ":(glob)**/.claude/settings.json",
     ":(glob)**/.claude/settings.local.json",
     ":(glob)**/.mcp.json",

@@ -142,6 +142,13 @@ fn established(out: &mut String, coverage: &[CoverageItem], unchanged: &[Coverag
         };
         match item.status.as_str() {
             "compared" if item.rows == 0 => unchanged_sources.push(item.source.clone()),
+            "changed_without_grant_change" => {
+                let _ = writeln!(
+                    out,
+                    "  {} ({host}): changed, with no change in what it grants",
+                    item.source
+                );
+            }
             "compared" => {
                 let plural = if item.rows == 1 { "row" } else { "rows" };
                 let _ = writeln!(

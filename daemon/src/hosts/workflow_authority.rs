@@ -97,13 +97,13 @@ impl<'w> Authority<'w> {
         scopes
     }
 
-    /// The highest access of any token; `None` when one is unknown.
+    /// The highest access of any token; `None` when one is unknown and
+    /// no other may write already (the unknown one could be the highest).
     fn highest(&self) -> Option<Access> {
-        let mut highest = Access::None;
-        for (_, permissions) in &self.effective {
-            highest = highest.max(access(permissions)?);
-        }
-        Some(highest)
+        let known = self.effective.iter().filter_map(|(_, p)| access(p));
+        let highest = known.fold(Access::None, Access::max);
+        let unknown = self.effective.iter().any(|(_, p)| access(p).is_none());
+        (!unknown || highest >= Access::Write).then_some(highest)
     }
 
     /// The highest access as the inventory names it (`unknown` when a
@@ -112,22 +112,48 @@ impl<'w> Authority<'w> {
         self.highest().map_or("unknown", Access::name)
     }
 
+    /// Whether two workflows give their jobs the same authority and run
+    /// the same code: the same triggers, effective permissions and steps'
+    /// code, however the file spells them.
+    pub fn same_as(&self, other: &Authority<'_>) -> bool {
+        self.workflow.triggers == other.workflow.triggers
+            && self.workflow.runs == other.workflow.runs
+            && self.effective == other.effective
+    }
+
     /// Where this authority stands against `before`: more, less, or
     /// neither (`None`: equal or not comparable).
     pub fn compared_to(&self, before: &Authority<'_>) -> Option<std::cmp::Ordering> {
         use std::cmp::Ordering::*;
         let (writes_after, writes_before) = (self.write_scopes(), before.write_scopes());
         let privileged = |w: &Workflow| w.triggers.iter().any(|t| t == "pull_request_target");
-        let more = !writes_after.is_subset(&writes_before)
-            || (privileged(self.workflow) && !privileged(before.workflow))
-            || (self.unknown() && !before.unknown())
-            || matches!((self.highest(), before.highest()), (Some(a), Some(b)) if a > b);
+        // A write token a job did not have, or the privileged trigger,
+        // widens whatever else was dropped; a job whose token becomes the
+        // repository's unknown default is neither.
+        // A write scope of a job whose token was the repository's default
+        // before may have been there already: not a widening.
+        let was_unknown = |pair: &String| {
+            let job = pair.split_once(": ").map_or(pair.as_str(), |(job, _)| job);
+            before
+                .effective
+                .iter()
+                .any(|(j, p)| j.unwrap_or("workflow") == job && access(p).is_none())
+        };
+        // `job: *` (write-all) already held every scope of that job.
+        let held = |pair: &String| {
+            writes_before.contains(pair)
+                || pair
+                    .split_once(": ")
+                    .is_some_and(|(job, _)| writes_before.contains(&format!("{job}: *")))
+        };
+        let more = writes_after
+            .iter()
+            .any(|pair| !held(pair) && !was_unknown(pair))
+            || (privileged(self.workflow) && !privileged(before.workflow));
         let less = !writes_before.is_subset(&writes_after)
-            || (privileged(before.workflow) && !privileged(self.workflow))
-            || (before.unknown() && !self.unknown())
-            || matches!((self.highest(), before.highest()), (Some(a), Some(b)) if a < b);
+            || (privileged(before.workflow) && !privileged(self.workflow));
         match (more, less) {
-            (true, false) => Some(Greater),
+            (true, _) => Some(Greater),
             (false, true) => Some(Less),
             _ => None,
         }
@@ -141,7 +167,11 @@ impl<'w> Authority<'w> {
         }
         for (job, permissions) in &self.effective {
             if let Some(job) = job {
-                parts.push(format!("{job}: {}", described(permissions)));
+                parts.extend(
+                    described(permissions)
+                        .into_iter()
+                        .map(|p| format!("{job}: {p}")),
+                );
             }
         }
         let triggers = &self.workflow.triggers;
@@ -156,7 +186,16 @@ impl<'w> Authority<'w> {
         if !others.is_empty() {
             parts.push(format!("on: {}", others.join(", ")));
         }
-        for (step, runs) in shown {
+        // A reusable workflow a job calls is always named; a step's code
+        // only where it changed (`shown`), actions before checkouts.
+        for (job, runs) in &self.workflow.runs {
+            if !job.contains("/steps[") {
+                parts.extend(runs.iter().map(|r| format!("{job}: {r}")));
+            }
+        }
+        let steps = shown.iter().filter(|(step, _)| step.contains("/steps["));
+        let (uses, checkouts): (Vec<_>, Vec<_>) = steps.partition(|(_, r)| r.starts_with("uses"));
+        for (step, runs) in uses.into_iter().chain(checkouts) {
             parts.push(format!("{step}: {runs}"));
         }
         parts.join(", ")
@@ -178,12 +217,14 @@ fn access(permissions: &Permissions) -> Option<Access> {
     }
 }
 
-fn described(permissions: &Permissions) -> String {
+/// What a job's token may do, one part per scope granted.
+fn described(permissions: &Permissions) -> Vec<String> {
+    let whole = |text: &str| vec![text.to_string()];
     match permissions {
-        Permissions::Unset => "repository defaults (unknown)".to_string(),
-        Permissions::Unreadable => "unresolved permissions (unknown)".to_string(),
-        Permissions::ReadAll => "read-all".to_string(),
-        Permissions::WriteAll => "write-all".to_string(),
+        Permissions::Unset => whole("repository defaults (unknown)"),
+        Permissions::Unreadable => whole("unresolved permissions (unknown)"),
+        Permissions::ReadAll => whole("read-all"),
+        Permissions::WriteAll => whole("write-all"),
         Permissions::Scopes(map) => {
             let granted: Vec<String> = map
                 .iter()
@@ -191,9 +232,9 @@ fn described(permissions: &Permissions) -> String {
                 .map(|(scope, level)| format!("{scope}: {level}"))
                 .collect();
             if granted.is_empty() {
-                "no token permissions".to_string()
+                whole("no token permissions")
             } else {
-                granted.join(", ")
+                granted
             }
         }
     }
