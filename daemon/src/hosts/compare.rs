@@ -119,8 +119,20 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             incomplete.extend(failed.iter().map(|(name, _)| *name));
             continue;
         }
-        let grants =
-            |s: Option<&InventorySource>| s.map(InventorySource::grants).unwrap_or_default();
+        // A script missing on either side is a limit of its own (below):
+        // the hooks running it are compared by their declarations alone.
+        let missing: BTreeSet<&String> = [old, new]
+            .into_iter()
+            .flatten()
+            .flat_map(|s| s.scripts.iter())
+            .filter(|(_, blob)| *blob == "missing")
+            .map(|(script, _)| script)
+            .collect();
+        let grants = |s: Option<&InventorySource>| {
+            let mut grants = s.map(InventorySource::grants).unwrap_or_default();
+            forget_scripts(&mut grants, &missing);
+            grants
+        };
         let rows = diff::rows(host, path, &grants(old), &grants(new));
         // What the readers could not follow, on the sides they concern.
         let limits_of = |s: Option<&InventorySource>| -> Vec<SourceLimit> {
@@ -222,6 +234,19 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
         })
         .collect();
     out
+}
+
+/// Clears the script digests of the hooks running one of `scripts`.
+fn forget_scripts(grants: &mut [super::grant::Grant], scripts: &BTreeSet<&String>) {
+    for grant in grants {
+        if let super::grant::Grant::Hook(hook) = grant {
+            for handler in &mut hook.handlers {
+                if handler.script.as_ref().is_some_and(|s| scripts.contains(s)) {
+                    handler.script_blob = None;
+                }
+            }
+        }
+    }
 }
 
 /// Nested host files that changed: a host reads them only when started
