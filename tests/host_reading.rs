@@ -292,3 +292,59 @@ fn an_uncommitted_edit_to_a_hook_script_is_the_one_compared() {
         "Stop: script tools/stop.sh changed"
     );
 }
+
+/// One grant of each kind of each host, added or changed in one pull
+/// request: every row, exactly.
+#[test]
+fn each_host_and_kind_of_grant_is_a_row() {
+    let repo = branch(
+        &[
+            (SETTINGS, Some(r#"{"permissions": {"allow": []}, "enableAllProjectMcpServers": false}"#)),
+            (".vscode/mcp.json", Some(r#"{"servers": {"pg": {"command": "uvx", "args": ["pg-mcp==1.0"]}}}"#)),
+            ("tools/.codex/config.toml", Some("sandbox_mode = \"read-only\"\n")),
+        ],
+        &[
+            (
+                SETTINGS,
+                Some(r#"{"permissions": {"allow": [], "additionalDirectories": ["../shared"]}, "enableAllProjectMcpServers": true, "enabledMcpjsonServers": ["docs"], "disableAllHooks": true}"#),
+            ),
+            (".vscode/mcp.json", Some(r#"{"servers": {}}"#)),
+            (".cursor/mcp.json", Some(r#"{"mcpServers": {"web": {"url": "https://mcp.example.com/sse?token=abc"}}}"#)),
+            (
+                "tools/.codex/config.toml",
+                Some("sandbox_mode = \"danger-full-access\"\n[sandbox_workspace_write]\nnetwork_access = true\n[mcp_servers.fs]\ncommand = \"npx\"\nargs = [\"fs-mcp\"]\n"),
+            ),
+        ],
+    );
+    let doc = host_json(&repo);
+    assert_eq!(
+        rows(&doc),
+        vec![
+            "widened critical true | enableAllProjectMcpServers: false -> enableAllProjectMcpServers: true | approves every MCP server the project's .mcp.json declares, without a prompt",
+            "widened critical true | sandbox_mode: read-only -> sandbox_mode: danger-full-access | runs commands without a sandbox, with full access to the machine and network",
+            "added high true | — -> enabledMcpjsonServers: docs | approves this MCP server from the project's .mcp.json, without a prompt",
+            "added high true | — -> additionalDirectories: ../shared | lets the agent read and edit files in a directory outside the project",
+            "added high true | — -> fs | an MCP tool surface the agent may call has changed; launch source is mutable",
+            "added high true | — -> sandbox_workspace_write.network_access: true | lets sandboxed commands reach the network",
+            "added high true | — -> web | an MCP tool surface the agent may call has changed",
+            "removed high false | pg -> — | an MCP tool surface is no longer offered to the agent",
+            "added medium false | — -> disableAllHooks: true | turns off every hook, including any that guard the agent's actions; authority direction is unknown",
+        ]
+    );
+    let subjects: std::collections::BTreeSet<&str> = doc["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["subject"].as_str())
+        .collect();
+    assert_eq!(
+        subjects.into_iter().collect::<Vec<_>>(),
+        vec![
+            "claude-code .claude/settings.json",
+            "codex tools/.codex/config.toml",
+            "cursor .cursor/mcp.json",
+            "vscode .vscode/mcp.json",
+        ]
+    );
+    assert!(!doc.to_string().contains("token=abc"));
+}
