@@ -18,7 +18,6 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingM
 use shipgate_daemon::history::HistoryRequest;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Commits appended when `SHIPGATE_BENCH_HISTORY_COMMITS` says none.
@@ -57,20 +56,7 @@ fn extend(repo: &Path, base: &str, files: &[std::path::PathBuf], commits: usize)
         script.extend_from_slice(&content);
         writeln!(script).expect("script");
     }
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["fast-import", "--quiet"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("running git fast-import");
-    child
-        .stdin
-        .take()
-        .expect("fast-import stdin")
-        .write_all(&script)
-        .expect("feeding fast-import");
-    assert!(child.wait().expect("fast-import").success());
+    support::fast_import(repo, &script);
     "history".to_string()
 }
 

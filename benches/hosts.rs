@@ -21,7 +21,7 @@ use shipgate_daemon::engine::HostDiffRequest;
 use shipgate_daemon::render::OutputFormat;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 /// Tree entries when `SHIPGATE_BENCH_HOST_ENTRIES` says none.
@@ -88,20 +88,7 @@ fn generate(dir: &Path, entries: usize) {
     .expect("script");
     inline(&mut script, ".claude/settings.json", SETTINGS_HEAD);
     inline(&mut script, ".github/workflows/ci.yml", WORKFLOW_HEAD);
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["fast-import", "--quiet"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("running git fast-import");
-    child
-        .stdin
-        .take()
-        .expect("fast-import stdin")
-        .write_all(&script)
-        .expect("feeding fast-import");
-    assert!(child.wait().expect("fast-import").success());
+    support::fast_import(dir, &script);
 }
 
 fn host_benches(c: &mut Criterion) {

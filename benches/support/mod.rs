@@ -797,3 +797,22 @@ pub fn handoff_chain_module(n: usize) -> String {
     }
     source
 }
+
+/// Feeds `script` to `git fast-import` in `repo`.
+pub fn fast_import(repo: &Path, script: &[u8]) {
+    use std::io::Write;
+    let mut child = std::process::Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["fast-import", "--quiet"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("running git fast-import");
+    child
+        .stdin
+        .take()
+        .expect("fast-import stdin")
+        .write_all(script)
+        .expect("feeding fast-import");
+    assert!(child.wait().expect("fast-import").success());
+}

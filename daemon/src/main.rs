@@ -260,6 +260,16 @@ fn one_shot_inventory(args: &InventoryArgs, data_dir: Option<PathBuf>) -> ExitCo
     }
 }
 
+/// The cancellation of a one-shot command's work: `--timeout` past now.
+fn timeout_cancel(timeout: Option<std::time::Duration>) -> shipgate_daemon::work::Cancel {
+    match timeout {
+        Some(timeout) => {
+            shipgate_daemon::work::Cancel::new().with_deadline(std::time::Instant::now() + timeout)
+        }
+        None => shipgate_daemon::work::Cancel::new(),
+    }
+}
+
 /// Runs one host comparison (`diff` without `--application`) against
 /// the store, as `one_shot_diff` does a comparison of applications.
 fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
@@ -275,12 +285,7 @@ fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
         Err(code) => return code,
     };
     let engine = Engine::new(Arc::clone(&cache));
-    let cancel = match args.timeout {
-        Some(timeout) => {
-            shipgate_daemon::work::Cancel::new().with_deadline(std::time::Instant::now() + timeout)
-        }
-        None => shipgate_daemon::work::Cancel::new(),
-    };
+    let cancel = timeout_cancel(args.timeout);
     let outcome = shipgate_daemon::work::with_cancel(&cancel, || engine.host_diff(&request));
     let _ = cache.flush();
     match outcome {
@@ -320,12 +325,7 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
     };
     let engine = Engine::new(Arc::clone(&cache));
     // `--timeout`: the work stops at its next checkpoint past it.
-    let cancel = match args.timeout {
-        Some(timeout) => {
-            shipgate_daemon::work::Cancel::new().with_deadline(std::time::Instant::now() + timeout)
-        }
-        None => shipgate_daemon::work::Cancel::new(),
-    };
+    let cancel = timeout_cancel(args.timeout);
     let (outcome, timings) = shipgate_daemon::timings::measured(|| {
         shipgate_daemon::work::with_cancel(&cancel, || {
             let outcome = engine.diff(&request)?;

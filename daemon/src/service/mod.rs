@@ -300,6 +300,38 @@ pub fn phase_timings(timings: &crate::timings::Timings) -> Vec<pb::PhaseTiming> 
         .collect()
 }
 
+impl ShipgateService {
+    /// Runs a request's engine work on a core slot under the request's
+    /// deadline, cancelled when the request goes; `what` names the work
+    /// in a refusal (`host comparison`).
+    async fn on_core<T: Send + 'static>(
+        &self,
+        metadata: &tonic::metadata::MetadataMap,
+        what: &'static str,
+        work: impl Fn(&Engine) -> Result<T, DiffError> + Send + Sync + 'static,
+    ) -> Result<T, Status> {
+        let engine = Arc::clone(&self.engine);
+        let (deadline, allowed) = admission::request_deadline(metadata, self.request_timeout);
+        let cancel = crate::work::Cancel::new().with_deadline(deadline);
+        let _cancel_on_drop = cancel.on_drop();
+        self.cpu_slots
+            .run(&cancel, move || work(&engine))
+            .await
+            .map_err(|not_run| match not_run {
+                admission::NotRun::DeadlinePassed => {
+                    let mut capitalised = what.to_string();
+                    if let Some(first) = capitalised.get_mut(..1) {
+                        first.make_ascii_uppercase();
+                    }
+                    status::deadline_exceeded(&format!("The {capitalised}"), allowed)
+                }
+                admission::NotRun::Stopping => status::stopping(),
+                admission::NotRun::Failed(err) => task_failed(&format!("the {what}"), err),
+            })?
+            .map_err(|err| from_diff_error(&err))
+    }
+}
+
 #[tonic::async_trait]
 impl Shipgate for ShipgateService {
     async fn diff(
@@ -403,22 +435,11 @@ impl Shipgate for ShipgateService {
             max_python_files: (req.max_python_files > 0).then_some(req.max_python_files),
             format: crate::inventory::InventoryFormat::from_wire(format),
         };
-        let engine = Arc::clone(&self.engine);
-        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
-        let cancel = crate::work::Cancel::new().with_deadline(deadline);
-        let _cancel_on_drop = cancel.on_drop();
         let outcome = self
-            .cpu_slots
-            .run(&cancel, move || engine.inventory(&engine_request))
-            .await
-            .map_err(|not_run| match not_run {
-                admission::NotRun::DeadlinePassed => {
-                    status::deadline_exceeded("The inventory", allowed)
-                }
-                admission::NotRun::Stopping => status::stopping(),
-                admission::NotRun::Failed(err) => task_failed("the inventory", err),
-            })?
-            .map_err(|err| from_diff_error(&err))?;
+            .on_core(&metadata, "inventory", move |engine| {
+                engine.inventory(&engine_request)
+            })
+            .await?;
         Ok(Response::new(pb::InventoryResponse {
             json: outcome.json.clone(),
             text: outcome.rendered.clone().unwrap_or_default(),
@@ -456,22 +477,11 @@ impl Shipgate for ShipgateService {
             staged: req.staged,
             format,
         };
-        let engine = Arc::clone(&self.engine);
-        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
-        let cancel = crate::work::Cancel::new().with_deadline(deadline);
-        let _cancel_on_drop = cancel.on_drop();
         let outcome = self
-            .cpu_slots
-            .run(&cancel, move || engine.host_diff(&engine_request))
-            .await
-            .map_err(|not_run| match not_run {
-                admission::NotRun::DeadlinePassed => {
-                    status::deadline_exceeded("The host comparison", allowed)
-                }
-                admission::NotRun::Stopping => status::stopping(),
-                admission::NotRun::Failed(err) => task_failed("the host comparison", err),
-            })?
-            .map_err(|err| from_diff_error(&err))?;
+            .on_core(&metadata, "host comparison", move |engine| {
+                engine.host_diff(&engine_request)
+            })
+            .await?;
         let json = format == crate::render::OutputFormat::Json;
         Ok(Response::new(pb::HostDiffResponse {
             json: outcome.json.clone(),
@@ -513,22 +523,11 @@ impl Shipgate for ShipgateService {
             baseline: (!req.baseline.is_empty()).then_some((req.baseline, req.baseline_file)),
             json,
         };
-        let engine = Arc::clone(&self.engine);
-        let (deadline, allowed) = admission::request_deadline(&metadata, self.request_timeout);
-        let cancel = crate::work::Cancel::new().with_deadline(deadline);
-        let _cancel_on_drop = cancel.on_drop();
         let outcome = self
-            .cpu_slots
-            .run(&cancel, move || engine.host_audit(&engine_request))
-            .await
-            .map_err(|not_run| match not_run {
-                admission::NotRun::DeadlinePassed => {
-                    status::deadline_exceeded("The host audit", allowed)
-                }
-                admission::NotRun::Stopping => status::stopping(),
-                admission::NotRun::Failed(err) => task_failed("the host audit", err),
-            })?
-            .map_err(|err| from_diff_error(&err))?;
+            .on_core(&metadata, "host audit", move |engine| {
+                engine.host_audit(&engine_request)
+            })
+            .await?;
         Ok(Response::new(pb::HostAuditResponse {
             json: outcome.json,
             markdown: if json {
