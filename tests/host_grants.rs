@@ -503,10 +503,14 @@ fn hostile_sources_are_limits_not_hangs() {
         bomb.push_str(&format!("{name}: &{name} [{refs}]\n"));
     }
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    // Flow nesting the YAML parser would take minutes over (its time is
+    // quadratic in it): refused before it parses.
+    let deep_yaml = format!("on: push\na: {deep}\n");
     let repo = branch(
         &[("README.md", Some("x"))],
         &[
             (".github/workflows/bomb.yml", Some(&bomb)),
+            (".github/workflows/deep.yml", Some(&deep_yaml)),
             (".cursor/mcp.json", Some(&deep)),
         ],
     );
@@ -529,6 +533,10 @@ fn hostile_sources_are_limits_not_hangs() {
             (".cursor/mcp.json".to_string(), "parse_failed".to_string()),
             (
                 ".github/workflows/bomb.yml".to_string(),
+                "parse_failed".to_string()
+            ),
+            (
+                ".github/workflows/deep.yml".to_string(),
                 "parse_failed".to_string()
             ),
         ]

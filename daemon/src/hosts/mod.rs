@@ -46,4 +46,4 @@ mod workflow_authority;
 /// The version of what `read` makes of a blob and `inventory` of a tree:
 /// bumped whenever either changes, so a stored reading is never taken
 /// for a newer reader's.
-pub const HOST_READER_VERSION: u32 = 5;
+pub const HOST_READER_VERSION: u32 = 6;

@@ -79,6 +79,28 @@ impl Malformed {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::flow_depth;
+
+    #[test]
+    fn flow_depth_counts_brackets_outside_strings_and_comments() {
+        assert_eq!(
+            flow_depth("on: [push, {pull_request: {branches: [main]}}]\n"),
+            4
+        );
+        assert_eq!(flow_depth("run: echo \"[[[[\" # [[[[\nx: '[[['\n"), 0);
+        assert_eq!(
+            flow_depth("if: ${{ github.ref == 'refs/heads/main' }}\n"),
+            2
+        );
+        assert_eq!(
+            flow_depth(&format!("a: {}{}", "[".repeat(500), "]".repeat(500))),
+            500
+        );
+    }
+}
+
 impl Malformed {
     /// A file past `MAX_SOURCE_BYTES`, never read.
     pub fn too_large() -> Self {
@@ -133,9 +155,57 @@ fn parse(kind: SourceKind, format: &str, text: &str) -> Result<Value, Malformed>
             serde_json::to_value(table).map_err(|_| Malformed::rejected(format, "TOMLDecodeError"))
         }
         SourceKind::Workflow => {
+            // The YAML parser takes time quadratic in flow nesting
+            // (`[[[[…]]]]`: 50,000 levels cost it seconds) before its own
+            // recursion limit refuses them: bounded here first.
+            if flow_depth(text) > MAX_FLOW_DEPTH {
+                return Err(Malformed::rejected(format, "nested deeper than 64 levels"));
+            }
             yaml_serde::from_str(text).map_err(|_| Malformed::rejected(format, "ParserError"))
         }
     }
+}
+
+/// The deepest flow nesting (`[`, `{`) a YAML file reaches, a workflow's
+/// being a few levels: brackets in comments and quoted scalars are not
+/// counted; anything else odd can only count more, and a file refused for
+/// it is a named limit, never a row.
+const MAX_FLOW_DEPTH: usize = 64;
+
+fn flow_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut previous = '\n';
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(open), c) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '#') if previous.is_whitespace() => {
+                for rest in chars.by_ref() {
+                    if rest == '\n' {
+                        break;
+                    }
+                }
+            }
+            (None, '"' | '\'')
+                if previous.is_whitespace() || matches!(previous, ':' | '[' | '{' | ',' | '-') =>
+            {
+                quote = Some(c);
+            }
+            (None, '[' | '{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        previous = c;
+    }
+    deepest
 }
 
 /// A file of MCP servers under `key`.
