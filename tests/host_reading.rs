@@ -348,3 +348,23 @@ fn each_host_and_kind_of_grant_is_a_row() {
     );
     assert!(!doc.to_string().contains("token=abc"));
 }
+
+#[test]
+fn a_workflow_respelled_without_changing_a_token_is_no_row() {
+    let workflow = |top: &str| {
+        format!("on: push\npermissions: {top}\njobs:\n  build:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: read\n    steps:\n      - run: make\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make lint\n")
+    };
+    let repo = branch(
+        &[(
+            ".github/workflows/ci.yml",
+            Some(&workflow("{contents: none}")),
+        )],
+        &[(".github/workflows/ci.yml", Some(&workflow("{}")))],
+    );
+    let doc = host_json(&repo);
+    assert_eq!(rows(&doc), Vec::<String>::new());
+    assert_eq!(
+        doc["coverage"]["items"][0]["status"],
+        "changed_without_grant_change"
+    );
+}

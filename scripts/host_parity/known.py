@@ -274,4 +274,14 @@ def normalise(ref_doc, ours_doc, known, notes):
         elif kind == "unread-shape":
             ref_rows, ref_cov, explained = unread_shape(ref_rows, ref_cov, ours_cov, entry, notes)
             statuses_explained |= explained
+    # A source whose every row of ours was a known difference is, to the
+    # reference, a file that changed without a grant changing.
+    subjects = {str(r.get("subject", "")) for r in ours_rows}
+    ours_cov = [
+        dict(item, status="changed_without_grant_change")
+        if item.get("status") == "compared" and item.get("rows")
+        and not any(s.endswith(" " + str(item.get("source"))) for s in subjects)
+        else item
+        for item in ours_cov
+    ]
     return ref_rows, ours_rows, ref_cov, ours_cov, ambiguous, statuses_explained

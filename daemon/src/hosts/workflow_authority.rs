@@ -116,9 +116,16 @@ impl<'w> Authority<'w> {
     /// the same code: the same triggers, effective permissions and steps'
     /// code, however the file spells them.
     pub fn same_as(&self, other: &Authority<'_>) -> bool {
+        let granted = |authority: &Authority<'_>| -> Vec<(Option<String>, Permissions)> {
+            authority
+                .effective
+                .iter()
+                .map(|(job, p)| (job.map(str::to_string), granted(p)))
+                .collect()
+        };
         self.workflow.triggers == other.workflow.triggers
             && self.workflow.runs == other.workflow.runs
-            && self.effective == other.effective
+            && granted(self) == granted(other)
     }
 
     /// Where this authority stands against `before`: more, less, or
@@ -199,6 +206,20 @@ impl<'w> Authority<'w> {
             parts.push(format!("{step}: {runs}"));
         }
         parts.join(", ")
+    }
+}
+
+/// A declaration as what it grants: a scope set to `none` is no scope
+/// (`contents: none` and `{}` give the same token).
+fn granted(permissions: &Permissions) -> Permissions {
+    match permissions {
+        Permissions::Scopes(map) => Permissions::Scopes(
+            map.iter()
+                .filter(|(_, level)| level.as_str() != "none")
+                .map(|(scope, level)| (scope.clone(), level.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
