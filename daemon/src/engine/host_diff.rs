@@ -55,6 +55,7 @@ pub struct HostAuditRequest {
     pub at: Option<String>,
     /// `--drift`: the baseline file's text, and its path as given.
     pub baseline: Option<(String, String)>,
+    /// The JSON is asked for: no markdown is rendered.
     pub json: bool,
 }
 
@@ -64,8 +65,8 @@ pub struct HostAuditOutcome {
     /// The inventory document, or the drift document when a baseline was
     /// given.
     pub json: String,
-    /// The markdown of the same.
-    pub markdown: String,
+    /// The markdown of the same; none when the JSON was asked for.
+    pub markdown: Option<String>,
     /// The baseline file recording this inventory (`--save-baseline`).
     pub baseline: String,
     /// The digest of its grants.
@@ -152,16 +153,15 @@ impl Engine {
                     )
                 })?;
                 let drifted = drift::drift(&baseline, &inventory, &doc, file);
-                let markdown = drift::markdown(&drifted);
+                let markdown = (!request.json).then(|| drift::markdown(&drifted));
                 let has_drift = drifted["has_drift"] == Value::Bool(true);
                 (drifted, markdown, has_drift)
             }
             None => {
-                let markdown = audit::markdown(&doc, &root);
+                let markdown = (!request.json).then(|| audit::markdown(&doc, &root));
                 (doc, markdown, false)
             }
         };
-        let _ = self.cache.flush();
         Ok(HostAuditOutcome {
             json: to_pretty(&shown),
             markdown,
@@ -243,7 +243,6 @@ impl Engine {
             rows: comparison.rows.len(),
         };
         drop(rendering);
-        let _ = self.cache.flush();
         Ok(outcome)
     }
 

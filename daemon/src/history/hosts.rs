@@ -5,7 +5,7 @@
 //! whose host sources did not change costs a lookup: equal inventories
 //! are not compared.
 
-use super::{resolve, HistoryOutcome, HistoryRequest, MAX_HISTORY_COMMITS};
+use super::{resolve, walked_chain, HistoryOutcome, HistoryRequest};
 use crate::engine::Engine;
 use crate::error::{field, DiffError, Reason};
 use crate::git::Repository;
@@ -66,15 +66,7 @@ impl Engine {
         let repo = Repository::discover(&request.workspace)?;
         let until_ref = request.until.clone().unwrap_or_else(|| "HEAD".to_string());
         let until = resolve(&repo, &until_ref, field::UNTIL)?;
-        let since = match &request.since {
-            Some(rev) => Some(resolve(&repo, rev, field::SINCE)?),
-            None => None,
-        };
-        let max = request.max_commits.map_or(MAX_HISTORY_COMMITS, |m| {
-            (m as usize).clamp(1, MAX_HISTORY_COMMITS)
-        });
-        let (chain, truncated) = crate::timings::phase!("history_chain")
-            .in_scope(|| repo.first_parent_chain(until, since, max))?;
+        let (_, chain, truncated) = walked_chain(&repo, request, until)?;
         let total = chain.len();
         progress(0, total);
         // The oldest commit's parent (none at the root) is where the walk
@@ -115,7 +107,6 @@ impl Engine {
             "truncated": truncated,
             "until": {"commit": until.to_string(), "ref": until_ref},
         });
-        let _ = self.cache().flush();
         Ok(HistoryOutcome {
             json: to_pretty(&document),
             text: request.want_text.then(|| text(&document)),

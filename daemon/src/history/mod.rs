@@ -101,15 +101,7 @@ impl Engine {
             )
             .about(field::SCOPE, scope));
         }
-        let since = match &request.since {
-            Some(rev) => Some(resolve(&repo, rev, field::SINCE)?),
-            None => None,
-        };
-        let max = request.max_commits.map_or(MAX_HISTORY_COMMITS, |m| {
-            (m as usize).clamp(1, MAX_HISTORY_COMMITS)
-        });
-        let (chain, truncated) = crate::timings::phase!("history_chain")
-            .in_scope(|| repo.first_parent_chain(until, since, max))?;
+        let (since, chain, truncated) = walked_chain(&repo, request, until)?;
         let total = chain.len();
         progress(0, total);
         let mut commits = Vec::new();
@@ -218,6 +210,26 @@ fn insert_new<'a>(
             seen.insert(name.clone());
         }
     }
+}
+
+/// The first-parent chain a query walks, newest first: from `until` back
+/// to the request's `since` (exclusive, resolved and returned), at most
+/// its `max_commits`; whether the bound cut it short.
+pub(crate) fn walked_chain(
+    repo: &Repository,
+    request: &HistoryRequest,
+    until: ObjectId,
+) -> Result<(Option<ObjectId>, Vec<CommitInfo>, bool), DiffError> {
+    let since = match &request.since {
+        Some(rev) => Some(resolve(repo, rev, field::SINCE)?),
+        None => None,
+    };
+    let max = request.max_commits.map_or(MAX_HISTORY_COMMITS, |m| {
+        (m as usize).clamp(1, MAX_HISTORY_COMMITS)
+    });
+    let (chain, truncated) = crate::timings::phase!("history_chain")
+        .in_scope(|| repo.first_parent_chain(until, since, max))?;
+    Ok((since, chain, truncated))
 }
 
 /// `rev`, the value of the request field `field`, as a commit.

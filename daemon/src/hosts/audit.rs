@@ -106,9 +106,7 @@ fn artifact(source: &InventorySource) -> Value {
         _ => "mcp",
     };
     let redacted = match &source.reading {
-        Ok(reading) => sha256(&Value::Array(
-            reading.grants.iter().map(|g| content(source, g)).collect(),
-        )),
+        Ok(reading) => sha256(&Value::Array(reading.grants.iter().map(content).collect())),
         Err(malformed) => sha256(&json!(malformed.detail)),
     };
     json!({
@@ -132,7 +130,7 @@ pub fn grant_id(source: &InventorySource, grant: &Grant) -> String {
 }
 
 fn grant_json(source: &InventorySource, grant: &Grant) -> Value {
-    let mut fields = content(source, grant);
+    let mut fields = content(grant);
     let config = sha256(&fields);
     if let Some(map) = fields.as_object_mut() {
         map.insert("config_sha256".into(), json!(config));
@@ -153,8 +151,7 @@ fn sort_keys(map: &mut serde_json::Map<String, Value>) {
 }
 
 /// What a grant grants, every value a name or a digest.
-fn content(source: &InventorySource, grant: &Grant) -> Value {
-    let _ = source;
+fn content(grant: &Grant) -> Value {
     match grant {
         Grant::Rule(rule) => {
             let parsed = Rule::parse(&rule.rule);

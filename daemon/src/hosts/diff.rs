@@ -204,10 +204,12 @@ fn rule_rows(
             out.push(narrower(disposition, removed[r], new));
         }
     }
-    for (r, old) in removed
+    let unpaired = |paired: &[bool], i: usize| !paired[i];
+    for old in removed
         .iter()
         .enumerate()
-        .filter(|(r, _)| !paired_removed[*r])
+        .filter(|(r, _)| unpaired(&paired_removed, *r))
+        .map(|(_, old)| old)
     {
         let grant = Grant::Rule((*old).clone());
         let mut weight = assess::removed(&grant);
@@ -220,10 +222,14 @@ fn rule_rows(
             );
             weight.expands = false;
         }
-        let _ = r;
         out.push((Direction::Removed, weight, Some((*old).clone()), None));
     }
-    for (_, new) in added.iter().enumerate().filter(|(a, _)| !paired_added[*a]) {
+    for new in added
+        .iter()
+        .enumerate()
+        .filter(|(a, _)| unpaired(&paired_added, *a))
+        .map(|(_, new)| new)
+    {
         let grant = Grant::Rule((*new).clone());
         let mut weight = assess::added(&grant);
         if base.iter().any(|b| covers(&b.rule, &new.rule))

@@ -86,8 +86,7 @@ impl<'w> Authority<'w> {
                     scopes.insert(format!("{job}: *"));
                 }
                 Permissions::Scopes(map) => {
-                    for (scope, level) in map.iter().filter(|(_, l)| l.as_str() == "write") {
-                        let _ = level;
+                    for (scope, _) in map.iter().filter(|(_, l)| l.as_str() == "write") {
                         scopes.insert(format!("{job}: {scope}"));
                     }
                 }

@@ -530,11 +530,7 @@ impl Shipgate for ShipgateService {
             .await?;
         Ok(Response::new(pb::HostAuditResponse {
             json: outcome.json,
-            markdown: if json {
-                String::new()
-            } else {
-                outcome.markdown
-            },
+            markdown: outcome.markdown.unwrap_or_default(),
             baseline: outcome.baseline,
             baseline_sha256: outcome.baseline_sha256,
             has_drift: outcome.has_drift,
