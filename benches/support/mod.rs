@@ -721,9 +721,14 @@ pub struct Store {
 
 impl Store {
     pub fn fresh() -> Self {
+        Self::fresh_with(None)
+    }
+
+    /// A fresh local store in front of `remote` (issue 44).
+    pub fn fresh_with(remote: Option<&shipgate_daemon::store::RemoteOptions>) -> Self {
         let dir = tempfile::tempdir().expect("creating a store directory");
         let (lock, cache) =
-            shipgate_daemon::server::open_store(dir.path()).expect("opening a fresh store");
+            shipgate_daemon::server::open_store(dir.path(), remote).expect("opening a fresh store");
         Store {
             engine: shipgate_daemon::engine::Engine::new(std::sync::Arc::clone(&cache)),
             cache,

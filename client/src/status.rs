@@ -89,6 +89,7 @@ pub fn to_json(status: &pb::StatusResponse) -> String {
         "store_path": status.store_path,
         "store_size_bytes": status.store_size_bytes,
         "store_health": status.store_health,
+        "remote_cache": status.remote_cache.as_ref().map(remote_json),
         "caches": caches,
         "phases": phases,
         "repositories": repositories,
@@ -117,6 +118,9 @@ pub fn to_text(status: &pb::StatusResponse) -> String {
     // A daemon older than the field sends none: nothing to say.
     if !status.store_health.is_empty() && status.store_health != "ok" {
         let _ = writeln!(text, "store health: {}", status.store_health);
+    }
+    if let Some(remote) = &status.remote_cache {
+        text.push_str(&remote_text(remote));
     }
     for cache in &status.caches {
         let _ = writeln!(
@@ -159,6 +163,49 @@ pub fn to_text(status: &pb::StatusResponse) -> String {
         if !repo.last_error.is_empty() {
             let _ = writeln!(text, "  last error: {}", repo.last_error);
         }
+    }
+    text
+}
+
+fn remote_json(remote: &pb::RemoteCacheStatus) -> serde_json::Value {
+    serde_json::json!({
+        "location": remote.location,
+        "read_only": remote.read_only,
+        "state": remote.state,
+        "hits": remote.hits,
+        "misses": remote.misses,
+        "refused": remote.refused,
+        "errors": remote.errors,
+        "bytes_read": remote.bytes_read,
+        "bytes_written": remote.bytes_written,
+        "writes": remote.writes,
+        "writes_dropped": remote.writes_dropped,
+        "writes_pending": remote.writes_pending,
+        "last_error": remote.last_error,
+    })
+}
+
+/// The remote tier's lines of `status`.
+fn remote_text(remote: &pb::RemoteCacheStatus) -> String {
+    let mut text = format!(
+        "remote cache: {}{} ({})\n",
+        remote.location,
+        if remote.read_only { ", read-only" } else { "" },
+        remote.state
+    );
+    text.push_str(&format!(
+        "  remote reads: {} hits, {} misses ({} refused), {} bytes\n",
+        remote.hits, remote.misses, remote.refused, remote.bytes_read
+    ));
+    text.push_str(&format!(
+        "  remote writes: {} made, {} bytes, {} pending, {} dropped\n",
+        remote.writes, remote.bytes_written, remote.writes_pending, remote.writes_dropped
+    ));
+    if remote.errors > 0 {
+        text.push_str(&format!(
+            "  remote errors: {} (last: {})\n",
+            remote.errors, remote.last_error
+        ));
     }
     text
 }

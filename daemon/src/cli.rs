@@ -149,3 +149,49 @@ mod tests {
         assert!(parse_duration("9999999999999999999h").is_err());
     }
 }
+
+/// The remote cache's flags (issue 44), the same on `serve` and the
+/// one-shot commands; each has an environment variable, which a daemon the
+/// client starts on demand inherits.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct RemoteCacheArgs {
+    /// A cache shared with other daemons: s3://BUCKET/PREFIX?region=R[&endpoint=URL],
+    /// gcs://BUCKET/PREFIX, azblob://CONTAINER/PREFIX?account_name=A,
+    /// redis://HOST:PORT[/DB/PREFIX] or ghac:// (the GitHub Actions cache);
+    /// credentials from the backend's usual environment variables
+    #[arg(long, env = "SHIPGATE_REMOTE_CACHE", value_name = "URL")]
+    pub remote_cache: Option<String>,
+    /// Read the remote cache, never write it (runners of untrusted code: a
+    /// fork's pull request)
+    #[arg(long, env = "SHIPGATE_REMOTE_CACHE_READ_ONLY")]
+    pub remote_cache_read_only: bool,
+    /// One remote read's deadline; past it the read is a miss and the work
+    /// is done here [default: 2s]
+    #[arg(long, env = "SHIPGATE_REMOTE_CACHE_TIMEOUT", value_name = "DURATION",
+          value_parser = shipgate_proto::cli::parse_duration)]
+    pub remote_cache_timeout: Option<std::time::Duration>,
+}
+
+impl RemoteCacheArgs {
+    /// The remote tier asked for, if any (an empty URL is none); a URL
+    /// that cannot be one is refused with its secrets masked.
+    pub fn options(&self) -> Result<Option<crate::store::RemoteOptions>, String> {
+        let Some(url) = self
+            .remote_cache
+            .as_deref()
+            .filter(|url| !url.trim().is_empty())
+        else {
+            return Ok(None);
+        };
+        let location = crate::store::remote::RemoteLocation::parse(url)
+            .map_err(|err| format!("--remote-cache: {err}"))?;
+        Ok(Some(crate::store::RemoteOptions {
+            location,
+            read_only: self.remote_cache_read_only,
+            deadline: self
+                .remote_cache_timeout
+                .filter(|deadline| !deadline.is_zero())
+                .unwrap_or(crate::store::remote::DEFAULT_DEADLINE),
+        }))
+    }
+}

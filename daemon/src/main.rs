@@ -1,7 +1,7 @@
 //! `shipgate-daemon`: serves comparisons over gRPC, or runs one in-process.
 
 use clap::{Parser, Subcommand};
-use shipgate_daemon::cli::{parse_duration, DiffArgs};
+use shipgate_daemon::cli::{parse_duration, DiffArgs, RemoteCacheArgs};
 use shipgate_daemon::engine::Engine;
 use shipgate_daemon::server::{open_store, serve, ServeOptions};
 use shipgate_proto::cli::InventoryArgs;
@@ -52,6 +52,8 @@ shipgate-daemon serve --tcp 127.0.0.1:7733 --token-file /run/secrets/shipgate-to
         /// DEADLINE_EXCEEDED [default: 10m]
         #[arg(long, value_parser = parse_duration)]
         request_timeout: Option<std::time::Duration>,
+        #[command(flatten)]
+        remote: RemoteCacheArgs,
     },
     /// Run one comparison in-process (same flags and output as the client's diff).
     #[command(
@@ -67,6 +69,8 @@ Annotations are printed only with --format github: GITHUB_ACTIONS=true changes n
         /// Store directory [default: $SHIPGATE_DATA_DIR or ~/.cache/shipgate]
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        #[command(flatten)]
+        remote: RemoteCacheArgs,
     },
     /// List every agent of a commit in-process (same flags and output as the client's inventory).
     #[command(
@@ -79,6 +83,8 @@ shipgate-daemon inventory --at v1.2 --format cyclonedx > agents.cdx.json"
         /// Store directory [default: $SHIPGATE_DATA_DIR or ~/.cache/shipgate]
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        #[command(flatten)]
+        remote: RemoteCacheArgs,
     },
 }
 
@@ -98,7 +104,15 @@ fn main() -> ExitCode {
             data_dir,
             idle_timeout,
             request_timeout,
+            remote,
         } => {
+            let remote = match remote.options() {
+                Ok(remote) => remote,
+                Err(err) => {
+                    eprintln!("shipgate-daemon: {err}");
+                    return ExitCode::from(2);
+                }
+            };
             let options = ServeOptions {
                 data_dir: data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir),
                 socket,
@@ -107,6 +121,7 @@ fn main() -> ExitCode {
                 idle_timeout,
                 request_timeout: request_timeout
                     .unwrap_or(shipgate_daemon::service::admission::DEFAULT_REQUEST_TIMEOUT),
+                remote,
             };
             limit_malloc_arenas();
             let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -138,18 +153,28 @@ fn main() -> ExitCode {
         }
         // The work runs on a thread with the engine's fixed stack, as it
         // does in a serving daemon.
-        Command::Diff { args, data_dir } => {
+        Command::Diff {
+            args,
+            data_dir,
+            remote,
+        } => {
             if args.application {
-                on_work_thread("comparison", move || one_shot_diff(&args, data_dir))
+                on_work_thread("comparison", move || {
+                    one_shot_diff(&args, data_dir, &remote)
+                })
             } else {
                 on_work_thread("host comparison", move || {
-                    one_shot_host_diff(&args, data_dir)
+                    one_shot_host_diff(&args, data_dir, &remote)
                 })
             }
         }
-        Command::Inventory { args, data_dir } => {
-            on_work_thread("inventory", move || one_shot_inventory(&args, data_dir))
-        }
+        Command::Inventory {
+            args,
+            data_dir,
+            remote,
+        } => on_work_thread("inventory", move || {
+            one_shot_inventory(&args, data_dir, &remote)
+        }),
     }
 }
 
@@ -179,6 +204,20 @@ fn on_work_thread(what: &str, work: impl FnOnce() -> ExitCode + Send + 'static) 
 struct OneShotStore {
     _lock: shipgate_daemon::store::DataDirLock,
     _temporary: Option<tempfile::TempDir>,
+    cache: Arc<shipgate_daemon::store::Cache>,
+}
+
+/// How long a one-shot run waits, once its answer is printed, for a remote
+/// cache's queued writes before it ends.
+const ONE_SHOT_REMOTE_DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl Drop for OneShotStore {
+    /// The answer was printed before this: it is out before the wait.
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        self.cache.drain_remote(ONE_SHOT_REMOTE_DRAIN);
+    }
 }
 
 /// The store of `data_dir` (default: the usual one); when a daemon holds
@@ -186,9 +225,14 @@ struct OneShotStore {
 /// opened is said, and is exit 1.
 fn open_one_shot_store(
     data_dir: Option<PathBuf>,
+    remote: &RemoteCacheArgs,
 ) -> Result<(OneShotStore, Arc<shipgate_daemon::store::Cache>), ExitCode> {
     let data_dir = data_dir.unwrap_or_else(shipgate_proto::locations::default_data_dir);
-    open_store_or_temporary(&data_dir).map_err(|err| {
+    let remote = remote.options().map_err(|err| {
+        eprintln!("shipgate-daemon: {err}");
+        ExitCode::from(2)
+    })?;
+    open_store_or_temporary(&data_dir, remote.as_ref()).map_err(|err| {
         eprintln!("shipgate-daemon: {err}");
         ExitCode::from(1)
     })
@@ -196,15 +240,18 @@ fn open_one_shot_store(
 
 fn open_store_or_temporary(
     data_dir: &std::path::Path,
+    remote: Option<&shipgate_daemon::store::RemoteOptions>,
 ) -> Result<(OneShotStore, Arc<shipgate_daemon::store::Cache>), String> {
-    match open_store(data_dir) {
+    match open_store(data_dir, remote) {
         Ok((lock, cache)) => Ok((
             OneShotStore {
                 _lock: lock,
                 _temporary: None,
+                cache: Arc::clone(&cache),
             },
             cache,
         )),
+        Err(err) if err.starts_with("--remote-cache") => Err(err),
         Err(busy) => {
             eprintln!("shipgate-daemon: {busy}; using a temporary store for this run");
             // A fresh private directory (0700, an unpredictable name): a
@@ -213,11 +260,12 @@ fn open_store_or_temporary(
                 .prefix("shipgate-oneshot-")
                 .tempdir()
                 .map_err(|err| format!("cannot create a temporary store: {err}"))?;
-            let (lock, cache) = open_store(dir.path())?;
+            let (lock, cache) = open_store(dir.path(), remote)?;
             Ok((
                 OneShotStore {
                     _lock: lock,
                     _temporary: Some(dir),
+                    cache: Arc::clone(&cache),
                 },
                 cache,
             ))
@@ -227,7 +275,11 @@ fn open_store_or_temporary(
 
 /// One inventory against the store (a temporary one when a daemon holds
 /// it), printed as asked.
-fn one_shot_inventory(args: &InventoryArgs, data_dir: Option<PathBuf>) -> ExitCode {
+fn one_shot_inventory(
+    args: &InventoryArgs,
+    data_dir: Option<PathBuf>,
+    remote: &RemoteCacheArgs,
+) -> ExitCode {
     if args.max_python_files == Some(0) {
         eprintln!("Error: Invalid value for --max-python-files: must be at least 1.");
         return ExitCode::from(2);
@@ -240,7 +292,7 @@ fn one_shot_inventory(args: &InventoryArgs, data_dir: Option<PathBuf>) -> ExitCo
         max_python_files: args.max_python_files,
         format,
     };
-    let (_store, cache) = match open_one_shot_store(data_dir) {
+    let (_store, cache) = match open_one_shot_store(data_dir, remote) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
@@ -272,7 +324,11 @@ fn timeout_cancel(timeout: Option<std::time::Duration>) -> shipgate_daemon::work
 
 /// Runs one host comparison (`diff` without `--application`) against
 /// the store, as `one_shot_diff` does a comparison of applications.
-fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
+fn one_shot_host_diff(
+    args: &DiffArgs,
+    data_dir: Option<PathBuf>,
+    remote: &RemoteCacheArgs,
+) -> ExitCode {
     let request = match shipgate_daemon::cli::host_diff_request(args) {
         Ok(request) => request,
         Err(err) => {
@@ -280,7 +336,7 @@ fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (_store, cache) = match open_one_shot_store(data_dir) {
+    let (_store, cache) = match open_one_shot_store(data_dir, remote) {
         Ok(opened) => opened,
         Err(code) => return code,
     };
@@ -309,7 +365,7 @@ fn one_shot_host_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
 
 /// Runs one comparison against the store; when a daemon holds that store,
 /// against a temporary one instead (same answer, cold).
-fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
+fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>, remote: &RemoteCacheArgs) -> ExitCode {
     let (request, policy) = match shipgate_daemon::cli::diff_request(args)
         .and_then(|request| Ok((request, shipgate_daemon::cli::policy_request(args)?)))
     {
@@ -319,7 +375,7 @@ fn one_shot_diff(args: &DiffArgs, data_dir: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (_store, cache) = match open_one_shot_store(data_dir) {
+    let (_store, cache) = match open_one_shot_store(data_dir, remote) {
         Ok(opened) => opened,
         Err(code) => return code,
     };

@@ -11,7 +11,7 @@ mod token;
 use crate::engine::Engine;
 use crate::index::Indexer;
 use crate::service::{Activity, ShipgateService};
-use crate::store::{Cache, DataDirLock, SledStore};
+use crate::store::{Cache, DataDirLock, KvStore, RemoteOptions, SledStore, TieredStore};
 use shipgate_proto::locations;
 use shipgate_proto::v1::shipgate_server::ShipgateServer;
 use std::net::SocketAddr;
@@ -35,18 +35,35 @@ pub struct ServeOptions {
     pub idle_timeout: Option<Duration>,
     /// A comparison's deadline when its client sets none.
     pub request_timeout: Duration,
+    /// A remote cache shared with other daemons (issue 44).
+    pub remote: Option<RemoteOptions>,
 }
 
 /// Opens the store of a data directory for one process: lock first, so a
-/// second daemon refuses before touching anything.
-pub fn open_store(data_dir: &Path) -> Result<(DataDirLock, Arc<Cache>), String> {
+/// second daemon refuses before touching anything; behind it the remote
+/// tier when one is given (an unusable remote URL is refused here, before
+/// any work).
+pub fn open_store(
+    data_dir: &Path,
+    remote: Option<&RemoteOptions>,
+) -> Result<(DataDirLock, Arc<Cache>), String> {
+    let remote = remote
+        .map(|options| {
+            crate::store::remote::RemoteTier::open(options)
+                .map_err(|err| format!("--remote-cache: {err}"))
+        })
+        .transpose()?;
     let lock = DataDirLock::acquire(data_dir)?;
     let store = SledStore::open(data_dir)?;
-    Ok((lock, Arc::new(Cache::new(Box::new(store)))))
+    let kv: Box<dyn KvStore> = match remote {
+        Some(remote) => Box::new(TieredStore::new(store, remote)),
+        None => Box::new(store),
+    };
+    Ok((lock, Arc::new(Cache::new(kv))))
 }
 
 pub async fn serve(options: ServeOptions) -> Result<(), String> {
-    let (_lock, cache) = open_store(&options.data_dir)?;
+    let (_lock, cache) = open_store(&options.data_dir, options.remote.as_ref())?;
     // Derived once the store exists, so the name comes from its canonical
     // path; an unsafe directory is refused before any work starts.
     let socket = match &options.tcp {
@@ -290,16 +307,20 @@ fn bound_the_stop() {
     });
 }
 
-/// Flushes the store on a thread of its own, waiting at most `grace`: a
-/// store that cannot finish (a full disk, a stuck file system) delays the
-/// exit by that much, never forever.
+/// Flushes the store, then a remote tier's queued writes, on a thread of
+/// its own, waiting at most `grace`: a store that cannot finish (a full
+/// disk, a stuck file system, a slow remote) delays the exit by that much,
+/// never forever.
 fn flush_within(cache: &Arc<Cache>, grace: Duration) -> Result<(), String> {
     let (sender, receiver) = std::sync::mpsc::channel();
     let cache = Arc::clone(cache);
     std::thread::Builder::new()
         .name("shipgate-flush".into())
         .spawn(move || {
-            let _ = sender.send(cache.flush());
+            let flushed = cache.flush();
+            // What a remote tier still has queued, inside the same grace.
+            cache.drain_remote(grace / 2);
+            let _ = sender.send(flushed);
         })
         .map_err(|err| format!("cannot start the flush: {err}"))?;
     receiver.recv_timeout(grace).unwrap_or_else(|_| {

@@ -78,25 +78,35 @@ impl Engine {
             .facts
             .hits
             .fetch_add(memo_hits as u64, std::sync::atomic::Ordering::Relaxed);
-        for (blob, slot) in blobs.iter().zip(found.iter_mut()) {
-            if slot.is_some() {
-                continue;
-            }
-            *slot = self
-                .cache
+        // A remote tier is asked for all of them in one batch first.
+        let absent: Vec<Vec<u8>> = blobs
+            .iter()
+            .zip(&found)
+            .filter(|(_, slot)| slot.is_none())
+            .map(|(blob, _)| facts_key(blob))
+            .collect();
+        self.cache.prefetch(Namespace::Facts, &absent);
+        // Read and decoded on every core (a side of 900 modules decodes
+        // 30 MB of facts: most of a warm build's time when it was done here
+        // one module after the other).
+        let unread: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
+        let stored = crate::work::share_out(&unread, |&i| {
+            self.cache
                 .get_sized::<ModuleFacts>(
                     Namespace::Facts,
-                    &facts_key(blob),
+                    &facts_key(&blobs[i]),
                     Some(&self.cache.facts),
                 )
                 // A body that would not decode when read is a damaged
                 // entry: parsed again, as a miss.
                 .filter(|(facts, _)| facts.bodies_decode())
-                .map(|(facts, encoded)| {
-                    let facts = Arc::new(facts);
-                    self.remember(*blob, &facts, encoded);
-                    facts
-                });
+        });
+        for (&i, stored) in unread.iter().zip(stored) {
+            if let Some((facts, encoded)) = stored.flatten() {
+                let facts = Arc::new(facts);
+                self.remember(blobs[i], &facts, encoded);
+                found[i] = Some(facts);
+            }
         }
         let missing: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
         if missing.is_empty() {

@@ -73,6 +73,20 @@ impl Engine {
         )
     }
 
+    /// Brings the steps indexed at `ats` from a remote tier in batches
+    /// (nothing without one): a walk then reads each from the local store.
+    pub(super) fn prefetch_steps(&self, ats: &[StepAt<'_>]) {
+        /// Steps asked in one batch (each batch has its own deadline).
+        const STEPS_PER_BATCH: usize = 1024;
+        for batch in ats.chunks(STEPS_PER_BATCH) {
+            let keys: Vec<Vec<u8>> = batch
+                .iter()
+                .map(|at| at.key().as_bytes().to_vec())
+                .collect();
+            self.cache().prefetch(Namespace::History, &keys);
+        }
+    }
+
     /// What a commit changed against its first parent, from the two sides'
     /// graphs (`base` empty for a root commit: nothing was bound before
     /// it), indexed at `at`.

@@ -193,6 +193,26 @@ impl Engine {
         chain: &[CommitInfo],
         each: &mut dyn FnMut(usize, &CommitInfo, &Step),
     ) -> Result<(), DiffError> {
+        // A remote tier is asked for every step of the chain in batches
+        // (a parent off the chain is read as the walk comes to it).
+        let ats: Vec<StepAt<'_>> = chain
+            .iter()
+            .enumerate()
+            .filter_map(|(index, commit)| {
+                let parent_tree = match (commit.parents.first(), chain.get(index + 1)) {
+                    (None, _) => None,
+                    (Some(parent), Some(next)) if next.id == *parent => Some(next.tree),
+                    _ => return None,
+                };
+                Some(StepAt {
+                    parent_tree,
+                    tree: commit.tree,
+                    scope: work.scope,
+                    max_files: work.max_files,
+                })
+            })
+            .collect();
+        self.prefetch_steps(&ats);
         // Steps looked at and not yet read, with what the index holds.
         let mut looked: VecDeque<(StepAt<'_>, Option<Step>)> = VecDeque::new();
         for (index, commit) in chain.iter().enumerate() {

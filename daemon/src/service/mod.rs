@@ -669,6 +669,7 @@ impl Shipgate for ShipgateService {
             store_path: cache.kv().path().display().to_string(),
             store_size_bytes: cache.kv().size_on_disk(),
             store_health: cache.kv().health(),
+            remote_cache: cache.kv().remote_status().map(pb_remote_status),
             repositories,
             caches: vec![
                 counters("facts", &cache.facts),
@@ -752,5 +753,23 @@ mod tests {
             message.contains("text, json, markdown, sarif, github"),
             "{message}"
         );
+    }
+}
+
+fn pb_remote_status(status: crate::store::RemoteStatus) -> pb::RemoteCacheStatus {
+    pb::RemoteCacheStatus {
+        location: status.location,
+        read_only: status.read_only,
+        state: status.state,
+        hits: status.hits,
+        misses: status.misses,
+        refused: status.refused,
+        errors: status.errors,
+        bytes_read: status.bytes_read,
+        bytes_written: status.bytes_written,
+        writes: status.writes,
+        writes_dropped: status.writes_dropped,
+        writes_pending: status.writes_pending,
+        last_error: status.last_error,
     }
 }

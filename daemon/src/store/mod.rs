@@ -3,10 +3,14 @@
 //! A cache only: a damaged or foreign store is moved aside and rebuilt.
 
 mod lock;
+pub mod remote;
 mod sled_store;
+mod tiered;
 
 pub use lock::DataDirLock;
+pub use remote::{RemoteOptions, RemoteStatus};
 pub use sled_store::SledStore;
+pub use tiered::TieredStore;
 
 use crate::packing::{encode_with, pack_into, unpack};
 use serde::{de::DeserializeOwned, Serialize};
@@ -62,6 +66,18 @@ pub trait KvStore: Send + Sync {
     /// wrong and what was done about it.
     fn health(&self) -> String {
         "ok".to_string()
+    }
+    /// Brings what a remote tier holds of `keys` into the local store in
+    /// one batch, so the lookups that follow are local: many keys asked
+    /// one at a time would cost a round trip each. Nothing without a
+    /// remote tier.
+    fn prefetch(&self, _namespace: Namespace, _keys: &[Vec<u8>]) {}
+    /// Waits, at most `within`, for a remote tier's queued writes: before
+    /// a process that wrote them ends.
+    fn drain_remote(&self, _within: std::time::Duration) {}
+    /// The remote tier's counters and state, when there is one.
+    fn remote_status(&self) -> Option<RemoteStatus> {
+        None
     }
 }
 
@@ -185,6 +201,17 @@ impl Cache {
 
     pub fn flush(&self) -> Result<(), String> {
         self.kv.flush()
+    }
+
+    /// Waits, at most `within`, for the remote tier's queued writes
+    /// (`KvStore::drain_remote`).
+    pub fn drain_remote(&self, within: std::time::Duration) {
+        self.kv.drain_remote(within);
+    }
+
+    /// See `KvStore::prefetch`.
+    pub fn prefetch(&self, namespace: Namespace, keys: &[Vec<u8>]) {
+        self.kv.prefetch(namespace, keys);
     }
 }
 

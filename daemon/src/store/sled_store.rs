@@ -371,6 +371,18 @@ fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "no message".to_string())
 }
 
+impl SledStore {
+    /// Whether `key` is stored, without reading its value.
+    pub fn contains(&self, namespace: Namespace, key: &[u8]) -> Result<bool, String> {
+        self.contained(|trees| {
+            trees
+                .tree(namespace)
+                .contains_key(key)
+                .map_err(|err| err.to_string())
+        })
+    }
+}
+
 impl KvStore for SledStore {
     fn get(&self, namespace: Namespace, key: &[u8]) -> Result<Option<Vec<u8>>, String> {
         self.contained(|trees| {
