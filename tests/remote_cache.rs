@@ -190,9 +190,18 @@ fn redis_url(port: u16, prefix: &str) -> String {
 
 /// A daemon of its own store using `remote` (with more `serve` flags).
 fn daemon(place: &Place, remote: &str, flags: &[&str]) -> Daemon {
+    daemon_with_key(place, remote, flags, None)
+}
+
+/// The same, with the fleet's secret in its environment.
+fn daemon_with_key(place: &Place, remote: &str, flags: &[&str], key: Option<&str>) -> Daemon {
     let mut all = vec!["--remote-cache", remote];
     all.extend_from_slice(flags);
-    Daemon::start_with_env(&place.data_dir(), &place.socket(), &all, S3_ENV)
+    let mut env = S3_ENV.to_vec();
+    if let Some(key) = key {
+        env.push(("SHIPGATE_REMOTE_CACHE_KEY", key));
+    }
+    Daemon::start_with_env(&place.data_dir(), &place.socket(), &all, &env)
 }
 
 fn status(place: &Place) -> serde_json::Value {
@@ -250,16 +259,39 @@ fn a_fleet_shares_side_graphs_and_facts(remote: &str) {
     assert!(facts_hits >= 6, "{}", status(&second));
 }
 
+/// Daemon A walks a history; daemon B, on a fresh store, answers the
+/// same history from the remote's steps, building no graph.
+fn a_fleet_shares_history_steps(remote: &str) {
+    let (repo, _, _, _) = fleet_repo();
+    for tools in [&["lookup", "refund", "escalate"][..], &["refund"][..]] {
+        repo.commit(&[("app/agent.py", Some(&agent_module(tools)))], "edit");
+    }
+    let first = Place::new();
+    let a = daemon(&first, remote, &[]);
+    let walked = first.history_json(&repo, &[]);
+    a.stop();
+    let second = Place::new();
+    let _b = daemon(&second, remote, &[]);
+    let answered = second.history_json(&repo, &[]);
+    assert_eq!(answered["commits"], walked["commits"]);
+    // The branch "other" is checked out: base, "add escalate", then the
+    // two edits; every step came from the remote.
+    assert_eq!(second.counters("history"), (4, 0), "{}", status(&second));
+    assert_eq!(second.counters("graphs"), (0, 0), "{}", status(&second));
+}
+
 #[test]
 fn a_fleet_shares_its_cache_through_redis() {
     let Some(server) = redis() else { return };
     a_fleet_shares_side_graphs_and_facts(&redis_url(server.port, "fleet"));
+    a_fleet_shares_history_steps(&redis_url(server.port, "fleet-history"));
 }
 
 #[test]
 fn a_fleet_shares_its_cache_through_an_s3_compatible_store() {
     let Some(server) = s3() else { return };
     a_fleet_shares_side_graphs_and_facts(&s3_url(server.port, "fleet"));
+    a_fleet_shares_history_steps(&s3_url(server.port, "fleet-history"));
 }
 
 /// The remote killed between requests, and mid-way: answers still come,
@@ -380,6 +412,55 @@ fn damaged_remote_values_are_refused_and_the_answer_is_computed_here() {
     assert!(remote_counter(&after, "refused") >= 2, "{after}");
 }
 
+/// With a fleet key, a daemon reads only what was written with it: one
+/// without the key (or with another) computes its answer itself, and what
+/// it wrote unsigned is refused by the fleet.
+#[test]
+fn with_a_fleet_key_only_the_fleets_values_are_read() {
+    let Some(server) = redis() else { return };
+    let (repo, base, head, other) = fleet_repo();
+    let remote = redis_url(server.port, "signed");
+    let writer = Place::new();
+    let a = daemon_with_key(&writer, &remote, &[], Some("fleet secret"));
+    diff_rows(&writer, &repo, &base, &head);
+    a.stop();
+
+    let member = Place::new();
+    let b = daemon_with_key(&member, &remote, &[], Some("fleet secret"));
+    assert_eq!(
+        diff_rows(&member, &repo, &base, &head),
+        vec![row("support", "refund", "added")]
+    );
+    let read = status(&member);
+    assert!(remote_counter(&read, "hits") >= 2, "{read}");
+    assert_eq!(read["remote_cache"]["signed"], true, "{read}");
+    drop(b);
+
+    for key in [None, Some("another secret")] {
+        let outsider = Place::new();
+        let c = daemon_with_key(&outsider, &remote, &[], key);
+        assert_eq!(
+            diff_rows(&outsider, &repo, &base, &head),
+            vec![row("support", "refund", "added")]
+        );
+        let refused = status(&outsider);
+        assert_eq!(remote_counter(&refused, "hits"), 0, "{refused}");
+        assert!(remote_counter(&refused, "refused") >= 2, "{refused}");
+        // What it writes (unsigned, or signed with its own key) ...
+        diff_rows(&outsider, &repo, &base, &other);
+        c.stop();
+    }
+    // ... the fleet refuses.
+    let member = Place::new();
+    let _d = daemon_with_key(&member, &remote, &[], Some("fleet secret"));
+    assert_eq!(
+        diff_rows(&member, &repo, &base, &other),
+        vec![row("support", "escalate", "added")]
+    );
+    let after = status(&member);
+    assert!(remote_counter(&after, "refused") >= 1, "{after}");
+}
+
 /// A password in the URL is never printed: not by `status`, not in the
 /// errors it keeps.
 #[test]
@@ -395,6 +476,51 @@ fn a_password_in_the_remote_url_is_never_printed() {
         let printed = String::from_utf8_lossy(&output.stdout);
         assert!(printed.contains("redis://***@127.0.0.1"), "{printed}");
         assert!(!printed.contains("hunter2secret"), "{printed}");
+    }
+}
+
+/// A daemon the client starts on demand inherits the remote cache from
+/// the environment (a CI job sets one variable).
+#[test]
+fn a_daemon_the_client_starts_inherits_the_remote_cache() {
+    let Some(server) = redis() else { return };
+    let (repo, base, head, _) = fleet_repo();
+    let remote = redis_url(server.port, "inherited");
+    let place = Place::new();
+    let workspace = repo.path().to_string_lossy().into_owned();
+    let env = [("SHIPGATE_REMOTE_CACHE", remote.as_str())];
+    let output = place.client_with_env(
+        &[
+            "diff",
+            "--application",
+            "--workspace",
+            &workspace,
+            "--base",
+            &base,
+            "--head",
+            &head,
+            "--json",
+        ],
+        &env,
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answered = status(&place);
+    assert_eq!(
+        answered["remote_cache"]["location"],
+        remote.as_str(),
+        "{answered}"
+    );
+    let stopped = place.client(&["shutdown"]);
+    assert!(stopped.status.success());
+    // The stop waited for the queued writes: the fleet has the work.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while redis_keys(server.port).is_empty() {
+        assert!(Instant::now() < deadline, "nothing reached the remote");
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 

@@ -29,7 +29,10 @@ objects only and never runs the code under review.",
 shipgate-client diff --application --base main --scope app --json\n  \
 shipgate-client diff --application --base origin/main --format markdown > comment.md\n  \
 shipgate-client diff --application --base origin/main --format sarif > shipgate.sarif\n  \
-shipgate-client diff --application --base origin/main --format github\n  shipgate-client watch .\n  shipgate-client status"
+shipgate-client diff --application --base origin/main --format github\n  shipgate-client watch .\n  shipgate-client status\n\n\
+A daemon this client starts inherits its environment: SHIPGATE_REMOTE_CACHE=URL (s3://, gcs://, azblob://, \
+redis://, ghac://) shares its cache with a CI fleet, SHIPGATE_REMOTE_CACHE_READ_ONLY=true reads it without \
+writing (a fork's pull request); `shipgate-daemon serve --help` says more."
 )]
 struct Cli {
     #[command(flatten)]

@@ -171,6 +171,7 @@ fn remote_json(remote: &pb::RemoteCacheStatus) -> serde_json::Value {
     serde_json::json!({
         "location": remote.location,
         "read_only": remote.read_only,
+        "signed": remote.signed,
         "state": remote.state,
         "hits": remote.hits,
         "misses": remote.misses,
@@ -188,9 +189,10 @@ fn remote_json(remote: &pb::RemoteCacheStatus) -> serde_json::Value {
 /// The remote tier's lines of `status`.
 fn remote_text(remote: &pb::RemoteCacheStatus) -> String {
     let mut text = format!(
-        "remote cache: {}{} ({})\n",
+        "remote cache: {}{}{} ({})\n",
         remote.location,
         if remote.read_only { ", read-only" } else { "" },
+        if remote.signed { ", signed" } else { "" },
         remote.state
     );
     text.push_str(&format!(

@@ -150,6 +150,9 @@ mod tests {
     }
 }
 
+/// The fleet's secret that signs remote values (environment only).
+pub const REMOTE_CACHE_KEY_VARIABLE: &str = "SHIPGATE_REMOTE_CACHE_KEY";
+
 /// The remote cache's flags (issue 44), the same on `serve` and the
 /// one-shot commands; each has an environment variable, which a daemon the
 /// client starts on demand inherits.
@@ -158,7 +161,9 @@ pub struct RemoteCacheArgs {
     /// A cache shared with other daemons: s3://BUCKET/PREFIX?region=R[&endpoint=URL],
     /// gcs://BUCKET/PREFIX, azblob://CONTAINER/PREFIX?account_name=A,
     /// redis://HOST:PORT[/DB/PREFIX] or ghac:// (the GitHub Actions cache);
-    /// credentials from the backend's usual environment variables
+    /// credentials from the backend's usual environment variables; a
+    /// secret in SHIPGATE_REMOTE_CACHE_KEY signs what the fleet writes and
+    /// refuses what anyone else wrote
     #[arg(long, env = "SHIPGATE_REMOTE_CACHE", value_name = "URL")]
     pub remote_cache: Option<String>,
     /// Read the remote cache, never write it (runners of untrusted code: a
@@ -192,6 +197,13 @@ impl RemoteCacheArgs {
                 .remote_cache_timeout
                 .filter(|deadline| !deadline.is_zero())
                 .unwrap_or(crate::store::remote::DEFAULT_DEADLINE),
+            // A secret is read from the environment only: a flag's value
+            // is visible to every user of the machine (`ps`).
+            key: std::env::var(REMOTE_CACHE_KEY_VARIABLE)
+                .ok()
+                .filter(|secret| !secret.is_empty())
+                .map(|secret| crate::store::remote::FleetKey::from_secret(&secret))
+                .unwrap_or_default(),
         }))
     }
 }

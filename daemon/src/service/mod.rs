@@ -760,6 +760,7 @@ fn pb_remote_status(status: crate::store::RemoteStatus) -> pb::RemoteCacheStatus
     pb::RemoteCacheStatus {
         location: status.location,
         read_only: status.read_only,
+        signed: status.signed,
         state: status.state,
         hits: status.hits,
         misses: status.misses,

@@ -3,7 +3,10 @@
 //! `store/mod.rs`); in the remote it is wrapped once more with a digest of
 //! its namespace, key and bytes, so a value damaged in transit, written
 //! under another key or by another format is refused (a miss), never
-//! decoded as an answer.
+//! decoded as an answer. With a fleet key (`SHIPGATE_REMOTE_CACHE_KEY`)
+//! the digest is keyed: a value written by anyone without the key (a
+//! store whose write permissions are wider than meant) is refused too, so
+//! no one but the fleet can put a row in its answers.
 
 use crate::store::Namespace;
 
@@ -12,12 +15,15 @@ const MAGIC: &[u8; 8] = b"shipgR01";
 /// Bytes of the binding digest after the magic.
 const BINDING_BYTES: usize = 16;
 
-/// The object name of `key` in `namespace`: one directory per engine
-/// version (keys already carry it; the directory lets an operator expire
-/// an old version's objects at once), one per namespace, the key in hex.
+/// The object name of `key` in `namespace`: one directory per release
+/// and engine version (keys already carry the engine version; the
+/// directory keeps releases apart should one forget to bump it, and lets
+/// an operator expire an old version's objects at once), one per
+/// namespace, the key in hex.
 pub(super) fn object_path(namespace: Namespace, key: &[u8]) -> String {
     let mut path = format!(
-        "shipgate-e{}/{}/",
+        "shipgate-{}-e{}/{}/",
+        crate::VERSION,
         crate::ENGINE_FACTS_VERSION,
         namespace.tree_name()
     );
@@ -30,35 +36,75 @@ pub(super) fn object_path(namespace: Namespace, key: &[u8]) -> String {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// The remote value of a local (sealed) value.
-pub(super) fn wrap(namespace: Namespace, key: &[u8], sealed: &[u8]) -> Vec<u8> {
-    let mut wrapped = Vec::with_capacity(MAGIC.len() + BINDING_BYTES + sealed.len());
-    wrapped.extend_from_slice(MAGIC);
-    wrapped.extend_from_slice(&binding(namespace, key, sealed));
-    wrapped.extend_from_slice(sealed);
-    wrapped
+/// The fleet's secret, when it has one: what keys the binding digest.
+#[derive(Clone, Default)]
+pub struct FleetKey(Option<[u8; 32]>);
+
+impl std::fmt::Debug for FleetKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "FleetKey(set)"
+        } else {
+            "FleetKey(none)"
+        })
+    }
 }
 
-/// The local value a remote value holds, when it is bound to this
-/// namespace and key; `None` for anything else.
-pub(super) fn unwrap(namespace: Namespace, key: &[u8], wrapped: &[u8]) -> Option<Vec<u8>> {
-    let rest = wrapped.strip_prefix(MAGIC)?;
-    let (digest, sealed) = rest.split_at_checked(BINDING_BYTES)?;
-    (binding(namespace, key, sealed) == digest).then(|| sealed.to_vec())
-}
+impl FleetKey {
+    /// The key of a secret of any length (blake3's key derivation).
+    pub fn from_secret(secret: &str) -> FleetKey {
+        FleetKey(Some(blake3::derive_key(
+            "shipgate remote cache fleet key v1",
+            secret.as_bytes(),
+        )))
+    }
 
-fn binding(namespace: Namespace, key: &[u8], sealed: &[u8]) -> [u8; BINDING_BYTES] {
-    let mut hasher = blake3::Hasher::new_derive_key("shipgate remote cache value v1");
-    let name = namespace.tree_name().as_bytes();
-    // Lengths first: no two (name, key) pairs hash the same bytes.
-    hasher.update(&(name.len() as u64).to_le_bytes());
-    hasher.update(name);
-    hasher.update(&(key.len() as u64).to_le_bytes());
-    hasher.update(key);
-    hasher.update(sealed);
-    let mut digest = [0; BINDING_BYTES];
-    digest.copy_from_slice(&hasher.finalize().as_bytes()[..BINDING_BYTES]);
-    digest
+    pub fn is_set(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The remote value of a local (sealed) value.
+    pub(super) fn wrap(&self, namespace: Namespace, key: &[u8], sealed: &[u8]) -> Vec<u8> {
+        let mut wrapped = Vec::with_capacity(MAGIC.len() + BINDING_BYTES + sealed.len());
+        wrapped.extend_from_slice(MAGIC);
+        wrapped.extend_from_slice(&self.binding(namespace, key, sealed));
+        wrapped.extend_from_slice(sealed);
+        wrapped
+    }
+
+    /// The local value a remote value holds, when it is bound to this
+    /// namespace and key (and written with this fleet's key); `None` for
+    /// anything else.
+    pub(super) fn unwrap(
+        &self,
+        namespace: Namespace,
+        key: &[u8],
+        wrapped: &[u8],
+    ) -> Option<Vec<u8>> {
+        let rest = wrapped.strip_prefix(MAGIC)?;
+        let (digest, sealed) = rest.split_at_checked(BINDING_BYTES)?;
+        let expected = self.binding(namespace, key, sealed);
+        // Compared in constant time: with a fleet key the digest is a MAC.
+        let same: bool = subtle::ConstantTimeEq::ct_eq(&expected[..], digest).into();
+        same.then(|| sealed.to_vec())
+    }
+
+    fn binding(&self, namespace: Namespace, key: &[u8], sealed: &[u8]) -> [u8; BINDING_BYTES] {
+        let mut hasher = match &self.0 {
+            Some(secret) => blake3::Hasher::new_keyed(secret),
+            None => blake3::Hasher::new_derive_key("shipgate remote cache value v1"),
+        };
+        let name = namespace.tree_name().as_bytes();
+        // Lengths first: no two (name, key) pairs hash the same bytes.
+        hasher.update(&(name.len() as u64).to_le_bytes());
+        hasher.update(name);
+        hasher.update(&(key.len() as u64).to_le_bytes());
+        hasher.update(key);
+        hasher.update(sealed);
+        let mut digest = [0; BINDING_BYTES];
+        digest.copy_from_slice(&hasher.finalize().as_bytes()[..BINDING_BYTES]);
+        digest
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod envelope;
 mod location;
 mod writer;
 
+pub use envelope::FleetKey;
 pub use location::RemoteLocation;
 
 use crate::store::Namespace;
@@ -37,6 +38,9 @@ pub struct RemoteOptions {
     pub read_only: bool,
     /// How long one read may take before it is a miss.
     pub deadline: Duration,
+    /// The fleet's secret that signs what it writes and is checked on
+    /// what it reads (none: values are checked, not signed).
+    pub key: FleetKey,
 }
 
 /// The default deadline of one remote read.
@@ -55,6 +59,8 @@ pub struct RemoteStatus {
     /// The location with its secrets masked.
     pub location: String,
     pub read_only: bool,
+    /// Whether values are signed and checked with a fleet key.
+    pub signed: bool,
     /// `ok`, or why the remote is not asked now.
     pub state: String,
     pub hits: u64,
@@ -93,6 +99,7 @@ struct Shared {
     operator: opendal::Operator,
     location: RemoteLocation,
     deadline: Duration,
+    key: FleetKey,
     breaker: Mutex<Breaker>,
     counters: Counters,
 }
@@ -158,7 +165,7 @@ impl Shared {
             }
         };
         bump(&self.counters.bytes_read, found.len() as u64);
-        match envelope::unwrap(namespace, key, &found) {
+        match self.key.unwrap(namespace, key, &found) {
             Some(value) => {
                 bump(&self.counters.hits, 1);
                 Some(value)
@@ -227,6 +234,7 @@ impl RemoteTier {
             operator,
             location: options.location.clone(),
             deadline: options.deadline,
+            key: options.key.clone(),
             breaker: Mutex::new(Breaker::default()),
             counters: Counters::default(),
         });
@@ -311,7 +319,7 @@ impl RemoteTier {
         }
         let object = writer::Object {
             path: envelope::object_path(namespace, key),
-            bytes: envelope::wrap(namespace, key, sealed),
+            bytes: self.shared.key.wrap(namespace, key, sealed),
         };
         self.writer.enqueue(object);
     }
@@ -338,6 +346,7 @@ impl RemoteTier {
         RemoteStatus {
             location: self.shared.location.shown().to_string(),
             read_only: self.read_only,
+            signed: self.shared.key.is_set(),
             state,
             hits: read(&counters.hits),
             misses: read(&counters.misses),
