@@ -38,8 +38,13 @@ fn helper(n: usize) -> String {
 /// base → head (refund added) and base → other (escalate added), on
 /// branches; returns the three commits.
 fn fleet_repo() -> (Repo, String, String, String) {
+    fleet_repo_of(6)
+}
+
+/// `fleet_repo` with `helpers` helper modules beside the agent.
+fn fleet_repo_of(helpers: usize) -> (Repo, String, String, String) {
     let repo = Repo::new();
-    let mut files: Vec<(String, String)> = (0..6)
+    let mut files: Vec<(String, String)> = (0..helpers)
         .map(|n| (format!("app/helpers_{n}.py"), helper(n)))
         .collect();
     files.push(("app/agent.py".into(), agent_module(&["lookup"])));
@@ -319,6 +324,41 @@ fn a_remote_killed_is_a_miss_and_the_diff_still_answers() {
             .as_str()
             .is_some_and(|error| !error.is_empty()),
         "{after}"
+    );
+}
+
+/// The remote killed while a request is using it (the request has asked
+/// it something, and is still working): the request answers, from local
+/// work, and so do the next ones.
+#[test]
+fn a_remote_killed_mid_request_leaves_the_request_its_answer() {
+    let Some(mut server) = redis() else { return };
+    let (repo, base, head, other) = fleet_repo_of(400);
+    let remote = redis_url(server.port, "mid-request");
+    let place = Place::new();
+    let _daemon = daemon(&place, &remote, &[]);
+    let asking = std::thread::scope(|scope| {
+        let request = scope.spawn(|| diff_rows(&place, &repo, &base, &head));
+        // Killed once the request has asked the remote something.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let now = status(&place);
+            if remote_counter(&now, "misses") + remote_counter(&now, "hits") > 0 {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the request never asked the remote"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        server.kill();
+        request.join().expect("the request's thread")
+    });
+    assert_eq!(asking, vec![row("support", "refund", "added")]);
+    assert_eq!(
+        diff_rows(&place, &repo, &base, &other),
+        vec![row("support", "escalate", "added")]
     );
 }
 

@@ -112,32 +112,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_path_names_the_engine_version_the_namespace_and_the_key_in_hex() {
+    fn the_path_names_the_release_the_engine_version_the_namespace_and_the_key_in_hex() {
         assert_eq!(
             object_path(Namespace::Graphs, &[0x00, 0xab, 0x7f]),
-            format!("shipgate-e{}/graphs/00ab7f", crate::ENGINE_FACTS_VERSION)
+            format!(
+                "shipgate-{}-e{}/graphs/00ab7f",
+                crate::VERSION,
+                crate::ENGINE_FACTS_VERSION
+            )
         );
     }
 
     #[test]
     fn a_value_opens_only_under_its_own_namespace_and_key_and_undamaged() {
-        let wrapped = wrap(Namespace::Facts, b"blob", b"sealed value");
+        let none = FleetKey::default();
+        let wrapped = none.wrap(Namespace::Facts, b"blob", b"sealed value");
         assert_eq!(
-            unwrap(Namespace::Facts, b"blob", &wrapped).as_deref(),
+            none.unwrap(Namespace::Facts, b"blob", &wrapped).as_deref(),
             Some(&b"sealed value"[..])
         );
-        assert_eq!(unwrap(Namespace::Graphs, b"blob", &wrapped), None);
-        assert_eq!(unwrap(Namespace::Facts, b"blob2", &wrapped), None);
+        assert_eq!(none.unwrap(Namespace::Graphs, b"blob", &wrapped), None);
+        assert_eq!(none.unwrap(Namespace::Facts, b"blob2", &wrapped), None);
         for at in 0..wrapped.len() {
             let mut damaged = wrapped.clone();
             damaged[at] ^= 0x01;
             assert_eq!(
-                unwrap(Namespace::Facts, b"blob", &damaged),
+                none.unwrap(Namespace::Facts, b"blob", &damaged),
                 None,
                 "byte {at}"
             );
         }
-        assert_eq!(unwrap(Namespace::Facts, b"blob", &wrapped[..20]), None);
-        assert_eq!(unwrap(Namespace::Facts, b"blob", b""), None);
+        assert_eq!(none.unwrap(Namespace::Facts, b"blob", &wrapped[..20]), None);
+        assert_eq!(none.unwrap(Namespace::Facts, b"blob", b""), None);
+    }
+
+    #[test]
+    fn with_a_fleet_key_only_values_written_with_that_key_open() {
+        let fleet = FleetKey::from_secret("the fleet's secret");
+        let other = FleetKey::from_secret("another secret");
+        let none = FleetKey::default();
+        let signed = fleet.wrap(Namespace::Graphs, b"k", b"graph");
+        assert_eq!(
+            fleet.unwrap(Namespace::Graphs, b"k", &signed).as_deref(),
+            Some(&b"graph"[..])
+        );
+        assert_eq!(other.unwrap(Namespace::Graphs, b"k", &signed), None);
+        assert_eq!(none.unwrap(Namespace::Graphs, b"k", &signed), None);
+        let unsigned = none.wrap(Namespace::Graphs, b"k", b"graph");
+        assert_eq!(fleet.unwrap(Namespace::Graphs, b"k", &unsigned), None);
+        assert_eq!(format!("{fleet:?}"), "FleetKey(set)");
     }
 }
