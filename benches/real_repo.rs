@@ -20,31 +20,17 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
-use shipgate_daemon::engine::{DiffRequest, InventoryRequest};
+use shipgate_daemon::engine::InventoryRequest;
 use shipgate_daemon::inventory::InventoryFormat;
-use std::path::PathBuf;
 use std::time::Duration;
 use support::Store;
 
 fn real_repo_benches(c: &mut Criterion) {
-    let Some(repo) = std::env::var_os("SHIPGATE_BENCH_REPO").map(PathBuf::from) else {
-        eprintln!("real_repo: SHIPGATE_BENCH_REPO is not set; skipped");
+    let Some(pair) = support::RealPair::from_env("real_repo") else {
         return;
     };
-    let variable =
-        |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
-    let base = variable("SHIPGATE_BENCH_BASE", "HEAD~1");
-    let head = variable("SHIPGATE_BENCH_HEAD", "HEAD");
-    let request = DiffRequest {
-        workspace: repo.clone(),
-        base: Some(base.clone()),
-        head: Some(head.clone()),
-        format: shipgate_daemon::render::OutputFormat::Text,
-        worktree: false,
-        staged: false,
-        all: false,
-        ..Default::default()
-    };
+    let request = pair.request(shipgate_daemon::render::OutputFormat::Text);
+    let (repo, base, head) = (pair.repo.clone(), pair.base.clone(), pair.head.clone());
     // Outside the timing: the pair must answer, or this measures an error.
     let first = Store::fresh()
         .engine

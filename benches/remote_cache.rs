@@ -20,11 +20,9 @@
 mod support;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, SamplingMode};
-use shipgate_daemon::engine::DiffRequest;
 use shipgate_daemon::history::HistoryRequest;
 use shipgate_daemon::store::remote::RemoteLocation;
 use shipgate_daemon::store::RemoteOptions;
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use support::Store;
@@ -91,25 +89,15 @@ fn filled(remote: &RemoteOptions, work: impl FnOnce(&Store)) {
 }
 
 fn remote_benches(c: &mut Criterion) {
-    let Some(repo) = std::env::var_os("SHIPGATE_BENCH_REPO").map(PathBuf::from) else {
-        eprintln!("remote_cache: SHIPGATE_BENCH_REPO is not set; skipped");
+    let Some(pair) = support::RealPair::from_env("remote_cache") else {
         return;
     };
     let Some(redis) = Redis::start() else {
         eprintln!("remote_cache: redis-server could not start; skipped");
         return;
     };
-    let variable =
-        |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
-    let base = variable("SHIPGATE_BENCH_BASE", "HEAD~1");
-    let head = variable("SHIPGATE_BENCH_HEAD", "HEAD");
-    let request = DiffRequest {
-        workspace: repo.clone(),
-        base: Some(base.clone()),
-        head: Some(head.clone()),
-        format: shipgate_daemon::render::OutputFormat::Json,
-        ..Default::default()
-    };
+    let request = pair.request(shipgate_daemon::render::OutputFormat::Json);
+    let (repo, base, head) = (&pair.repo, &pair.base, &pair.head);
     let answer = |store: &Store| {
         let outcome = store.engine.diff(&request).expect("the pair answers");
         outcome.document["rows"].clone()
@@ -122,8 +110,8 @@ fn remote_benches(c: &mut Criterion) {
     });
     let base_read = redis.remote("base-read");
     filled(&base_read, |store| {
-        let opened = shipgate_daemon::git::Repository::discover(&repo).expect("the repository");
-        let commit = opened.resolve_commit(&base).expect("the base");
+        let opened = shipgate_daemon::git::Repository::discover(repo).expect("the repository");
+        let commit = opened.resolve_commit(base).expect("the base");
         store
             .engine
             .index_commit(&opened, commit)

@@ -709,6 +709,46 @@ def {name}({params}) -> {returns}:
     )
 }
 
+/// The real repository and pull request a bench reads:
+/// `SHIPGATE_BENCH_REPO`, `SHIPGATE_BENCH_BASE` (default `HEAD~1`) and
+/// `SHIPGATE_BENCH_HEAD` (default `HEAD`).
+pub struct RealPair {
+    pub repo: PathBuf,
+    pub base: String,
+    pub head: String,
+}
+
+impl RealPair {
+    /// The pair, or `None` (said, naming `bench`) when no repository is set.
+    pub fn from_env(bench: &str) -> Option<RealPair> {
+        let Some(repo) = std::env::var_os("SHIPGATE_BENCH_REPO").map(PathBuf::from) else {
+            eprintln!("{bench}: SHIPGATE_BENCH_REPO is not set; skipped");
+            return None;
+        };
+        let variable =
+            |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_string());
+        Some(RealPair {
+            repo,
+            base: variable("SHIPGATE_BENCH_BASE", "HEAD~1"),
+            head: variable("SHIPGATE_BENCH_HEAD", "HEAD"),
+        })
+    }
+
+    /// The comparison of the pair, its scope derived as a CI run's.
+    pub fn request(
+        &self,
+        format: shipgate_daemon::render::OutputFormat,
+    ) -> shipgate_daemon::engine::DiffRequest {
+        shipgate_daemon::engine::DiffRequest {
+            workspace: self.repo.clone(),
+            base: Some(self.base.clone()),
+            head: Some(self.head.clone()),
+            format,
+            ..Default::default()
+        }
+    }
+}
+
 /// An engine over a fresh store in its own temporary directory. Fields drop
 /// in order: the engine and cache (closing sled) before the lock and
 /// directory.
