@@ -12,7 +12,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{Place, Repo};
+use support::{branch, host_diff, host_json, Place, Repo};
 
 /// `(direction, severity, subject, before, after, why)` of every row.
 fn host_rows(doc: &Value) -> Vec<(String, String, String, String, String, String)> {
@@ -54,36 +54,6 @@ fn row(
 
 /// `diff --base main` of `repo` (head: the working tree unless `extra`
 /// names one); (exit code, stdout, stderr).
-fn host_diff(place: &Place, repo: &Repo, extra: &[&str]) -> (i32, String, String) {
-    let workspace = repo.path().to_string_lossy().into_owned();
-    let mut args = vec!["diff", "--workspace", workspace.as_str(), "--base", "main"];
-    args.extend_from_slice(extra);
-    let output = place.client(&args);
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-fn host_json(place: &Place, repo: &Repo, extra: &[&str]) -> Value {
-    let mut args = extra.to_vec();
-    args.push("--json");
-    let (code, stdout, stderr) = host_diff(place, repo, &args);
-    assert_eq!(code, 0, "host diff failed: {stderr}");
-    serde_json::from_str(&stdout).expect("the JSON document parses")
-}
-
-/// A repository whose `main` holds `base`, with a branch `feature`
-/// checked out on which `head` is committed.
-fn branch(base: &[(&str, Option<&str>)], head: &[(&str, Option<&str>)]) -> Repo {
-    let repo = Repo::new();
-    repo.commit(base, "base");
-    repo.git(&["checkout", "-q", "-b", "feature"]);
-    repo.commit(head, "head");
-    repo
-}
-
 const SETTINGS: &str = ".claude/settings.json";
 
 fn settings(permissions: &str) -> String {

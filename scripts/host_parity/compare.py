@@ -99,6 +99,22 @@ def compare_rows(case, expected, actual):
     return hard, soft
 
 
+def compare_guidance(case, ref_doc, ours_doc):
+    """The `guidance` of each review change both answers hold (same subject, direction, before and
+    after): a change only one side has is the rows' finding already."""
+    key = lambda c: (c.get("subject"), c.get("direction"), c.get("before"), c.get("after"))
+    ours = {key(c): c.get("guidance") for c in ours_doc.get("review", {}).get("changes", [])}
+    findings = []
+    for change in ref_doc.get("review", {}).get("changes", []):
+        if key(change) not in ours or ours[key(change)] == change.get("guidance"):
+            continue
+        expected, actual = change.get("guidance"), ours[key(change)]
+        case_of = lambda g: g.get("case") if isinstance(g, dict) else "null"
+        findings.append(Finding(f"guidance: reference {case_of(expected)} vs ours {case_of(actual)}", case,
+                                detail=f"{key(change)}: reference {expected}; ours {actual}"))
+    return findings
+
+
 def rule_set(rows, groups):
     """Rows of ambiguous rule groups, as a set of (side, rule); removed from `rows`."""
     found, kept = set(), []
@@ -187,6 +203,6 @@ def judge(case, ref, ours, known):
                                        detail=f"reference only {sorted(ref_set - ours_set)}; "
                                               f"ours only {sorted(ours_set - ref_set)}"))
     hard, soft = compare_rows(case, ref_rows, ours_rows)
-    result.hard += hard + compare_coverage(case, ref_cov, ours_cov)
+    result.hard += hard + compare_coverage(case, ref_cov, ours_cov) + compare_guidance(case, ref_doc, ours_doc)
     result.soft += soft
     return result

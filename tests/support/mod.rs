@@ -515,3 +515,36 @@ pub fn assert_compared(doc: &serde_json::Value) {
         limits(doc, "head")
     );
 }
+
+// Host comparisons (`diff` without `--application`, issue 42).
+
+/// `diff` of the hosts' configuration from `main` to the checkout; (exit, stdout, stderr).
+pub fn host_diff(place: &Place, repo: &Repo, extra: &[&str]) -> (i32, String, String) {
+    let workspace = repo.path().to_string_lossy().into_owned();
+    let mut args = vec!["diff", "--workspace", workspace.as_str(), "--base", "main"];
+    args.extend_from_slice(extra);
+    let output = place.client(&args);
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+pub fn host_json(place: &Place, repo: &Repo, extra: &[&str]) -> serde_json::Value {
+    let mut args = extra.to_vec();
+    args.push("--json");
+    let (code, stdout, stderr) = host_diff(place, repo, &args);
+    assert_eq!(code, 0, "host diff failed: {stderr}");
+    serde_json::from_str(&stdout).expect("the JSON document parses")
+}
+
+/// A repository whose `main` holds `base`, with a branch `feature`
+/// checked out on which `head` is committed.
+pub fn branch(base: &[(&str, Option<&str>)], head: &[(&str, Option<&str>)]) -> Repo {
+    let repo = Repo::new();
+    repo.commit(base, "base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.commit(head, "head");
+    repo
+}

@@ -233,6 +233,19 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             _ => "head_inventory_incomplete",
         })
         .collect();
+    // Guidance once the whole coverage is known: a limit anywhere leaves
+    // every rule's context incomplete.
+    let context_incomplete = out.partial
+        || !out.unchanged_limits.is_empty()
+        || out.coverage.iter().any(|item| {
+            !matches!(
+                item.status.as_str(),
+                "compared" | "changed_without_grant_change"
+            )
+        });
+    for row in &mut out.rows {
+        row.guidance = super::guidance::guidance(row, base, head, context_incomplete);
+    }
     out
 }
 

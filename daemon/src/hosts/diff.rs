@@ -8,6 +8,7 @@
 
 use super::assess::{self, setting_rank, Severity, Weight};
 use super::grant::{Disposition, Grant, McpServer, PermissionRule, Setting};
+use super::guidance::RulePair;
 use super::label::{self, Shown};
 use super::rules::covers;
 use super::sources::Host;
@@ -52,6 +53,11 @@ pub struct HostRow {
     /// What changed, for a `changed` row of a structured grant.
     pub change: Option<String>,
     pub why: String,
+    /// The rules compared, for a permission rule's row.
+    pub rules: Option<RulePair>,
+    /// The reference's `guidance` (`guidance.rs`), once both sides'
+    /// inventories are known; `null` until then and for rows without one.
+    pub guidance: serde_json::Value,
 }
 
 impl HostRow {
@@ -75,6 +81,8 @@ pub fn rows(host: Host, source: &str, base: &[Grant], head: &[Grant]) -> Vec<Hos
         after: after.map(label::shown),
         change: None,
         why: weight.why,
+        rules: RulePair::of(before, after),
+        guidance: serde_json::Value::Null,
     };
     for disposition in [Disposition::Allow, Disposition::Deny, Disposition::Ask] {
         let of = |grants: &[Grant]| -> Vec<PermissionRule> {

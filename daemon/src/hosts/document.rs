@@ -127,7 +127,7 @@ fn change(index: usize, r: &HostRow) -> Value {
         "change": r.change,
         "direction": r.direction.name(),
         "expands": r.expands,
-        "guidance": Value::Null,
+        "guidance": r.guidance,
         "row_indexes": [index],
         "severity": r.severity.name(),
         "subject": r.subject(),

@@ -32,6 +32,7 @@ pub mod document;
 pub mod drift;
 pub mod formats;
 pub mod grant;
+mod guidance;
 pub mod inventory;
 mod jsonc;
 pub mod label;

@@ -163,6 +163,27 @@ pub fn covers(wide: &str, narrow: &str) -> bool {
     }
 }
 
+/// Whether two Bash rules may match one command (the reference's
+/// "potentially overlapping"): a rule matching every command, or one whose
+/// matches are not read (a `*` inside it), may match anything; prefixes
+/// and exact commands overlap where one covers the other (at a word
+/// boundary: `ls:*` and `lsof` do not).
+pub fn may_overlap(a: &str, b: &str) -> bool {
+    let (rule_a, rule_b) = (Rule::parse(a), Rule::parse(b));
+    if rule_a.matches_every_target() || rule_b.matches_every_target() {
+        return true;
+    }
+    let (Some(spec_a), Some(spec_b)) = (rule_a.specifier, rule_b.specifier) else {
+        return true;
+    };
+    if bash_form(spec_a).is_none() || bash_form(spec_b).is_none() {
+        return true;
+    }
+    bash_covers(spec_a, spec_b)
+        || bash_covers(spec_b, spec_a)
+        || bash_form(spec_a) == bash_form(spec_b)
+}
+
 /// A Bash specifier as a prefix (`npm run:*`) or an exact command; `None`
 /// for a form whose matches are not read (a `*` elsewhere).
 fn bash_form(spec: &str) -> Option<(&str, bool)> {
@@ -225,7 +246,24 @@ fn has_glob(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::covers;
+    use super::{covers, may_overlap};
+
+    #[test]
+    fn bash_rules_overlap_where_one_command_may_match_both() {
+        assert!(may_overlap("Bash(ls:*)", "Bash(ls -la:*)"));
+        assert!(may_overlap("Bash(ls:*)", "Bash(ls)"));
+        assert!(may_overlap("Bash(ls:*)", "Bash(ls -la)"));
+        assert!(may_overlap("Bash(ls)", "Bash(ls)"));
+        assert!(may_overlap("Bash", "Bash(rm)"));
+        assert!(may_overlap("Bash(*)", "Bash(rm)"));
+        // A `*` inside a rule: its matches are not read, so it may match anything.
+        assert!(may_overlap("Bash(git * --force)", "Bash(npm:*)"));
+        assert!(may_overlap("Bash(l*)", "Bash(rm)"));
+        assert!(!may_overlap("Bash(ls:*)", "Bash(lsof)"));
+        assert!(!may_overlap("Bash(ls -la:*)", "Bash(ls)"));
+        assert!(!may_overlap("Bash(rm:*)", "Bash(ls:*)"));
+        assert!(!may_overlap("Bash(ls)", "Bash(ls -la)"));
+    }
 
     #[test]
     fn a_rule_covers_what_it_matches_and_no_more() {
