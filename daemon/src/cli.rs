@@ -159,7 +159,7 @@ pub const REMOTE_CACHE_KEY_VARIABLE: &str = "SHIPGATE_REMOTE_CACHE_KEY";
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct RemoteCacheArgs {
     /// A cache shared with other daemons: s3://BUCKET/PREFIX?region=R[&endpoint=URL],
-    /// gcs://BUCKET/PREFIX, azblob://CONTAINER/PREFIX?account_name=A,
+    /// gcs://BUCKET/PREFIX, azblob://CONTAINER/PREFIX?account_name=A&endpoint=URL,
     /// redis://HOST:PORT[/DB/PREFIX] or ghac:// (the GitHub Actions cache);
     /// credentials from the backend's usual environment variables; a
     /// secret in SHIPGATE_REMOTE_CACHE_KEY signs what the fleet writes and

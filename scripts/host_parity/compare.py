@@ -103,9 +103,10 @@ def compare_guidance(case, ref_doc, ours_doc):
     """The `guidance` of each review change both answers hold (same subject, direction, before and
     after): a change only one side has is the rows' finding already."""
     key = lambda c: (c.get("subject"), c.get("direction"), c.get("before"), c.get("after"))
-    ours = {key(c): c.get("guidance") for c in ours_doc.get("review", {}).get("changes", [])}
+    changes = lambda doc: (doc.get("review") or {}).get("changes") or []
+    ours = {key(c): c.get("guidance") for c in changes(ours_doc)}
     findings = []
-    for change in ref_doc.get("review", {}).get("changes", []):
+    for change in changes(ref_doc):
         if key(change) not in ours or ours[key(change)] == change.get("guidance"):
             continue
         expected, actual = change.get("guidance"), ours[key(change)]

@@ -233,14 +233,15 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
             _ => "head_inventory_incomplete",
         })
         .collect();
-    // Guidance once the whole coverage is known: a limit anywhere leaves
-    // every rule's context incomplete.
+    // Guidance once the whole coverage is known: a limit anywhere (a hook
+    // script missing included; a script run through an interpreter that
+    // is not resolved is no limit) leaves every rule's context incomplete.
     let context_incomplete = out.partial
         || !out.unchanged_limits.is_empty()
         || out.coverage.iter().any(|item| {
             !matches!(
                 item.status.as_str(),
-                "compared" | "changed_without_grant_change"
+                "compared" | "changed_without_grant_change" | "script_not_resolved"
             )
         });
     for row in &mut out.rows {
