@@ -91,6 +91,9 @@ impl Engine {
         // one module after the other).
         let unread: Vec<usize> = (0..blobs.len()).filter(|i| found[*i].is_none()).collect();
         let stored = crate::work::share_out(&unread, |&i| {
+            // Work no one waits for stops here too: what is left unread is
+            // a miss, and the parse below stops at its first checkpoint.
+            crate::work::checkpoint().ok()?;
             self.cache
                 .get_sized::<ModuleFacts>(
                     Namespace::Facts,

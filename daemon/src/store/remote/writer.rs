@@ -87,10 +87,11 @@ impl Writer {
         self.progress.objects.load(Ordering::Relaxed)
     }
 
-    /// Waits until the queue is empty, at most `within`.
+    /// Waits until the queue is empty, at most `within`; not at all while
+    /// the remote is not asked (what is queued will not be written).
     pub(super) fn drain(&self, within: Duration) {
         let until = Instant::now() + within;
-        while self.pending() > 0 && Instant::now() < until {
+        while self.pending() > 0 && Instant::now() < until && self.shared.allowed() {
             std::thread::sleep(Duration::from_millis(5));
         }
     }
