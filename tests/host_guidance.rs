@@ -249,3 +249,62 @@ fn a_limit_anywhere_leaves_the_context_incomplete() {
         "This choice supports allow and deny declarations only."
     );
 }
+
+/// A rule moved between dispositions is two rows (removed, added) and one
+/// review change, `moved`, over both: the reference's grouping, its
+/// question counting the rows, and its `disposition_moved` guidance.
+#[test]
+fn a_rule_moved_between_dispositions_is_one_review_change_over_two_rows() {
+    let repo = branch(
+        &[(
+            SETTINGS,
+            Some(&settings(r#""allow": ["Bash(ls:*)", "Read(**)"]"#)),
+        )],
+        &[(
+            SETTINGS,
+            Some(&settings(
+                r#""deny": ["Bash(ls:*)"], "allow": ["Read(**)", "Edit(**)"]"#,
+            )),
+        )],
+    );
+    let doc = host_json(&Place::new(), &repo, &[]);
+    assert_eq!(doc["rows"].as_array().map(Vec::len), Some(3));
+    let review = &doc["review"];
+    assert_eq!(
+        review["question"],
+        "Review question: Does the team intend these 2 declared capability changes (from 3 rows)?"
+    );
+    assert_eq!(
+        review["summary"],
+        json!({"changes": 2, "rows": 3, "widenings": 1})
+    );
+    let moved = review["changes"]
+        .as_array()
+        .and_then(|changes| changes.iter().find(|c| c["direction"] == "moved"))
+        .expect("a moved change");
+    assert_eq!(moved["before"], "allow: Bash(ls:*)");
+    assert_eq!(moved["after"], "deny: Bash(ls:*)");
+    assert_eq!(moved["severity"], "medium");
+    assert_eq!(moved["expands"], false);
+    assert_eq!(
+        moved["why"],
+        "the same rule moved from allow to deny; a denial the agent is subject to"
+    );
+    assert_eq!(moved["guidance"]["case"], "disposition_moved");
+    assert_eq!(
+        moved["guidance"]["question"],
+        "Is moving Bash(ls:*) from allow to deny intended for this task?"
+    );
+    let indexes: Vec<u64> = moved["row_indexes"]
+        .as_array()
+        .expect("row indexes")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    let directions: Vec<&str> = indexes
+        .iter()
+        .filter_map(|&i| doc["rows"][i as usize]["direction"].as_str())
+        .collect();
+    assert_eq!(directions.len(), 2);
+    assert!(directions.contains(&"removed") && directions.contains(&"added"));
+}

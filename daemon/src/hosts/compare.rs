@@ -62,6 +62,8 @@ pub struct HostComparison {
     /// Every source read, but a script a hook runs is missing: the rows
     /// stand, the hook's script is not compared.
     pub partial: bool,
+    /// Rules moved between dispositions: one review change over two rows.
+    pub moves: Vec<super::review::Move>,
 }
 
 pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
@@ -247,6 +249,7 @@ pub fn compare(base: &HostInventory, head: &HostInventory) -> HostComparison {
     for row in &mut out.rows {
         row.guidance = super::guidance::guidance(row, base, head, context_incomplete);
     }
+    out.moves = super::review::moves(&out.rows, base, head, context_incomplete);
     out
 }
 

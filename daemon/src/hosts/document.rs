@@ -43,14 +43,67 @@ pub fn reproduce_command(sides: &Sides) -> String {
     }
 }
 
-pub fn question(changes: usize) -> Option<String> {
+/// The review's question: its changes, and the rows they come from when
+/// a change groups several (`review.rs`).
+pub fn question(changes: usize, rows: usize) -> Option<String> {
+    let from = if rows == changes {
+        String::new()
+    } else {
+        format!(" (from {rows} rows)")
+    };
     match changes {
         0 => None,
-        1 => Some("Review question: Does the team intend this declared capability change?".into()),
+        1 => Some(format!(
+            "Review question: Does the team intend this declared capability change{from}?"
+        )),
         n => Some(format!(
-            "Review question: Does the team intend these {n} declared capability changes?"
+            "Review question: Does the team intend these {n} declared capability changes{from}?"
         )),
     }
+}
+
+/// The review's changes, in row order: one a row, a moved rule one over
+/// its two rows, placed at the first.
+fn changes(comparison: &HostComparison) -> Vec<Value> {
+    let rows = &comparison.rows;
+    let mut out = Vec::new();
+    for (index, r) in rows.iter().enumerate() {
+        let moved = comparison
+            .moves
+            .iter()
+            .find(|m| m.indexes().contains(&index));
+        match moved {
+            None => out.push(change(index, r)),
+            Some(moved) if moved.indexes()[0] == index => out.push(moved_change(comparison, moved)),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+fn moved_change(comparison: &HostComparison, moved: &super::review::Move) -> Value {
+    let rows = &comparison.rows;
+    let (Some(removed), Some(added)) = (rows.get(moved.removed), rows.get(moved.added)) else {
+        return Value::Null;
+    };
+    let disposition = |row: &HostRow| row.disposition.map_or("", |d| d.name());
+    json!({
+        "after": label::long(&added.after),
+        "before": label::long(&removed.before),
+        "change": Value::Null,
+        "direction": "moved",
+        "expands": removed.expands || added.expands,
+        "guidance": moved.guidance,
+        "row_indexes": moved.indexes(),
+        "severity": moved.severity(rows).name(),
+        "subject": added.subject(),
+        "why": format!(
+            "the same rule moved from {} to {}; {}",
+            disposition(removed),
+            disposition(added),
+            added.why
+        ),
+    })
 }
 
 /// The rows of a comparison as the document lists them.
@@ -60,13 +113,13 @@ pub fn rows(comparison: &HostComparison) -> Vec<Value> {
 
 pub fn document(comparison: &HostComparison, sides: &Sides) -> Value {
     let rows = rows(comparison);
-    let changes: Vec<Value> = comparison
-        .rows
+    let changes = changes(comparison);
+    let change_count = changes.len();
+    // Counted by review change, as the reference does (a moved rule is one).
+    let widenings = changes
         .iter()
-        .enumerate()
-        .map(|(index, r)| change(index, r))
-        .collect();
-    let widenings = comparison.rows.iter().filter(|r| r.expands).count();
+        .filter(|c| c["expands"] == Value::Bool(true))
+        .count();
     json!({
         "base_commit": sides.base_commit,
         "base_ref": sides.base_ref,
@@ -82,10 +135,10 @@ pub fn document(comparison: &HostComparison, sides: &Sides) -> Value {
         "incomparable_reasons": comparison.incomparable,
         "review": {
             "changes": changes,
-            "question": question(comparison.rows.len()),
+            "question": question(change_count, comparison.rows.len()),
             "reproduce_command": reproduce_command(sides),
             "summary": {
-                "changes": comparison.rows.len(),
+                "changes": change_count,
                 "rows": comparison.rows.len(),
                 "widenings": widenings,
             },

@@ -67,7 +67,10 @@ pub fn markdown(comparison: &HostComparison, sides: &Sides) -> String {
                 "\n{omitted} more row(s) are not shown here (the comment's size limit); the JSON has every row."
             );
         }
-        if let Some(question) = question(comparison.rows.len()) {
+        if let Some(question) = question(
+            super::review::change_count(comparison.rows.len(), &comparison.moves),
+            comparison.rows.len(),
+        ) {
             let _ = writeln!(out, "\n{question}");
         }
     }

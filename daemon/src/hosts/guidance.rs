@@ -57,6 +57,14 @@ impl RulePair {
     }
 }
 
+/// What a guidance is for: a row's change, or a rule moved between
+/// dispositions (one review change over a removed and an added row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Row(Direction),
+    Moved,
+}
+
 /// A row's guidance, or `Value::Null` for a row the reference gives none;
 /// `context_incomplete` when the comparison names a limit anywhere (a
 /// source not read, a hook script missing, a nested settings file).
@@ -66,9 +74,26 @@ pub fn guidance(
     head: &HostInventory,
     context_incomplete: bool,
 ) -> Value {
-    let Some(rules) = row.rules.as_ref().filter(|_| row.host == Host::ClaudeCode) else {
-        return Value::Null;
-    };
+    match row.rules.as_ref().filter(|_| row.host == Host::ClaudeCode) {
+        Some(rules) => guidance_of(
+            Change::Row(row.direction),
+            rules,
+            &row.source,
+            [base, head],
+            context_incomplete,
+        ),
+        None => Value::Null,
+    }
+}
+
+/// The guidance of a Claude Code rule change in `source`.
+pub fn guidance_of(
+    change: Change,
+    rules: &RulePair,
+    source: &str,
+    [base, head]: [&HostInventory; 2],
+    context_incomplete: bool,
+) -> Value {
     let is_bash = |rule: &Option<PermissionRule>| rule.as_ref().is_none_or(|r| is_bash(&r.rule));
     if !is_bash(&rules.before) || !is_bash(&rules.after) {
         return Value::Null;
@@ -77,16 +102,16 @@ pub fn guidance(
     if dispositions.contains(&Some(Disposition::Ask)) {
         // The reference names no rule here: the choice is not offered for
         // ask rules at all.
-        return unavailable(row, &RulePair::default(), ASK_UNSUPPORTED);
+        return unavailable(source, &RulePair::default(), ASK_UNSUPPORTED);
     }
-    let Some(available) = available(row.direction, rules) else {
+    let Some(available) = available(change, rules) else {
         return Value::Null;
     };
     if context_incomplete {
-        return unavailable(row, rules, INCOMPLETE);
+        return unavailable(source, rules, INCOMPLETE);
     }
     // The base side is asked first, then the head, each about the rule
-    // the row has there.
+    // the change has there.
     for (side, inventory, rule) in [("base", base, &rules.before), ("head", head, &rules.after)] {
         if let Some(rule) = rule {
             if has_context(inventory, rule) {
@@ -94,7 +119,7 @@ pub fn guidance(
                     "base" => "The base inventory contains a host permission setting or a potentially overlapping rule with another disposition. Resolve that context before choosing scope; effective access is not established here.",
                     _ => "The head inventory contains a host permission setting or a potentially overlapping rule with another disposition. Resolve that context before choosing scope; effective access is not established here.",
                 };
-                return unavailable(row, rules, said);
+                return unavailable(source, rules, said);
             }
         }
     }
@@ -105,7 +130,7 @@ pub fn guidance(
         "limitations": [REPOSITORY_ONLY],
         "next_actor": NEXT_ACTOR,
         "question": available.question,
-        "source": row.source,
+        "source": source,
         "verification": VERIFICATION,
     })));
     Value::Object(guidance)
@@ -141,8 +166,24 @@ struct Available {
     new: bool,
 }
 
-fn available(direction: Direction, rules: &RulePair) -> Option<Available> {
+fn available(change: Change, rules: &RulePair) -> Option<Available> {
     let (before, after) = (rules.before.as_ref(), rules.after.as_ref());
+    let direction = match (change, before, after) {
+        (Change::Moved, Some(before), Some(after)) => {
+            return Some(Available {
+                case: "disposition_moved",
+                question: format!(
+                    "Is moving {} from {} to {} intended for this task?",
+                    after.rule,
+                    before.disposition.name(),
+                    after.disposition.name()
+                ),
+                new: false,
+            })
+        }
+        (Change::Moved, _, _) => return None,
+        (Change::Row(direction), _, _) => direction,
+    };
     match (direction, before, after) {
         (Direction::Added, None, Some(after)) => Some(Available {
             case: "declaration_added",
@@ -212,7 +253,7 @@ fn has_context(inventory: &HostInventory, rule: &PermissionRule) -> bool {
 
 /// No question offered, and why; `rules` the rules it names (none for an
 /// ask rule's row).
-fn unavailable(row: &HostRow, rules: &RulePair, limitation: &str) -> Value {
+fn unavailable(source: &str, rules: &RulePair, limitation: &str) -> Value {
     let mut guidance = named_rules(rules);
     guidance.extend(json_object(json!({
         "case": "unavailable",
@@ -220,7 +261,7 @@ fn unavailable(row: &HostRow, rules: &RulePair, limitation: &str) -> Value {
         "limitations": [limitation, REPOSITORY_ONLY],
         "next_actor": NEXT_ACTOR,
         "question": Value::Null,
-        "source": row.source,
+        "source": source,
         "verification": Value::Null,
     })));
     Value::Object(guidance)

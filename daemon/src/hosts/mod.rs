@@ -38,6 +38,7 @@ mod jsonc;
 pub mod label;
 mod mcp;
 pub mod read;
+pub mod review;
 pub mod rules;
 pub mod sources;
 pub mod text;

@@ -58,7 +58,10 @@ pub fn text(comparison: &HostComparison, sides: &Sides) -> String {
         out.push('\n');
     }
     established(&mut out, &comparison.coverage, &comparison.unchanged_limits);
-    if let Some(question) = question(comparison.rows.len()) {
+    if let Some(question) = question(
+        super::review::change_count(comparison.rows.len(), &comparison.moves),
+        comparison.rows.len(),
+    ) {
         let _ = writeln!(out, "\n{question}");
     } else {
         out.push('\n');
