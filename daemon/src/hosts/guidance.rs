@@ -115,11 +115,8 @@ pub fn guidance_of(
     for (side, inventory, rule) in [("base", base, &rules.before), ("head", head, &rules.after)] {
         if let Some(rule) = rule {
             if has_context(inventory, rule) {
-                let said = match side {
-                    "base" => "The base inventory contains a host permission setting or a potentially overlapping rule with another disposition. Resolve that context before choosing scope; effective access is not established here.",
-                    _ => "The head inventory contains a host permission setting or a potentially overlapping rule with another disposition. Resolve that context before choosing scope; effective access is not established here.",
-                };
-                return unavailable(source, rules, said);
+                let said = format!("The {side} inventory contains a host permission setting or a potentially overlapping rule with another disposition. Resolve that context before choosing scope; effective access is not established here.");
+                return unavailable(source, rules, &said);
             }
         }
     }
